@@ -1,4 +1,14 @@
 """The one error type of the build: where it happened and what to do about it."""
+from pathlib import Path
+
+
+def _shown(file):
+    """Paths under the working folder are shown relative to it (book/04-attention.md)."""
+    path = Path(file)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(file)
 
 
 class BuildError(Exception):
@@ -17,5 +27,6 @@ class BuildError(Exception):
     def __str__(self):
         where = ""
         if self.file is not None:
-            where = f"{self.file}:{self.line}: " if self.line is not None else f"{self.file}: "
+            file = _shown(self.file)
+            where = f"{file}:{self.line}: " if self.line is not None else f"{file}: "
         return where + self.message

@@ -1,0 +1,76 @@
+// Helpers shared by the widget modules: state display, number binding, matrices, controls.
+
+const STATUS = {
+  static: "构建时算好的数字",
+  loading: "正在加载 Python 运行时…",
+  live: "实时计算（Pyodide + NumPy）",
+};
+
+export function setState(root, state, message) {
+  root.dataset.state = state;
+  const status = root.querySelector(".widget-status");
+  if (status) status.textContent = message ?? STATUS[state];
+  const enable = state === "live";
+  root.querySelectorAll("input, button, select").forEach((el) => { el.disabled = !enable; });
+}
+
+// The book's one number format; bookbuild/render.py num() matches it.
+export function fmt(value, digits) {
+  return Number(value).toFixed(digits);
+}
+
+export function lookup(view, path) {
+  return path.split(".").reduce((v, key) => v?.[key], view);
+}
+
+const shadeClass = (v) => `s${Math.min(9, Math.max(0, Math.round(v * 9)))}`;
+
+// Write every [data-bind] number and every table[data-matrix] of root from a view.
+export function bindAll(root, view) {
+  root.querySelectorAll("[data-bind]").forEach((el) => {
+    const value = lookup(view, el.dataset.bind);
+    if (value === undefined) return;
+    el.textContent = typeof value === "string" ? value : fmt(value, Number(el.dataset.digits));
+  });
+  root.querySelectorAll("table[data-matrix]").forEach((table) => {
+    const m = lookup(view, table.dataset.matrix);
+    if (!m) return;
+    const digits = Number(table.dataset.digits);
+    const shaded = table.hasAttribute("data-shaded");
+    table.querySelectorAll("tbody tr").forEach((tr, i) => {
+      tr.querySelectorAll("td").forEach((td, j) => {
+        const v = m[i][j];
+        td.textContent = fmt(v, digits);
+        td.title = fmt(v, 4);
+        if (shaded) td.className = shadeClass(v);
+      });
+    });
+  });
+}
+
+// A widget's life: state (parameters) -> view (pycore in Pyodide) -> DOM.
+// `draw(view)` updates what bindAll cannot (geometry); `sync(state)` updates the controls.
+export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } = {}) {
+  const name = root.dataset.widget;
+  const initial = JSON.parse(root.dataset.params);
+  let state = structuredClone(initial);
+  let updates = 0;
+  const widget = {
+    get state() { return state; },
+    view: null,
+    update(changes) {
+      state = { ...state, ...changes };
+      const view = runtime.compute(name, state);
+      widget.view = view;
+      bindAll(root, view);
+      draw(view);
+      sync(state);
+      root.dataset.updates = String(++updates);  // lets tests see the live path ran
+      return view;
+    },
+    reset() { state = structuredClone(initial); return widget.update({}); },
+  };
+  root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
+  widget.update({});
+  return widget;
+}

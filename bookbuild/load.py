@@ -1,0 +1,88 @@
+"""Stage 1 -- load: book/book.toml and the chapter files, in book order."""
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import BuildError
+
+
+@dataclass
+class Chapter:
+    path: Path            # book/04-attention.md
+    rel: str              # "04-attention.md", as written in book.toml and in links
+    source: str
+    part: str
+    slug: str = ""        # "04-attention" -> 04-attention.html
+    title: str = ""       # filled by the parse stage (first "# " heading)
+    html: str = ""        # filled by the render stage
+    widgets: list = field(default_factory=list)
+    headings: list = field(default_factory=list)  # (level, text, anchor)
+
+    @property
+    def href(self):
+        return self.slug + ".html"
+
+
+@dataclass
+class Book:
+    root: Path
+    title: str
+    parts: list           # [(part title, [Chapter, ...])]
+
+    @property
+    def chapters(self):
+        return [c for _, chapters in self.parts for c in chapters]
+
+
+def _line_of(text, needle):
+    for n, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return n
+    return None
+
+
+def read_text(path, shown):
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise BuildError(f"not valid UTF-8 (byte {e.start}); save the file as UTF-8", shown, line)
+
+
+def load_book(root):
+    root = Path(root)
+    toml_path = root / "book.toml"
+    shown = str(toml_path)
+    if not toml_path.is_file():
+        raise BuildError("missing book.toml: it lists the parts and chapters in book order", shown)
+    text = read_text(toml_path, shown)
+    try:
+        conf = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise BuildError(f"invalid TOML: {e}", shown, getattr(e, "lineno", None))
+    parts_conf = conf.get("parts")
+    if not isinstance(conf.get("title"), str) or not isinstance(parts_conf, list) or not parts_conf:
+        raise BuildError('book.toml needs title = "..." and at least one [[parts]] table', shown)
+    parts, seen = [], set()
+    for part in parts_conf:
+        title, names = part.get("title"), part.get("chapters")
+        if not isinstance(title, str) or not isinstance(names, list):
+            raise BuildError('each [[parts]] needs title = "..." and chapters = ["NN-name.md", ...]',
+                             shown)
+        chapters = []
+        for name in names:
+            line = _line_of(text, f'"{name}"')
+            if name in seen:
+                raise BuildError(f"chapter {name} is listed twice", shown, line)
+            seen.add(name)
+            path = root / name
+            if not path.is_file():
+                raise BuildError(f"chapter {name} is listed but {path} does not exist", shown, line)
+            chapters.append(Chapter(path=path, rel=name, source=read_text(path, str(path)),
+                                    part=title, slug=Path(name).stem))
+        parts.append((title, chapters))
+    for stray in sorted(p.name for p in root.glob("*.md")):
+        if stray not in seen:
+            raise BuildError(f"{stray} is not listed in book.toml; add it to a part's chapters "
+                             "(or move it out of book/)", shown)
+    return Book(root=root, title=conf["title"], parts=parts)

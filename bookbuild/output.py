@@ -1,0 +1,64 @@
+"""Stage 5 -- write: assets, the pycore archive and the pages go into a staging folder that
+replaces the previous site only when everything succeeded (a failed build changes nothing)."""
+import hashlib
+import io
+import os
+import shutil
+import zipfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from pygments.formatters import HtmlFormatter
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pycore_archive(dest_dir):
+    """Zip pycore/ (the very source the build just ran) for Pyodide's unpackArchive.
+
+    Deterministic bytes; the name carries a content hash so browsers may cache it forever.
+    """
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted((ROOT / "pycore").rglob("*.py")):
+            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    data = buf.getvalue()
+    name = f"pycore-{hashlib.sha256(data).hexdigest()[:12]}.zip"
+    (dest_dir / name).write_bytes(data)
+    return name
+
+
+def copy_assets(dest_dir):
+    shutil.copytree(ROOT / "assets", dest_dir, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    css = HtmlFormatter().get_style_defs(".highlight")
+    (dest_dir / "pygments.css").write_text(css, encoding="utf-8")
+
+
+def write_pages(site_dir, pages):
+    for rel, html in pages:
+        path = site_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+
+
+@contextmanager
+def staging(out_dir):
+    """Yield a fresh folder beside out_dir; on success it becomes out_dir, else it vanishes."""
+    out_dir = Path(out_dir).resolve()
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    old = out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
+    if out_dir.exists():
+        os.rename(out_dir, old)
+    os.rename(tmp, out_dir)
+    shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,34 @@
+"""The preview server: serves the built site over HTTP on 127.0.0.1 (never all interfaces)."""
+import functools
+import http.server
+import socket
+
+MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+        ".whl": "application/zip", ".zip": "application/zip", ".json": "application/json",
+        ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+
+    def log_message(self, fmt, *args):  # quiet: the terminal is for build messages
+        pass
+
+
+def free_port(host="127.0.0.1", preferred=8000):
+    """The preferred port if it is free, else any free port."""
+    for port in (preferred, 0):
+        with socket.socket() as s:
+            try:
+                s.bind((host, port))
+                return s.getsockname()[1]
+            except OSError:
+                continue
+    raise OSError("no free port")
+
+
+def make_server(site_dir, host="127.0.0.1", port=0):
+    handler = functools.partial(SiteHandler, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    return server

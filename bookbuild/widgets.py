@@ -1,0 +1,144 @@
+"""Stage 3 -- expand widget blocks: validate parameters, compute the first numbers with pycore.
+
+A widget block is a fenced block whose info string is `widget <name>`; its body is TOML:
+
+    ```widget attention
+    query = "它"
+    causal = true
+    ```
+
+The widget's parameters are declared as data in `pycore/widgets/<name>.py` (PARAMS). A spec has
+a "type" (float, int, bool, choice, vector), a "default", and per type: min/max, choices,
+length or min_length/max_length. Every problem is a BuildError at the block's line.
+"""
+import pkgutil
+import tomllib
+
+import pycore.widgets as registry
+
+from .errors import BuildError
+
+RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
+
+
+def known_widgets():
+    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(registry.__path__))
+
+
+def _describe(spec):
+    t = spec["type"]
+    if t in ("float", "int"):
+        return f"a number from {spec['min']} to {spec['max']}" if t == "float" else \
+            f"an integer from {spec['min']} to {spec['max']}"
+    if t == "bool":
+        return "true or false"
+    if t == "choice":
+        return "one of " + ", ".join(repr(c) for c in spec["choices"])
+    n = spec.get("length")
+    count = f"{n}" if n else f"{spec.get('min_length', 1)} to {spec.get('max_length', 'any')}"
+    return f"a list of {count} numbers, each from {spec['min']} to {spec['max']}"
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_value(name, value, spec):
+    """Return the value in its canonical type, or raise ValueError saying what is allowed."""
+    t, bad = spec["type"], ValueError(f"parameter {name} = {value!r} is not allowed: "
+                                      f"{name} must be {_describe(spec)}")
+    if t == "bool":
+        if not isinstance(value, bool):
+            raise bad
+        return value
+    if t == "choice":
+        if value not in spec["choices"]:
+            raise bad
+        return value
+    if t == "int":
+        if not isinstance(value, int) or isinstance(value, bool) or \
+                not spec["min"] <= value <= spec["max"]:
+            raise bad
+        return value
+    if t == "float":
+        if not _is_number(value) or not spec["min"] <= value <= spec["max"]:
+            raise bad
+        return float(value)
+    if t == "vector":
+        ok_len = (len(value) == spec["length"]) if "length" in spec and isinstance(value, list) \
+            else isinstance(value, list) and \
+            spec.get("min_length", 1) <= len(value) <= spec.get("max_length", 10**6)
+        if not ok_len or not all(_is_number(v) and spec["min"] <= v <= spec["max"] for v in value):
+            raise bad
+        return [float(v) for v in value]
+    raise AssertionError(f"unknown parameter type {t!r} in a widget's PARAMS")
+
+
+def parse_block(name, body, file, line):
+    """(widget name, TOML body) at file:line -> (instance id or None, full validated params)."""
+    if name not in known_widgets():
+        raise BuildError(f"unknown widget {name!r}; known widgets: {', '.join(known_widgets())}",
+                         file, line)
+    try:
+        given = tomllib.loads(body)
+    except tomllib.TOMLDecodeError as e:
+        body_line = getattr(e, "lineno", None)
+        where = line + body_line if body_line else line
+        raise BuildError(f"widget {name}: the parameters are not valid TOML ({e.msg}); "
+                         'write one "name = value" per line, strings in quotes', file, where)
+    specs = registry.module(name).PARAMS
+    params = {}
+    for key, value in given.items():
+        key_line = _key_line(body, key, line)
+        if key in RESERVED:
+            continue
+        if key not in specs:
+            allowed = ", ".join(f"{k} ({_describe(s)})" for k, s in specs.items())
+            raise BuildError(f"widget {name} has no parameter {key!r}; allowed: {allowed}",
+                             file, key_line)
+        try:
+            params[key] = check_value(key, value, specs[key])
+        except ValueError as e:
+            raise BuildError(f"widget {name}: {e}", file, key_line)
+    instance_id = given.get("id")
+    if instance_id is not None and not (isinstance(instance_id, str) and instance_id
+                                        and all(c.isalnum() or c == "-" for c in instance_id)):
+        raise BuildError(f"widget {name}: id must be letters, digits and '-', got {instance_id!r}",
+                         file, _key_line(body, "id", line))
+    for key, spec in specs.items():
+        params.setdefault(key, spec["default"])
+    return instance_id, params
+
+
+def _key_line(body, key, fence_line):
+    for n, text in enumerate(body.splitlines(), 1):
+        if text.strip().startswith(key) and "=" in text:
+            return fence_line + n
+    return fence_line
+
+
+def expand_widgets(chapter, tokens, env):
+    """Token rule: annotate every widget fence with its validated params and first view."""
+    for t in tokens:
+        if t.type != "fence" or not t.info.strip().startswith("widget"):
+            continue
+        words = t.info.split()
+        line = t.map[0] + 1
+        if words[0] != "widget" or len(words) != 2:
+            raise BuildError(f"a widget block starts with ```widget <name>; got ```{t.info.strip()}",
+                             chapter.path, line)
+        name = words[1]
+        instance_id, params = parse_block(name, t.content, chapter.path, line)
+        n = sum(1 for w in env["widget_ids"] if w.startswith(name + "-")) + 1
+        wid = instance_id or f"{name}-{n}"
+        if wid in env["widget_ids"]:
+            raise BuildError(f"duplicate widget id {wid!r} (first at {env['widget_ids'][wid]}); "
+                             "give each widget block a unique id", chapter.path, line)
+        env["widget_ids"][wid] = f"{chapter.path}:{line}"
+        try:
+            view = registry.compute(name, params)
+        except Exception as e:  # a parameter combination the view cannot handle
+            raise BuildError(f"widget {name}: pycore could not compute these parameters: {e}",
+                             chapter.path, line)
+        t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view}
+        chapter.widgets.append(t.meta["widget"])

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Build the interactive Transformer book from book/ into site/, or build and serve it.
+
+    python build.py            # build site/
+    python build.py serve      # build, then serve site/ on http://127.0.0.1:<port>/
+"""
+import argparse
+import sys
+from pathlib import Path
+
+from bookbuild.errors import BuildError
+from bookbuild.pipeline import build
+from bookbuild.serve import free_port, make_server
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    ap.add_argument("--book", type=Path, default=HERE / "book", help="chapters folder (book/)")
+    ap.add_argument("--out", type=Path, default=HERE / "site", help="output folder (site/)")
+    ap.add_argument("--pyodide-dist", type=Path, default=None,
+                    help="use this official Pyodide 0.27.7 folder instead of fetching one "
+                         "(also: env PYODIDE_DIST)")
+    ap.add_argument("--port", type=int, default=8000, help="preferred port for serve")
+    args = ap.parse_args(argv)
+    try:
+        build(args.book, args.out, dist_dir=args.pyodide_dist)
+    except BuildError as e:
+        print(f"error: {e}", file=sys.stderr)
+        print("the previous site/ (if any) was left unchanged", file=sys.stderr)
+        return 1
+    if args.command == "serve":
+        server = make_server(args.out, port=free_port(preferred=args.port))
+        print(f"serving the book at http://127.0.0.1:{server.server_port}/  (Ctrl-C to stop)",
+              flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
