@@ -1,0 +1,106 @@
+"""Shared browser fixtures: one build, one HTTP server, one Chromium for the whole session,
+and one page per chapter (Pyodide boots once per page; tests reset the widgets they move)."""
+import os
+import shutil
+import threading
+from urllib.parse import urlsplit
+
+import pytest
+
+from bookbuild.pipeline import build
+from bookbuild.serve import make_server
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHROMIUM_FLAGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def find_chromium():
+    """A Chromium on PATH (Debian's), else None: Playwright's own build, if installed."""
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "site"
+    build(os.path.join(ROOT, "book"), out, log=lambda *a: None)
+    return out
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    srv = make_server(site)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_port}/"
+    srv.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+    exe = find_chromium()
+    args = CHROMIUM_FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=exe, args=args)
+        except Exception as e:
+            pytest.fail(f"cannot start Chromium ({e}); install it: apt-get install -y chromium "
+                        "fonts-noto-cjk", pytrace=False)
+        yield b
+        b.close()
+
+
+class BookPage:
+    """A chapter open in the browser, with every request it made and every console error."""
+
+    def __init__(self, browser, server, href):
+        self.server = server
+        self.page = browser.new_page()
+        self.requests, self.errors = [], []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.goto(server + href)
+        if self.page.locator("[data-widget]").count():
+            # until no widget is still static or loading (each ends live or error)
+            self.page.wait_for_selector("[data-widget][data-state=static], "
+                                        "[data-widget][data-state=loading]",
+                                        state="detached", timeout=60_000)
+
+    def widget(self, name, index=0):
+        """The index-th widget of that name, live and reset to its block's parameters."""
+        root = self.page.locator(f'[data-widget="{name}"]').nth(index)
+        assert root.get_attribute("data-state") == "live", root.locator(".widget-status").inner_text()
+        root.locator("[data-action=reset]").click()
+        return root
+
+    def off_origin_requests(self):
+        origin = urlsplit(self.server).netloc
+        return [u for u in self.requests if urlsplit(u).scheme not in ("data", "blob")
+                and urlsplit(u).netloc != origin]
+
+
+@pytest.fixture(scope="session")
+def book_pages(browser, server, site):
+    """book_pages(widget_name) -> the BookPage of the first chapter holding that widget."""
+    opened = {}
+
+    def open_page(href):
+        if href not in opened:
+            opened[href] = BookPage(browser, server, href)
+        return opened[href]
+
+    def for_widget(name):
+        for path in sorted(site.glob("*.html")):
+            if f'data-widget="{name}"' in path.read_text(encoding="utf-8"):
+                return open_page(path.name)
+        pytest.fail(f"no page of the book holds a {name} widget")
+
+    for_widget.open = open_page
+    yield for_widget
+    for p in opened.values():
+        p.page.close()

@@ -1,0 +1,60 @@
+"""What every browser test needs: read a widget's numbers and compare them with pycore.
+
+The DOM contract (docs/widgets.md): numbers are [data-bind="path"][data-digits=d] elements and
+table[data-matrix="path"] cells; `path` indexes the view dict that pycore computes.
+"""
+from pycore.widgets import compute, module
+
+LIVE = "[data-state=live]"
+
+
+def lookup(view, path):
+    for key in path.split("."):
+        view = view[int(key)] if isinstance(view, list) else view[key]
+    return view
+
+
+def shown_numbers(root):
+    """[(path, text, digits)] for every bound number and every matrix cell inside root."""
+    return root.evaluate("""root => {
+        const out = [];
+        root.querySelectorAll('[data-bind]').forEach(e =>
+            out.push([e.dataset.bind, e.textContent, Number(e.dataset.digits)]));
+        root.querySelectorAll('table[data-matrix]').forEach(t =>
+            t.querySelectorAll('tbody tr').forEach((tr, i) =>
+                tr.querySelectorAll('td').forEach((td, j) =>
+                    out.push([`${t.dataset.matrix}.${i}.${j}`, td.textContent,
+                              Number(t.dataset.digits)]))));
+        return out;
+    }""")
+
+
+def assert_shows(root, view, *, min_count=1):
+    """Every number the widget shows equals pycore's view, to the digits it shows."""
+    shown = shown_numbers(root)
+    assert len(shown) >= min_count, f"expected at least {min_count} numbers, found {len(shown)}"
+    for path, text, digits in shown:
+        expected = lookup(view, path)
+        if isinstance(expected, str):
+            assert text == expected, f"{path}: page shows {text!r}, pycore says {expected!r}"
+            continue
+        tolerance = 0.5 * 10 ** -digits + 1e-9
+        assert abs(float(text) - expected) <= tolerance, \
+            f"{path}: page shows {text}, pycore says {expected:.6f} (±{tolerance:g})"
+    return len(shown)
+
+
+def params_of(root):
+    """The widget's current parameters, as the page would send them to pycore."""
+    return root.evaluate("root => JSON.parse(root.dataset.params)")
+
+
+def pycore_view(name, **changes):
+    """pycore's view for the widget's defaults with some parameters changed."""
+    params = {k: spec["default"] for k, spec in module(name).PARAMS.items()}
+    params.update(changes)
+    return compute(name, params)
+
+
+def updates(root):
+    return int(root.get_attribute("data-updates") or 0)

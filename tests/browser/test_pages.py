@@ -1,0 +1,27 @@
+"""Every page of the book, visited in Chromium: nothing leaves the origin, nothing errs,
+and every widget ends live."""
+import pytest
+
+
+def all_pages(site):
+    return sorted(p.name for p in site.glob("*.html"))
+
+
+def test_every_page_stays_on_its_origin_and_goes_live(book_pages, site):
+    pages = all_pages(site)
+    assert "index.html" in pages and len(pages) >= 4
+    for href in pages:
+        page = book_pages.open(href)
+        assert page.off_origin_requests() == [], f"{href} requested other origins"
+        assert page.errors == [], f"{href}: {page.errors}"
+        states = page.page.eval_on_selector_all("[data-widget]", "els => els.map(e => e.dataset.state)")
+        assert all(s == "live" for s in states), f"{href}: widget states {states}"
+
+
+def test_runtime_comes_from_the_site(book_pages):
+    page = book_pages("attention")
+    runtime = [u for u in page.requests if "/pyodide/" in u]
+    names = {u.rsplit("/", 1)[1] for u in runtime}
+    assert {"pyodide.asm.wasm", "python_stdlib.zip"} <= names
+    assert any(n.startswith("numpy-2.0.2") for n in names)
+    assert any("/assets/pycore-" in u for u in page.requests)
