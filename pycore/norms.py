@@ -1,0 +1,41 @@
+"""LayerNorm and RMSNorm: rescale every token vector (the last axis) on its own.
+
+LayerNorm (the original Transformer, BERT, GPT-2) subtracts the row mean and divides by the
+row standard deviation, then applies a learned scale gamma and shift beta. RMSNorm (LLaMA,
+T5) skips the mean: it only divides by the root mean square and has a scale g, no shift.
+Both use the biased variance (divide by d, not d - 1) and add eps inside the square root.
+"""
+import numpy as np
+
+
+def layer_norm(x, gamma=None, beta=None, eps=1e-5):
+    """(..., d) -> (..., d): gamma * (x - mean) / sqrt(var + eps) + beta, row by row.
+
+    gamma defaults to ones and beta to zeros (the values at initialisation).
+    """
+    x = np.asarray(x, dtype=float)
+    mean = x.mean(axis=-1, keepdims=True)  # (..., 1)
+    var = x.var(axis=-1, keepdims=True)  # (..., 1), divides by d
+    y = (x - mean) / np.sqrt(var + eps)
+    if gamma is not None:
+        y = y * gamma
+    if beta is not None:
+        y = y + beta
+    return y
+
+
+def rms_norm(x, g=None, eps=1e-6):
+    """(..., d) -> (..., d): g * x / sqrt(mean(x**2) + eps). No centring, no shift.
+
+    eps = 1e-6 is LLaMA's value; g defaults to ones.
+    """
+    x = np.asarray(x, dtype=float)
+    rms = np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)  # (..., 1)
+    y = x / rms
+    return y if g is None else y * g
+
+
+def row_stats(x):
+    """Mean and (biased) standard deviation of every row: two arrays of shape x.shape[:-1]."""
+    x = np.asarray(x, dtype=float)
+    return x.mean(axis=-1), x.std(axis=-1)
