@@ -1,4 +1,5 @@
 """The one error type of the build: where it happened and what to do about it."""
+import re
 from pathlib import Path
 
 
@@ -30,3 +31,9 @@ class BuildError(Exception):
             file = _shown(self.file)
             where = f"{file}:{self.line}: " if self.line is not None else f"{file}: "
         return where + self.message
+
+
+def toml_error(e):
+    """(message, line) of a TOMLDecodeError (Python 3.11 keeps the line only in the text)."""
+    m = re.match(r"(.*) \(at line (\d+), column \d+\)$", str(e))
+    return (m.group(1), int(m.group(2))) if m else (str(e), None)

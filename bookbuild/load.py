@@ -3,7 +3,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import BuildError
+from .errors import BuildError, toml_error
 
 
 @dataclass
@@ -59,7 +59,8 @@ def load_book(root):
     try:
         conf = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise BuildError(f"invalid TOML: {e}", shown, getattr(e, "lineno", None))
+        what, line = toml_error(e)
+        raise BuildError(f"invalid TOML ({what})", shown, line)
     parts_conf = conf.get("parts")
     if not isinstance(conf.get("title"), str) or not isinstance(parts_conf, list) or not parts_conf:
         raise BuildError('book.toml needs title = "..." and at least one [[parts]] table', shown)

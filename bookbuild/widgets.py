@@ -16,7 +16,7 @@ import tomllib
 
 import pycore.widgets as registry
 
-from .errors import BuildError
+from .errors import BuildError, toml_error
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
 
@@ -82,9 +82,9 @@ def parse_block(name, body, file, line):
     try:
         given = tomllib.loads(body)
     except tomllib.TOMLDecodeError as e:
-        body_line = getattr(e, "lineno", None)
+        what, body_line = toml_error(e)
         where = line + body_line if body_line else line
-        raise BuildError(f"widget {name}: the parameters are not valid TOML ({e.msg}); "
+        raise BuildError(f"widget {name}: the parameters are not valid TOML ({what}); "
                          'write one "name = value" per line, strings in quotes', file, where)
     specs = registry.module(name).PARAMS
     params = {}

@@ -1,0 +1,145 @@
+"""The build end to end on a small sample book: golden pages, clear errors, atomic writes."""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bookbuild.errors import BuildError
+from bookbuild.pipeline import build
+
+HERE = Path(__file__).resolve().parent
+MINIBOOK = HERE / "fixtures" / "minibook"
+GOLDEN = HERE / "fixtures" / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def quiet(*_):
+    pass
+
+
+def tree_digest(folder):
+    h = hashlib.sha256()
+    for p in sorted(Path(folder).rglob("*")):
+        h.update(str(p.relative_to(folder)).encode())
+        if p.is_file():
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def good_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("good") / "site"
+    build(MINIBOOK, out, log=quiet)
+    return out
+
+
+def article(html):
+    """The chapter's own HTML (between <article> tags): what the golden files pin down."""
+    return html.split('<article class="chapter">', 1)[1].split("</article>", 1)[0].strip() + "\n"
+
+
+@pytest.mark.parametrize("page", ["a.html", "b.html"])
+def test_pages_match_golden_files(good_site, page):
+    got = article((good_site / page).read_text(encoding="utf-8"))
+    golden = GOLDEN / page
+    if UPDATE:
+        golden.write_text(got, encoding="utf-8")
+    assert got == golden.read_text(encoding="utf-8"), \
+        f"{page} differs from {golden}; if the change is intended, rerun with UPDATE_GOLDEN=1"
+
+
+def test_site_layout(good_site):
+    names = {p.name for p in good_site.iterdir()}
+    assert {"index.html", "a.html", "b.html", "assets", "pyodide"} <= names
+    runtime = {p.name for p in (good_site / "pyodide").iterdir()}
+    assert "pyodide.asm.wasm" in runtime and "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl" in runtime
+    archives = list((good_site / "assets").glob("pycore-*.zip"))
+    assert len(archives) == 1
+
+
+def test_pages_have_no_raw_tex_and_no_inline_script(good_site):
+    for page in good_site.glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "$" not in article(html) if page.name != "index.html" else True
+        assert "<script>" not in html and " style=" not in html
+        assert "Content-Security-Policy" in html
+
+
+HEAD = "# 第二节\n\n## 注意力\n\n"  # a.md links to b.md#注意力
+
+# (chapter text after HEAD, line of the error, words the message must contain)
+BAD_BLOCKS = [
+    ("```widget nosuch\n```\n", 5, ["unknown widget 'nosuch'", "attention", "softmax"]),
+    ("```widget softmax\ntemperature = 9.0\n```\n", 6, ["temperature", "from 0.1 to 5.0"]),
+    ("```widget softmax\ntemperature = \"hot\"\n```\n", 6, ["temperature", "a number"]),
+    ("```widget softmax\ntempo = 1.0\n```\n", 6, ["no parameter 'tempo'", "temperature"]),
+    ("```widget softmax\nlogits = [1.0]\n```\n", 6, ["logits", "2 to 10 numbers"]),
+    ("```widget attention\nquery = \"狗\"\n```\n", 6, ["query", "'它'"]),
+    ("```widget attention\ncausal = 1\n```\n", 6, ["causal", "true or false"]),
+    ("```widget dot-product\na = [1.0, 2.0, 3.0]\n```\n", 6, ["a = ", "2 numbers"]),
+    ("```widget softmax\nthis is not toml\n```\n", 6, ["not valid TOML"]),
+    ("```widget\n```\n", 5, ["```widget <name>"]),
+    ("```widget softmax\nid = \"x\"\n```\n\n```widget softmax\nid = \"x\"\n```\n", 9, ["duplicate widget id 'x'"]),
+    ("见[第九节](nine.md)\n", 5, ["broken link", "nine.md"]),
+    ("见[上一节](a.md#没有这个标题)\n", 5, ["no heading anchor", "没有这个标题"]),
+    ("<script>alert(1)</script>\n", 5, ["raw HTML is not allowed"]),
+    ("$$\n\\frac{1}{\n$$\n", 5, ["cannot render the formula"]),
+]
+
+
+@pytest.mark.parametrize("body,line,words", BAD_BLOCKS, ids=[w[0] for _, _, w in BAD_BLOCKS])
+def test_bad_input_names_file_and_line_and_keeps_the_site(tmp_path, good_site, body, line, words):
+    book = tmp_path / "book"
+    shutil.copytree(MINIBOOK, book)
+    (book / "b.md").write_text(HEAD + body, encoding="utf-8")  # body starts at line 5
+    out = tmp_path / "site"
+    shutil.copytree(good_site, out)
+    before = tree_digest(out)
+    with pytest.raises(BuildError) as err:
+        build(book, out, log=quiet)
+    message = str(err.value)
+    assert Path(err.value.file).name == "b.md" and err.value.line == line, message
+    for w in words:
+        assert w in message, message
+    assert tree_digest(out) == before, "a failed build changed the previous site"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no leftovers
+
+
+def test_book_toml_errors(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(MINIBOOK, book)
+    (book / "book.toml").write_text('title = "x"\n[[parts]]\ntitle = "p"\nchapters = ["a.md", "zz.md"]\n',
+                                    encoding="utf-8")
+    with pytest.raises(BuildError, match=r"zz.md is listed but .* does not exist") as err:
+        build(book, tmp_path / "site", log=quiet)
+    assert err.value.line == 4
+    (book / "book.toml").write_text('title = "x"\n[[parts]]\ntitle = "p"\nchapters = ["a.md"]\n',
+                                    encoding="utf-8")
+    with pytest.raises(BuildError, match="b.md is not listed in book.toml"):
+        build(book, tmp_path / "site", log=quiet)
+
+
+def test_invalid_utf8_is_reported_with_its_line(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(MINIBOOK, book)
+    (book / "b.md").write_bytes("# 标题\n\n正文\n".encode() + b"\xff\xfe bad\n")
+    with pytest.raises(BuildError, match="not valid UTF-8") as err:
+        build(book, tmp_path / "site", log=quiet)
+    assert err.value.line == 4
+
+
+def test_command_line_exit_status_and_message(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(MINIBOOK, book)
+    (book / "b.md").write_text("# 第二节\n\n```widget softmax\ntemperature = 0\n```\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, str(HERE.parent / "build.py"), "--book", str(book),
+                          "--out", str(tmp_path / "site")], capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stderr.startswith("error: book/b.md:4: widget softmax: parameter temperature = 0")
+    assert "Traceback" not in run.stderr
+    assert not (tmp_path / "site").exists()
