@@ -20,7 +20,7 @@ def pycore_archive(dest_dir):
     """
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for path in sorted((ROOT / "pycore").rglob("*.py")):
+        for path in sorted(p for p in (ROOT / "pycore").rglob("*") if p.suffix in (".py", ".rgb")):
             info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, path.read_bytes())

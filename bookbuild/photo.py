@@ -58,3 +58,22 @@ def save_photo(path, size=224):
     path.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(prepare_photo(size)).save(path, format="PNG", optimize=False)
     return path
+
+
+def save_raw(path, size=224):
+    """Write the prepared photo as raw row-major RGB bytes (size * size * 3) for pycore."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(prepare_photo(size).tobytes())
+    return path
+
+
+if __name__ == "__main__":
+    # python3 -m bookbuild.photo: regenerate the two committed copies of the photo, the PNG the
+    # page shows and the raw bytes pycore reads (tests/browser/test_vit_patches.py checks both).
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    png = sys.argv[1] if len(sys.argv) > 1 else root / "assets" / "images" / "photo-224.png"
+    raw = sys.argv[2] if len(sys.argv) > 2 else root / "pycore" / "photo224.rgb"
+    print(save_photo(png), save_raw(raw))
