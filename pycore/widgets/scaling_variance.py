@@ -1,0 +1,39 @@
+"""Widget scaling-variance: for a chosen d_k, N seeded pairs of random q, k with unit-variance
+entries; histograms of q.k and of q.k / sqrt(d_k) and their measured variances.
+
+The bins are fixed (they do not follow d_k), so the reader sees the raw histogram widen as d_k
+grows while the scaled one keeps its shape.
+"""
+import numpy as np
+
+from ..variance import histogram, variance_demo
+
+N = 2000  # samples per draw
+RAW_EDGES = np.linspace(-128.0, 128.0, 65)   # 64 bins of width 4: +-4 std at d_k = 1024
+SCALED_EDGES = np.linspace(-4.0, 4.0, 33)    # 32 bins of width 0.25: +-4 std of N(0, 1)
+FIRST = 3  # how many individual samples are shown (they pin down the random stream)
+
+PARAMS = {
+    "d_k": {"type": "choice", "choices": [2 ** e for e in range(2, 11)], "default": 64,
+            "help": "length of q and k (the slider steps through powers of two)"},
+    "seed": {"type": "int", "min": 0, "max": 2 ** 31 - 1, "default": 0,
+             "help": "seed of NumPy's default_rng; the new-sample button adds 1"},
+}
+
+
+def view(d_k, seed):
+    demo = variance_demo(d_k, N, seed, edges=RAW_EDGES)
+    counts_scaled, below_scaled, above_scaled = histogram(demo["scaled"], SCALED_EDGES)
+    counts_raw = demo["counts_raw"]
+    return {
+        "d_k": d_k, "log2_d_k": int(d_k).bit_length() - 1,  # the slider's position
+        "seed": seed, "n": N, "sqrt_d_k": float(np.sqrt(d_k)),
+        "var_raw": demo["var_raw"], "var_scaled": demo["var_scaled"],
+        "std_raw": demo["std_raw"], "std_scaled": demo["std_scaled"],
+        "first_raw": demo["raw"][:FIRST], "first_scaled": demo["scaled"][:FIRST],
+        "edges_raw": RAW_EDGES, "edges_scaled": SCALED_EDGES,
+        "counts_raw": counts_raw, "counts_scaled": counts_scaled,
+        "max_raw": int(counts_raw.max()), "max_scaled": int(counts_scaled.max()),
+        "outside_raw": demo["below_raw"] + demo["above_raw"],
+        "outside_scaled": below_scaled + above_scaled,
+    }

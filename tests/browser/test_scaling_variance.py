@@ -1,0 +1,109 @@
+"""Browser tests of the scaling-variance widget (pycore/widgets/scaling_variance.py,
+assets/widgets/scaling-variance.js). The samples come from NumPy's default_rng (PCG64) in
+Pyodide's NumPy 2.0.2; the tests check they equal CPython's NumPy for the same seed."""
+import json
+import math
+
+import pytest
+
+from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+
+# d_k, seed, n, sqrt, 2 variances, 2 stds, 2x3 first samples, 65 + 33 edges, 64 + 32 counts,
+# 2 outside counts (d_k is shown twice)
+SHOWN = 4 + 1 + 4 + 6 + 98 + 96 + 2
+
+
+def bar_heights(root, key):
+    return root.evaluate(f"""root => [...root.querySelectorAll('[data-bar^="{key}."]')]
+        .map(r => Number(r.getAttribute('height')))""")
+
+
+def assert_bars(root, view):
+    for key in ("raw", "scaled"):
+        top = view[f"max_{key}"]
+        expected = [150 * c / top for c in view[f"counts_{key}"]]
+        assert bar_heights(root, key) == pytest.approx(expected, abs=1e-9)
+
+
+def test_scaling_variance_static_numbers_equal_pycore(browser, server):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + "04-attention.html")
+    root = page.locator('[data-widget="scaling-variance"]').first
+    assert root.get_attribute("data-state") == "static"
+    view = pycore_view("scaling-variance", **params_of(root))
+    assert_shows(root, view, min_count=SHOWN)
+    assert_bars(root, view)
+    page.close()
+
+
+def test_slider_and_keyboard_change_d_k(book_pages):
+    root = book_pages("scaling-variance").widget("scaling-variance")
+    seed = params_of(root)["seed"]
+    slider = root.locator("[data-control=log2_d_k]")
+    before = updates(root)
+    slider.fill("10")
+    assert updates(root) == before + 1
+    view = pycore_view("scaling-variance", d_k=1024, seed=seed)
+    assert_shows(root, view, min_count=SHOWN)
+    assert_bars(root, view)
+    # Var(q.k) = d_k and Var(q.k / sqrt(d_k)) = 1, up to sampling noise of 2000 samples
+    assert abs(view["var_raw"] / 1024 - 1) < 0.1 and abs(view["var_scaled"] - 1) < 0.1
+    assert float(root.locator('[data-bind="var_scaled"]').inner_text()) == \
+        pytest.approx(1, abs=0.1)
+    slider.focus()
+    root.page.keyboard.press("ArrowLeft")
+    root.page.keyboard.press("ArrowLeft")
+    assert slider.get_attribute("aria-valuetext") == "d_k = 256"
+    view = pycore_view("scaling-variance", d_k=256, seed=seed)
+    assert_shows(root, view, min_count=SHOWN)
+    assert_bars(root, view)
+    slider.fill("2")
+    view = pycore_view("scaling-variance", d_k=4, seed=seed)
+    assert_shows(root, view, min_count=SHOWN)
+    assert abs(view["var_scaled"] - 1) < 0.1
+
+
+def test_new_sample_adds_one_to_the_seed(book_pages):
+    root = book_pages("scaling-variance").widget("scaling-variance")
+    p = params_of(root)
+    button = root.locator("[data-action=resample]")
+    before = updates(root)
+    button.click()
+    assert updates(root) == before + 1
+    assert root.locator('[data-bind="seed"]').inner_text() == str(p["seed"] + 1)
+    view = pycore_view("scaling-variance", d_k=p["d_k"], seed=p["seed"] + 1)
+    assert_shows(root, view, min_count=SHOWN)
+    assert_bars(root, view)
+    root.locator("[data-control=log2_d_k]").fill("3")
+    button.focus()
+    root.page.keyboard.press("Enter")
+    view = pycore_view("scaling-variance", d_k=8, seed=p["seed"] + 2)
+    assert_shows(root, view, min_count=SHOWN)
+    assert view["first_raw"] != pycore_view("scaling-variance", d_k=8, seed=p["seed"] + 1)["first_raw"]
+
+
+@pytest.mark.parametrize("d_k,seed", [(4, 0), (64, 0), (64, 7), (1024, 3)])
+def test_pyodide_numpy_draws_the_same_stream_as_cpython(book_pages, d_k, seed):
+    """default_rng(seed).standard_normal in Pyodide's NumPy 2.0.2 gives CPython's numbers:
+    every count (all 2000 samples) and every variance, compared to the last bit."""
+    page = book_pages("scaling-variance").page
+    in_browser = page.evaluate("""async (params) => {
+        const { bootRuntime } = await import(new URL('assets/runtime.js', document.baseURI).href);
+        const runtime = await bootRuntime();
+        return JSON.stringify(runtime.compute('scaling-variance', params));
+    }""", {"d_k": d_k, "seed": seed})
+    here = pycore_view("scaling-variance", d_k=d_k, seed=seed)
+    assert json.loads(in_browser) == here
+
+
+def test_reset_restores_the_block(book_pages):
+    root = book_pages("scaling-variance").widget("scaling-variance")
+    p = params_of(root)
+    root.locator("[data-control=log2_d_k]").fill("9")
+    root.locator("[data-action=resample]").click()
+    root.locator("[data-action=reset]").click()
+    slider = root.locator("[data-control=log2_d_k]")
+    assert slider.input_value() == str(int(math.log2(p["d_k"])))
+    view = pycore_view("scaling-variance", **p)
+    assert_shows(root, view, min_count=SHOWN)
+    assert_bars(root, view)
