@@ -2,7 +2,9 @@
 """Build the interactive Transformer book from book/ into site/, or build and serve it.
 
     python build.py            # build site/
-    python build.py serve      # build, then serve site/ on http://127.0.0.1:<port>/
+    python build.py serve      # build, serve site/ on http://127.0.0.1:<port>/, and rebuild +
+                               # reload the open pages whenever book/, pycore/, templates/ or
+                               # assets/ change (--no-watch: just serve)
 """
 import argparse
 import sys
@@ -24,7 +26,13 @@ def main(argv=None):
                     help="use this official Pyodide 0.27.7 folder instead of fetching one "
                          "(also: env PYODIDE_DIST)")
     ap.add_argument("--port", type=int, default=8000, help="preferred port for serve")
+    ap.add_argument("--no-watch", action="store_true", help="serve without rebuilding on changes")
     args = ap.parse_args(argv)
+    if args.command == "serve" and not args.no_watch:
+        from bookbuild.dev import serve_and_watch
+        serve_and_watch(args.book, args.out, port=args.port, dist_dir=args.pyodide_dist,
+                        log=lambda msg: print(msg, flush=True))
+        return 0
     try:
         build(args.book, args.out, dist_dir=args.pyodide_dist)
     except BuildError as e:

@@ -3,13 +3,11 @@
 Each stage has one contract; build.py is only a command-line driver over `build()`.
 """
 import time
-from pathlib import Path
 
 from . import markdown, output, render
-from .errors import BuildError
 from .load import load_book
 from .vendor import vendor_runtime
-from .widgets import expand_widgets
+from .widgets import claim_id, expand_widgets
 
 # Applied in order to every chapter's tokens (each: rule(chapter, tokens, env)).
 CHAPTER_RULES = [
@@ -21,22 +19,39 @@ CHAPTER_RULES = [
 ]
 
 
-def build(book_dir, out_dir, *, dist_dir=None, log=print):
-    """Build the whole book from book_dir into out_dir; raise BuildError on bad input."""
+def compile_chapter(md, chapter, env, cache=None):
+    """Markdown -> checked tokens -> chapter.html. With a cache (the preview server keeps one),
+    an unchanged chapter is not parsed again; its results are replayed into env."""
+    key = (chapter.rel, chapter.source)
+    if cache is not None and key in cache:
+        chapter.title, chapter.headings, chapter.widgets, chapter.html, links = cache[key]
+        for w in chapter.widgets:
+            claim_id(env, w["id"], chapter.path, w["line"])
+        env["links"] += [(chapter, *link) for link in links]
+        return
+    first_link = len(env["links"])
+    tokens = md.parse(chapter.source)
+    for rule in CHAPTER_RULES:
+        rule(chapter, tokens, env)
+    render.render_chapter(md, chapter, tokens)
+    if cache is not None:
+        links = [link[1:] for link in env["links"][first_link:]]
+        cache[key] = (chapter.title, chapter.headings, chapter.widgets, chapter.html, links)
+
+
+def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
+    """Build the whole book from book_dir into out_dir; raise BuildError on bad input.
+
+    `cache` (a dict, optional) keeps compiled chapters between builds of one process; the
+    caller empties it when pycore/ or templates/ change."""
     start = time.perf_counter()
     book = load_book(book_dir)
     md, jinja = markdown.make_parser(), render.make_env()
     render.install_rules(md, jinja)
     env = {"links": [], "widget_ids": {}}
-    parsed = []
     for chapter in book.chapters:
-        tokens = md.parse(chapter.source)
-        for rule in CHAPTER_RULES:
-            rule(chapter, tokens, env)
-        parsed.append((chapter, tokens))
+        compile_chapter(md, chapter, env, cache)
     markdown.check_links(book, env)
-    for chapter, tokens in parsed:
-        render.render_chapter(md, chapter, tokens)
     with output.staging(out_dir) as site:
         runtime = {"files": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log)}
         (site / "assets").mkdir()
@@ -48,5 +63,3 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print):
         f"in {time.perf_counter() - start:.2f} s")
     return book
 
-
-__all__ = ["build", "BuildError", "Path"]

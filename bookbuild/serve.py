@@ -2,6 +2,7 @@
 import functools
 import http.server
 import socket
+import sys
 
 MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
         ".whl": "application/zip", ".zip": "application/zip", ".json": "application/json",
@@ -27,8 +28,16 @@ def free_port(host="127.0.0.1", preferred=8000):
     raise OSError("no free port")
 
 
-def make_server(site_dir, host="127.0.0.1", port=0):
-    handler = functools.partial(SiteHandler, directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
+class SiteServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """A page that navigates away mid-download closes its connection: not an error."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
+def make_server(site_dir, host="127.0.0.1", port=0, handler=SiteHandler):
+    handler = functools.partial(handler, directory=str(site_dir))
+    server = SiteServer((host, port), handler)
     return server

@@ -11,18 +11,22 @@ The widget's parameters are declared as data in `pycore/widgets/<name>.py` (PARA
 a "type" (float, int, bool, choice, vector), a "default", and per type: min/max, choices,
 length or min_length/max_length. Every problem is a BuildError at the block's line.
 """
+import importlib
 import pkgutil
 import tomllib
-
-import pycore.widgets as registry
 
 from .errors import BuildError, toml_error
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
 
 
+def registry():
+    """The pycore.widgets package as currently imported (the preview server may re-import it)."""
+    return importlib.import_module("pycore.widgets")
+
+
 def known_widgets():
-    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(registry.__path__))
+    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(registry().__path__))
 
 
 def _describe(spec):
@@ -86,7 +90,7 @@ def parse_block(name, body, file, line):
         where = line + body_line if body_line else line
         raise BuildError(f"widget {name}: the parameters are not valid TOML ({what}); "
                          'write one "name = value" per line, strings in quotes', file, where)
-    specs = registry.module(name).PARAMS
+    specs = registry().module(name).PARAMS
     params = {}
     for key, value in given.items():
         key_line = _key_line(body, key, line)
@@ -117,6 +121,14 @@ def _key_line(body, key, fence_line):
     return fence_line
 
 
+def claim_id(env, wid, file, line):
+    """Widget ids are unique in the whole book (they name embed pages and URL state)."""
+    if wid in env["widget_ids"]:
+        raise BuildError(f"duplicate widget id {wid!r} (first at {env['widget_ids'][wid]}); "
+                         "give each widget block a unique id", file, line)
+    env["widget_ids"][wid] = f"{file}:{line}"
+
+
 def expand_widgets(chapter, tokens, env):
     """Token rule: annotate every widget fence with its validated params and first view."""
     for t in tokens:
@@ -129,16 +141,14 @@ def expand_widgets(chapter, tokens, env):
                              chapter.path, line)
         name = words[1]
         instance_id, params = parse_block(name, t.content, chapter.path, line)
-        n = sum(1 for w in env["widget_ids"] if w.startswith(name + "-")) + 1
-        wid = instance_id or f"{name}-{n}"
-        if wid in env["widget_ids"]:
-            raise BuildError(f"duplicate widget id {wid!r} (first at {env['widget_ids'][wid]}); "
-                             "give each widget block a unique id", chapter.path, line)
-        env["widget_ids"][wid] = f"{chapter.path}:{line}"
+        # default ids are chapter-local (stable links, and chapters can be rebuilt alone)
+        n = sum(1 for w in chapter.widgets if w["name"] == name) + 1
+        wid = instance_id or f"{name}-{chapter.slug}" + (f"-{n}" if n > 1 else "")
+        claim_id(env, wid, chapter.path, line)
         try:
-            view = registry.compute(name, params)
+            view = registry().compute(name, params)
         except Exception as e:  # a parameter combination the view cannot handle
             raise BuildError(f"widget {name}: pycore could not compute these parameters: {e}",
                              chapter.path, line)
-        t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view}
+        t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view, "line": line}
         chapter.widgets.append(t.meta["widget"])
