@@ -1,0 +1,71 @@
+// Widget code-lab: edit pycore/block.py in the box and run it in Pyodide; errors come back as
+// Python tracebacks. pycore: pycore/widgets/code_lab.py (view(seed, causal, code=None)).
+// The code is not a block parameter: "运行" passes the box's text as `code`; reset drops it,
+// so pycore runs (and returns) the original source again.
+import { liveWidget } from "./common.js";
+
+// One element with optional text (textContent: whatever the reader's code names things).
+function el(tag, text, attrs = {}) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+export function mount(root, runtime) {
+  const box = root.querySelector("[data-control=code]");
+  const table = root.querySelector('table[data-matrix="weights"]');
+  const heat = root.querySelector('[data-part="heat"]');
+  const shapes = root.querySelector('[data-part="shapes"]');
+  const note = root.querySelector('[data-part="note"]');
+  const error = root.querySelector(".lab-error");
+
+  // The weights table gets as many rows and columns as the code's lab_report returned,
+  // before common.js fills the cells (edited code may return a different size, or none).
+  function fitTable(view) {
+    const n = view.weights.length;
+    const body = table.tBodies[0];
+    if (body.rows.length === n && (n === 0 || body.rows[0].cells.length === n + 1)) return;
+    const head = el("tr");
+    head.append(el("th", "", { scope: "col" }), ...view.positions.map((p) => el("th", p, { scope: "col" })));
+    table.tHead.replaceChildren(head);
+    body.replaceChildren(...view.positions.map((p) => {
+      const tr = el("tr");
+      tr.append(el("th", p, { scope: "row" }), ...view.positions.map(() => el("td")));
+      return tr;
+    }));
+  }
+  const labRuntime = {
+    compute(name, params) {
+      const view = runtime.compute(name, params);
+      fitTable(view);
+      return view;
+    },
+  };
+
+  function draw(view) {
+    if (box.value !== view.code) box.value = view.code;  // reset: the original source again
+    error.hidden = view.error === "";
+    heat.hidden = view.weights.length === 0;
+    table.caption.textContent = view.heat_caption;
+    shapes.replaceChildren(...view.shapes.map((row) => {
+      const tr = el("tr");
+      tr.append(el("td", row.name), el("td", row.text));
+      return tr;
+    }));
+    note.textContent = view.error ? "运行出错：错误信息在下面，改好再运行，或者恢复原始代码"
+      : view.edited ? "运行的是修改过的代码" : "显示的是原始代码的运行结果";
+  }
+
+  const widget = liveWidget(root, labRuntime, { draw });
+  const run = () => widget.update({ code: box.value });
+
+  root.querySelector("[data-action=run]").addEventListener("click", run);
+  root.querySelector("[data-action=restore]").addEventListener("click", () => widget.reset());
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && root.dataset.state === "live") {
+      event.preventDefault();
+      run();
+    }
+  });
+}

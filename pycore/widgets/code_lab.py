@@ -1,0 +1,98 @@
+"""Widget code-lab: the reader edits and runs pycore/block.py (one Transformer block in NumPy).
+
+Running a piece of code means: compile it under the file name LAB_FILE, execute it as a
+script (`__name__ == "__main__"`, so its last lines print the report) in a fresh namespace
+with stdout captured, then call its own `lab_report(seed=..., causal=...)` for the shape table
+and head 0's weights. Nothing the code does can break the widget: any exception (a syntax
+error, a NameError, a wrong shape) comes back as the traceback text, lines numbered as in the
+text box. The code runs on the page's main thread, so a run that never ends would freeze it.
+"""
+import contextlib
+import functools
+import io
+import linecache
+import math
+import traceback
+from pathlib import Path
+
+from .. import block
+
+LAB_FILE = "<代码实验室>"
+MAX_STDOUT = 20000  # characters kept of what the code prints
+MAX_HEAT = 12  # the weights table shows at most 12 x 12 entries
+
+PARAMS = {
+    "seed": {"type": "int", "min": 0, "max": 9999, "default": 0,
+             "help": "passed to the code's lab_report for the shape table and the weights"},
+    "causal": {"type": "bool", "default": True,
+               "help": "passed to the code's lab_report: mask the future or not"},
+}
+
+
+@functools.lru_cache(maxsize=1)
+def original_source():
+    """The text of pycore/block.py, exactly as the book ships it."""
+    return Path(block.__file__).read_text(encoding="utf-8")
+
+
+def lab_traceback(exc):
+    """The traceback of exc without this module's frames: it starts in the reader's code."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != LAB_FILE:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+def shape_rows(trace):
+    """[(name, shape), ...] from lab_report -> [{name, shape: [dims], text: "(B, T, D)"}]."""
+    rows = []
+    for name, shape in trace:
+        dims = tuple(int(n) for n in shape)
+        rows.append({"name": str(name), "shape": list(dims), "text": str(dims)})
+    return rows
+
+
+def heat(weights):
+    """Head 0's weights as nested lists when they are a finite 2-D table, else []."""
+    rows = [[float(x) for x in row] for row in weights][:MAX_HEAT]
+    rows = [row[:MAX_HEAT] for row in rows]
+    ok = rows and all(len(r) == len(rows[0]) and all(math.isfinite(x) for x in r) for r in rows)
+    return rows if ok else []
+
+
+def execute(code, seed, causal):
+    """Run the code; return (stdout, error text, shape rows, weights)."""
+    linecache.cache[LAB_FILE] = (len(code), None, code.splitlines(True), LAB_FILE)
+    out, shapes, weights = io.StringIO(), [], []
+    try:
+        with contextlib.redirect_stdout(out):
+            namespace = {"__name__": "__main__", "__file__": LAB_FILE}
+            exec(compile(code, LAB_FILE, "exec"), namespace)
+            report = namespace.get("lab_report")
+            if callable(report):
+                trace, head0 = report(seed=seed, causal=causal)
+                shapes, weights = shape_rows(trace), heat(head0)
+        error = ""
+    except BaseException as exc:  # noqa: BLE001 -- whatever the reader's code raises is shown
+        error = lab_traceback(exc)
+    stdout = out.getvalue()
+    if len(stdout) > MAX_STDOUT:
+        stdout = stdout[:MAX_STDOUT] + "\n…（输出太长，后面的省略了）\n"
+    return stdout, error, shapes, weights
+
+
+def view(seed, causal, code=None):
+    source = original_source()
+    code = source if code is None else str(code)
+    stdout, error, shapes, weights = execute(code, seed, causal)
+    return {
+        "code": code, "edited": code != source,
+        "seed": seed, "causal": causal,
+        "stdout": stdout, "error": error,
+        "shapes": shapes,
+        "output_shape": shapes[-1]["text"] if shapes else "—",
+        "weights": weights,
+        "positions": [str(i) for i in range(len(weights))],
+        "heat_caption": f"lab_report(seed={seed}, causal={causal}) 的 head 0：第 1 条序列前 "
+                        f"{len(weights)} 个位置的注意力权重（行：查询，列：键）",
+    }

@@ -1,0 +1,171 @@
+"""The views of chapters 13 and 15 (lr-schedule, chinchilla, code-lab) against values worked
+out by hand, by the paper's formula, or by running pycore/block.py as a separate program."""
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pycore.widgets import compute
+
+ROOT = Path(__file__).resolve().parent.parent
+BLOCK = ROOT / "pycore" / "block.py"
+LR = dict(warmup=2000, peak=3e-4, total=100000, decay="cosine", min_ratio=0.1, step=51000)
+
+
+def value(p):
+    return p["m"] * 10.0 ** p["e"]
+
+
+# --- lr-schedule ---------------------------------------------------------------------------
+
+def test_chapter_13_cosine_example():
+    v = compute("lr-schedule", LR)
+    # halfway through the decay the cosine term is 0: the mean of 3e-4 and 3e-5
+    assert v["step"] == v["mid_step"] == 51000
+    assert v["lr"] == {"m": 1.65, "e": -4} and v["mid"] == {"m": 1.65, "e": -4}
+    assert v["final"] == {"m": 3.0, "e": -5} and v["peak"] == {"m": 3.0, "e": -4}
+    assert compute("lr-schedule", {**LR, "step": 1000})["lr"] == {"m": 1.5, "e": -4}  # half warmup
+
+
+def test_curve_samples_and_plot():
+    v = compute("lr-schedule", LR)
+    steps = v["curve"]["steps"]
+    assert steps[:3] == [0, 500, 1000] and steps[-1] == 100000 and len(steps) == 201
+    assert v["grid"] == 500
+    points = v["plot"]["points"].split()
+    assert len(points) == 201
+    assert points[0] == "0.0,200.0"  # step 0, rate 0
+    assert points[4] == "11.2,0.0"  # step 2000 = 2000 / 100000 * 560, the peak at the top
+    assert v["plot"]["marker"] == [pytest.approx(51000 / 100000 * 560),
+                                   pytest.approx(200 * (1 - 1.65e-4 / 3e-4))]
+    assert [t["label"] for t in v["ticks"]] == ["0", "25000", "50000", "75000", "100000"]
+
+
+def test_warmup_point_is_added_when_off_the_grid():
+    v = compute("lr-schedule", {**LR, "warmup": 1234})
+    assert 1234 in v["curve"]["steps"] and len(v["curve"]["steps"]) == 202
+    assert max(v["curve"]["rates"]) == pytest.approx(3e-4)
+
+
+def test_inverse_sqrt_is_the_paper_formula():
+    peak = 1 / math.sqrt(512 * 4000)
+    v = compute("lr-schedule", {**LR, "decay": "inverse_sqrt", "warmup": 4000, "peak": peak,
+                                "step": 16000})
+    paper = 512 ** -0.5 * min(16000 ** -0.5, 16000 * 4000 ** -1.5)
+    assert math.isclose(v["lr_value"], paper)
+    assert v["lr"] == {"m": 3.494, "e": -4}
+
+
+def test_linear_ignores_the_floor_and_inputs_are_clipped():
+    v = compute("lr-schedule", {**LR, "decay": "linear"})
+    assert value(v["mid"]) == pytest.approx(1.5e-4) and v["final"]["m"] == 0.0
+    v = compute("lr-schedule", {**LR, "warmup": 50000, "total": 20000, "step": 90000})
+    assert v["warmup"] == 20000 and v["step"] == 20000
+    assert value(v["lr"]) == pytest.approx(3e-4)  # the last step is the end of warmup
+
+
+# --- chinchilla ----------------------------------------------------------------------------
+
+def chin(params=7e9, tokens=0.0, flops=0.0):
+    return compute("chinchilla", {"params": params, "tokens": tokens, "flops": flops})
+
+
+def test_seven_billion():
+    v = chin()
+    assert v["tokens"] == pytest.approx(140e9) and v["flops"] == pytest.approx(5.88e21)
+    assert v["d"] == {"value": pytest.approx(140.0), "unit": "B"}
+    assert v["c"] == {"m": 5.88, "e": 21}
+    assert v["ratio"] == pytest.approx(20) and v["times"] == pytest.approx(1)
+
+
+def test_gpt3_is_far_from_twenty_tokens_per_parameter():
+    v = chin(175e9, 300e9)
+    assert v["preset"] == "GPT-3"
+    assert v["ratio"] == pytest.approx(300 / 175) and v["times"] == pytest.approx(300 / 175 / 20)
+    assert v["c"] == {"m": 3.15, "e": 23}
+    # the same budget split at 20 tokens per parameter: 6 N (20 N) = 3.15e23
+    n = math.sqrt(3.15e23 / 120)
+    assert v["best_n"]["value"] * 1e9 == pytest.approx(n)  # about 51.2 B
+    assert v["best_d"] == {"value": pytest.approx(20 * n / 1e12), "unit": "T"}
+    assert v["verdict"].startswith("数据偏少")
+
+
+def test_budget_mode_and_presets():
+    v = chin(flops=5.88e23)
+    assert v["params"] == pytest.approx(70e9) and v["tokens"] == pytest.approx(1.4e12)
+    assert v["preset"] == "Chinchilla"
+    llama = chin(7e9, 1e12)
+    assert llama["times"] == pytest.approx(1e12 / 7e9 / 20) and llama["verdict"].startswith("数据多于")
+    assert [p["label"] for p in v["presets"]] == ["70B / 1.4T", "280B / 300B", "175B / 300B", "7B / 1T"]
+
+
+def test_ratio_axis():
+    assert chin()["ratio_x"] == pytest.approx(480 * math.log10(20) / 3)
+    assert chin(1e9, 1e13)["ratio_x"] == 480  # 10000 per parameter: clipped at 1000
+    assert chin(1e10, 5e9)["ratio_x"] == 0
+
+
+# --- code-lab ------------------------------------------------------------------------------
+
+def lab(code=None, seed=0, causal=True):
+    return compute("code-lab", {"seed": seed, "causal": causal, "code": code})
+
+
+def test_original_output_is_what_the_file_prints():
+    printed = subprocess.run([sys.executable, str(BLOCK)], capture_output=True, text=True,
+                             check=True).stdout
+    v = lab()
+    assert v["error"] == "" and not v["edited"]
+    assert v["stdout"] == printed
+    assert v["code"] == BLOCK.read_text(encoding="utf-8")
+    assert len(v["shapes"]) == 16 and v["output_shape"] == "(2, 32, 128)"
+    assert v["shapes"][5] == {"name": "Q split into heads", "shape": [2, 8, 32, 16],
+                              "text": "(2, 8, 32, 16)"}
+    w = v["weights"]
+    assert len(w) == 6 and all(len(r) == 6 for r in w)
+    assert w[0] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    assert all(sum(r) == pytest.approx(1) for r in w)
+    assert all(w[i][j] == 0 for i in range(6) for j in range(i + 1, 6))  # causal
+
+
+def test_edited_code_changes_the_shapes():
+    src = BLOCK.read_text(encoding="utf-8")
+    code = src.replace("batch=2, length=32, d_model=128, n_heads=8",
+                       "batch=3, length=32, d_model=64, n_heads=4")
+    v = lab(code)
+    assert v["edited"] and v["error"] == ""
+    assert v["output_shape"] == "(3, 32, 64)"
+    assert v["shapes"][5]["shape"] == [3, 4, 32, 16]  # 64 / 4 columns per head
+    assert "(3, 4, 32, 16)" in v["stdout"]
+    non_causal = lab(seed=0, causal=False)["weights"]
+    assert non_causal[0][1] > 0
+
+
+def test_errors_come_back_as_tracebacks():
+    src = BLOCK.read_text(encoding="utf-8")
+    code = src.replace("x + attn)", "x + atn)")
+    line = next(i for i, t in enumerate(code.splitlines(), 1) if "x + atn)" in t)
+    v = lab(code)
+    assert "NameError" in v["error"] and "atn" in v["error"]
+    assert f'File "<代码实验室>", line {line}, in block_forward' in v["error"]
+    assert "code_lab.py" not in v["error"]  # the widget's own frames are left out
+    assert v["shapes"] == [] and v["weights"] == [] and v["output_shape"] == "—"
+    syntax = lab("def f(:\n    pass\n")
+    assert "SyntaxError" in syntax["error"] and "line 1" in syntax["error"]
+    leave = lab("import sys\nprint('bye')\nsys.exit(3)\n")
+    assert leave["stdout"] == "bye\n" and "SystemExit: 3" in leave["error"]
+
+
+def test_every_run_starts_from_a_fresh_namespace():
+    code = "try:\n    runs += 1\nexcept NameError:\n    runs = 1\nprint(runs)\n"
+    assert lab(code)["stdout"] == "1\n" and lab(code)["stdout"] == "1\n"
+
+
+def test_long_output_is_cut_and_bad_weights_are_dropped():
+    v = lab("for i in range(10000):\n    print('x' * 10)\n")
+    assert len(v["stdout"]) < 20100 and v["stdout"].rstrip().endswith("省略了）")
+    nan = lab("import numpy as np\ndef lab_report(seed, causal):\n"
+              "    return [('x', (2, 3))], np.full((2, 2), np.nan)\n")
+    assert nan["weights"] == [] and nan["output_shape"] == "(2, 3)" and nan["error"] == ""
