@@ -4,6 +4,7 @@ import { bootRuntime } from "./runtime.js";
 import { setState } from "./widgets/common.js";
 
 const roots = [...document.querySelectorAll("[data-widget]")];
+const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
 
 function showNotice(message) {
   const notice = document.querySelector(".runtime-notice");
@@ -25,12 +26,57 @@ async function mountAll(runtime) {
   }));
 }
 
+// The service worker keeps the runtime and every page for later chapters and offline reading.
+// Registered after the runtime booted, so its precache reuses what the page just downloaded.
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || location.protocol !== "http:" && location.protocol !== "https:") return;
+  navigator.serviceWorker.register(new URL("sw.js", siteRoot)).catch((err) => console.warn("service worker:", err));
+}
+
+// Printing shows every widget as it is now, with its numbers: open the folded parts.
+function preparePrint() {
+  const closed = [];
+  addEventListener("beforeprint", () => {
+    document.querySelectorAll("details:not([open])").forEach((d) => { d.open = true; closed.push(d); });
+  });
+  addEventListener("afterprint", () => { closed.splice(0).forEach((d) => { d.open = false; }); });
+}
+
+function themeToggle() {
+  const button = document.querySelector("[data-action=theme]");
+  if (!button) return;
+  const names = { auto: "跟随系统", light: "浅色", dark: "深色" };
+  const order = ["auto", "light", "dark"];
+  const show = () => {
+    const theme = document.documentElement.dataset.theme || "auto";
+    button.textContent = `主题：${names[theme]}`;
+  };
+  button.addEventListener("click", () => {
+    const now = document.documentElement.dataset.theme || "auto";
+    const next = order[(order.indexOf(now) + 1) % order.length];
+    if (next === "auto") {
+      delete document.documentElement.dataset.theme;
+      localStorage.removeItem("tbook-theme");
+    } else {
+      document.documentElement.dataset.theme = next;
+      localStorage.setItem("tbook-theme", next);
+    }
+    show();
+  });
+  show();
+}
+
+preparePrint();
+themeToggle();
 if (roots.length) {
   roots.forEach((root) => setState(root, "loading"));
   bootRuntime().then(mountAll, (err) => {
     console.error(err);
     const why = typeof WebAssembly === "undefined" ? "这个浏览器不支持 WebAssembly" : err.message;
-    roots.forEach((root) => setState(root, "error", "交互计算不可用，显示的是构建时算好的数字。"));
+    roots.forEach((root) => setState(root, "error", "构建时算好的数字（交互计算不可用）"));
+    document.documentElement.dataset.runtime = "unavailable";
     showNotice(`页面上的交互部分没能启动（${why}）。所有数字都是构建时用同一份 pycore 算好的，仍然正确，只是不能拖动和调节。`);
-  });
+  }).finally(registerServiceWorker);
+} else {
+  registerServiceWorker();
 }

@@ -11,7 +11,26 @@ export function bootRuntime() {
   return booting;
 }
 
+// Pyodide 0.27 reports a failed fetch or instantiation of its WebAssembly only through
+// console.warn("wasm instantiation failed!") and then never settles loadPyodide's promise.
+// Turn that report into a rejection, so the page can say the runtime is unavailable.
+function wasmFailure() {
+  const warn = console.warn;
+  let restore;
+  const failed = new Promise((_, reject) => {
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      if (String(args[0]).includes("wasm instantiation failed")) {
+        reject(new Error("WebAssembly 运行时下载或实例化失败"));
+      }
+    };
+    restore = () => { console.warn = warn; };
+  });
+  return { failed, restore };
+}
+
 async function boot() {
+  if (typeof WebAssembly !== "object") throw new Error("这个浏览器不支持 WebAssembly");
   const indexURL = new URL(meta("tbook-runtime"), document.baseURI).href;
   const pycoreURL = new URL(meta("tbook-pycore"), document.baseURI).href;
   // Start fetching pycore while Pyodide and NumPy load.
@@ -20,7 +39,13 @@ async function boot() {
     return r.arrayBuffer();
   });
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
-  const py = await loadPyodide({ indexURL, packages: ["numpy"] });
+  const watch = wasmFailure();
+  let py;
+  try {
+    py = await Promise.race([loadPyodide({ indexURL, packages: ["numpy"] }), watch.failed]);
+  } finally {
+    watch.restore();
+  }
   const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
   py.unpackArchive(await archive, "zip", { extractDir: sitePackages });
   const callJson = py.pyimport("pycore.widgets").call_json;

@@ -49,6 +49,20 @@ def write_pages(site_dir, pages):
         path.write_text(html, encoding="utf-8")
 
 
+def write_service_worker(site_dir, jinja):
+    """site/sw.js, listing every file of the site; its version changes with any file."""
+    files, h = [], hashlib.sha256()
+    for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
+        rel = path.relative_to(site_dir).as_posix()
+        files.append(rel)
+        h.update(rel.encode())
+        if not rel.startswith("pyodide/"):  # the runtime is pinned by hash already
+            h.update(path.read_bytes())
+    version = "book-" + h.hexdigest()[:16]
+    (site_dir / "sw.js").write_text(jinja.get_template("sw.js").render(version=version, files=files),
+                                    encoding="utf-8")
+
+
 @contextmanager
 def staging(out_dir):
     """Yield a fresh folder beside out_dir; on success it becomes out_dir, else it vanishes."""

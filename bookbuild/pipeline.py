@@ -58,6 +58,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         output.copy_assets(site / "assets")
         runtime["pycore"] = output.pycore_archive(site / "assets")
         output.write_pages(site, render.render_pages(jinja, book, runtime))
+        output.write_service_worker(site, jinja)
     n_widgets = sum(len(c.widgets) for c in book.chapters)
     log(f"built {len(book.chapters)} chapters, {n_widgets} widgets into {out_dir} "
         f"in {time.perf_counter() - start:.2f} s")

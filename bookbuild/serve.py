@@ -1,6 +1,7 @@
 """The preview server: serves the built site over HTTP on 127.0.0.1 (never all interfaces)."""
 import functools
 import http.server
+import re
 import socket
 import sys
 
@@ -9,8 +10,19 @@ MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/jav
         ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
 
+IMMUTABLE = re.compile(r"^/pyodide/|^/assets/pycore-[0-9a-f]+\.zip$")
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+
+    def end_headers(self):
+        # The runtime (pinned by hash) and the content-named pycore archive never change under
+        # their names: browsers keep them. Everything else is revalidated (cheap 304s).
+        immutable = IMMUTABLE.match(self.path.split("?", 1)[0])
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if immutable
+                         else "no-cache")
+        super().end_headers()
 
     def log_message(self, fmt, *args):  # quiet: the terminal is for build messages
         pass

@@ -1,0 +1,75 @@
+"""One runtime for the whole book: later chapters reuse it, the book works offline after the
+first visit, and a page whose runtime cannot load stays readable with its static numbers."""
+import threading
+
+import pytest
+
+from bookbuild.serve import SiteHandler, make_server
+from tests.browser.harness import assert_shows, params_of, pycore_view
+
+RUNTIME = ("/pyodide/", "/assets/pycore-")
+ALL_SETTLED = "[data-widget][data-state=static], [data-widget][data-state=loading]"
+
+
+class RecordingHandler(SiteHandler):
+    hits = []
+
+    def do_GET(self):
+        self.hits.append(self.path)
+        super().do_GET()
+
+
+@pytest.fixture(scope="module")
+def recording_server(site):
+    srv = make_server(site, handler=RecordingHandler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_port}/"
+    srv.shutdown()
+
+
+def settle(page):
+    page.wait_for_selector(ALL_SETTLED, state="detached", timeout=60_000)
+
+
+def test_second_chapter_downloads_no_runtime_and_offline_works(browser, recording_server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(recording_server + "01-dot-product.html")
+    settle(page)
+    assert any(h.startswith(RUNTIME[0]) for h in RecordingHandler.hits), "runtime never fetched?"
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    RecordingHandler.hits.clear()
+
+    page.goto(recording_server + "02-softmax.html")
+    settle(page)
+    assert page.locator("[data-widget][data-state=live]").count() >= 1
+    fetched = [h for h in RecordingHandler.hits if h.startswith(RUNTIME)]
+    assert fetched == [], f"the second chapter downloaded the runtime again: {fetched}"
+
+    context.set_offline(True)
+    page.goto(recording_server + "04-attention.html")
+    settle(page)
+    root = page.locator('[data-widget="attention"]').first
+    assert root.get_attribute("data-state") == "live"
+    root.locator('[data-token="累"]').click()
+    assert_shows(root, pycore_view("attention", query="累"))
+    context.close()
+
+
+def test_blocked_webassembly_leaves_the_static_page_readable(browser, server):
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.route("**/*.wasm", lambda route: route.abort())
+    page.goto(server + "04-attention.html")
+    settle(page)
+    roots = page.locator("[data-widget]")
+    assert roots.count() >= 1
+    for i in range(roots.count()):
+        assert roots.nth(i).get_attribute("data-state") == "error"
+    notice = page.locator(".runtime-notice")
+    assert notice.is_visible() and "构建时" in notice.inner_text()
+    assert page.locator(".runtime-notice:visible").count() == 1
+    root = page.locator('[data-widget="attention"]').first
+    assert_shows(root, pycore_view("attention", **params_of(root)), min_count=90)
+    assert root.locator("[data-token]").first.is_disabled()
+    context.close()
