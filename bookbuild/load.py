@@ -1,4 +1,5 @@
 """Stage 1 -- load: book/book.toml and the chapter files, in book order."""
+import codecs
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,11 +43,28 @@ def _line_of(text, needle):
 
 
 def read_text(path, shown):
+    """The file as text: UTF-8, a leading byte-order mark dropped (some editors write one)."""
+    data = path.read_bytes()
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
-        return path.read_text(encoding="utf-8")
+        return data[bom:].decode("utf-8")
     except UnicodeDecodeError as e:
-        line = path.read_bytes()[: e.start].count(b"\n") + 1
-        raise BuildError(f"not valid UTF-8 (byte {e.start}); save the file as UTF-8", shown, line)
+        at = bom + e.start
+        line = data[:at].count(b"\n") + 1
+        raise BuildError(f"not valid UTF-8 (byte {at}); save the file as UTF-8", shown, line)
+
+
+def _check_name(name, shown, line):
+    """Chapter names are plain Markdown file names in book/ (they become page names)."""
+    if not isinstance(name, str):
+        raise BuildError(f'chapters are listed by file name in quotes ("NN-name.md"), got {name!r}',
+                         shown, line)
+    if not name.endswith(".md") or "/" in name or "\\" in name or name.startswith("."):
+        raise BuildError(f"chapter {name!r} must be a file name in book/ ending in .md, "
+                         'like "04-attention.md" (no folders)', shown, line)
+    if name == "index.md":
+        raise BuildError("a chapter cannot be called index.md: index.html is the book's contents "
+                         "page; choose another name", shown, line)
 
 
 def load_book(root):
@@ -61,11 +79,16 @@ def load_book(root):
     except tomllib.TOMLDecodeError as e:
         what, line = toml_error(e)
         raise BuildError(f"invalid TOML ({what})", shown, line)
+    except RecursionError:
+        raise BuildError("invalid TOML (lists nested too deeply)", shown)
     parts_conf = conf.get("parts")
     if not isinstance(conf.get("title"), str) or not isinstance(parts_conf, list) or not parts_conf:
         raise BuildError('book.toml needs title = "..." and at least one [[parts]] table', shown)
     parts, seen = [], set()
     for part in parts_conf:
+        if not isinstance(part, dict):
+            raise BuildError('parts are tables: write [[parts]], then title = "..." and '
+                             'chapters = ["NN-name.md", ...] on their own lines', shown)
         title, names = part.get("title"), part.get("chapters")
         if not isinstance(title, str) or not isinstance(names, list):
             raise BuildError('each [[parts]] needs title = "..." and chapters = ["NN-name.md", ...]',
@@ -73,6 +96,7 @@ def load_book(root):
         chapters = []
         for name in names:
             line = _line_of(text, f'"{name}"')
+            _check_name(name, shown, line)
             if name in seen:
                 raise BuildError(f"chapter {name} is listed twice", shown, line)
             seen.add(name)
@@ -82,6 +106,9 @@ def load_book(root):
             chapters.append(Chapter(path=path, rel=name, source=read_text(path, str(path)),
                                     part=title, slug=Path(name).stem))
         parts.append((title, chapters))
+    if not seen:
+        raise BuildError('the book has no chapters: list at least one in a part\'s '
+                         'chapters = ["NN-name.md", ...]', shown)
     for stray in sorted(p.name for p in root.glob("*.md")):
         if stray not in seen:
             raise BuildError(f"{stray} is not listed in book.toml; add it to a part's chapters "

@@ -4,9 +4,12 @@ The parser is CommonMark + GFM tables + dollar math + heading anchors. The rules
 functions (chapter, tokens, env) that annotate tokens or raise BuildError with the chapter's file
 and line; pipeline.CHAPTER_RULES lists them in order.
 """
+import posixpath
 import re
+import shutil
 import unicodedata
-from urllib.parse import unquote
+from pathlib import Path
+from urllib.parse import quote, unquote
 
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
@@ -20,6 +23,10 @@ from pygments.util import ClassNotFound
 from .errors import BuildError
 
 COMMENT = re.compile(r"^\s*<!--.*?-->\s*$", re.S)
+UNKNOWN_TEX = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")  # latex2mathml passes these through
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif")
+SITE_FOLDERS = ("assets", "pyodide")  # the site's own folders: book images may not shadow them
 
 
 def slugify(text):
@@ -59,6 +66,27 @@ def _walk(tokens):
             yield c, t
 
 
+def _source_lines(chapter):
+    """The chapter's lines as markdown-it numbers them (it splits on \\n, \\r\\n and \\r only)."""
+    return re.split(r"\r\n?|\n", chapter.source)
+
+
+def check_fences(chapter, tokens, env):
+    """A fence that is never closed runs to the end of the file (CommonMark) and swallows the
+    rest of the chapter: refuse it, naming the line where it starts."""
+    lines = _source_lines(chapter)
+    for t in tokens:
+        if t.type != "fence" or not t.map:
+            continue
+        start, end = t.map
+        last = lines[end - 1] if 0 < end <= len(lines) else ""
+        close = r"[ \t>]*" + re.escape(t.markup[0]) + "{%d,}[ \t]*" % len(t.markup)
+        if end - 1 <= start or not re.fullmatch(close, last):
+            raise BuildError(f"the block starting at line {start + 1} is not closed with "
+                             f"{t.markup}: add a line {t.markup} after its last line (an unclosed "
+                             "block runs to the end of the file)", chapter.path, start + 1)
+
+
 def check_raw_html(chapter, tokens, env):
     """HTML comments are notes for authors and are dropped; any other raw HTML is refused."""
     for t, parent in _walk(tokens):
@@ -71,16 +99,30 @@ def check_raw_html(chapter, tokens, env):
                                  chapter.path, _line(chapter, t, parent))
 
 
+def _tex_problem(e):
+    """latex2mathml's exceptions carry their meaning in the class name, often with no text."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(e).__name__).lower().removesuffix(" error")
+    return f"{words}: {e}" if str(e) else words
+
+
 def render_math(chapter, tokens, env):
     """$...$ and $$...$$ -> MathML at build time, so pages need no math JavaScript."""
     for t, parent in _walk(tokens):
         if t.type in ("math_inline", "math_inline_double", "math_block"):
             display = "inline" if t.type == "math_inline" else "block"
+            tex, where = t.content.strip(), (chapter.path, _line(chapter, t, parent))
+            if not tex:
+                raise BuildError("an empty formula: write TeX between the dollar signs, or write "
+                                 "\\$ for a literal dollar sign", *where)
             try:
-                t.meta["mathml"] = latex_to_mathml(t.content.strip(), display=display)
+                mathml = latex_to_mathml(tex, display=display)
             except Exception as e:  # latex2mathml raises many types for bad TeX
-                raise BuildError(f"cannot render the formula {t.content.strip()[:60]!r}: {e}",
-                                 chapter.path, _line(chapter, t, parent))
+                raise BuildError(f"cannot render the formula {tex[:60]!r}: {_tex_problem(e)}", *where)
+            unknown = UNKNOWN_TEX.search(mathml)
+            if unknown:
+                raise BuildError(f"cannot render the formula {tex[:60]!r}: unknown TeX command "
+                                 f"{unknown.group(1)}", *where)
+            t.meta["mathml"] = mathml
 
 
 def collect_headings(chapter, tokens, env):
@@ -88,6 +130,9 @@ def collect_headings(chapter, tokens, env):
     for i, t in enumerate(tokens):
         if t.type == "heading_open":
             text = tokens[i + 1].content
+            if not text.strip():
+                raise BuildError(f"an empty heading: write its text after {t.markup}",
+                                 chapter.path, _line(chapter, t))
             chapter.headings.append((int(t.tag[1]), text, t.attrs.get("id", "")))
     titles = [text for level, text, _ in chapter.headings if level == 1]
     if not titles:
@@ -121,3 +166,58 @@ def check_links(book, env):
             known = ", ".join(a for _, _, a in target.headings[:6])
             raise BuildError(f"broken link: {target.rel} has no heading anchor #{anchor} "
                              f"(anchors there: {known} ...)", chapter.path, line)
+
+
+def _image_target(book_root, src):
+    """An image path as written (relative to book/) -> (file, href in the site), or raise
+    ValueError saying what is wrong. Pages sit at the site's top level like chapters in book/,
+    so a path inside book/ stays as it is; ../assets/x is the site's assets/x."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:|^/", src, re.I):
+        raise ValueError("images are files of the book (pages load nothing from other sites); "
+                         "save it under book/images/ and write images/<name>")
+    path = posixpath.normpath(src)
+    if path.startswith("../assets/"):
+        file, href = ASSETS / path[len("../assets/"):], path[len("../"):]
+    elif path == ".." or path.startswith("../"):
+        raise ValueError("an image must be a file in book/ or in assets/ (paths relative to book/)")
+    elif path.split("/")[0] in SITE_FOLDERS:
+        raise ValueError(f"book/{path.split('/')[0]}/ would clash with the site's own folder; "
+                         "keep book images in book/images/")
+    else:
+        file, href = book_root / path, path
+    if Path(path).suffix.lower() not in IMAGE_TYPES:
+        raise ValueError(f"not an image file; use one of {', '.join(IMAGE_TYPES)}")
+    if not file.is_file():
+        raise ValueError(f"there is no file {file}; images are files in book/ (images/x.png) or "
+                         "in assets/ (../assets/images/x.png), paths relative to book/")
+    return file, href
+
+
+def check_images(chapter, tokens, env):
+    """![description](path): the file must exist in book/ or assets/, and the reader gets a
+    description. Book images are copied into the site by copy_images."""
+    for t, parent in _walk(tokens):
+        if t.type != "image":
+            continue
+        src, line = unquote(t.attrs.get("src", "")), _line(chapter, t, parent)
+        if not t.content.strip():
+            raise BuildError(f"the image {src!r} needs a short description for readers who cannot "
+                             "see it: ![描述](path)", chapter.path, line)
+        try:
+            _, href = _image_target(chapter.path.parent, src)
+        except ValueError as e:
+            raise BuildError(f"image {src!r}: {e}", chapter.path, line)
+        t.attrs["src"] = quote(href)
+
+
+def copy_images(book_root, site_dir):
+    """Copy every image file under book/ to the same place in the site (pages link to them as
+    written); hidden files and the site's own folder names are skipped."""
+    book_root = Path(book_root)
+    for path in sorted(book_root.rglob("*")):
+        rel = path.relative_to(book_root)
+        if path.suffix.lower() not in IMAGE_TYPES or not path.is_file() or \
+                rel.parts[0] in SITE_FOLDERS or any(p.startswith(".") for p in rel.parts):
+            continue
+        (site_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, site_dir / rel)

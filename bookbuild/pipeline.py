@@ -11,10 +11,12 @@ from .widgets import claim_id, expand_widgets
 
 # Applied in order to every chapter's tokens (each: rule(chapter, tokens, env)).
 CHAPTER_RULES = [
+    markdown.check_fences,
     markdown.check_raw_html,
     markdown.render_math,
     markdown.collect_headings,
     markdown.rewrite_links,
+    markdown.check_images,
     expand_widgets,
 ]
 
@@ -56,6 +58,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         runtime = {"files": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log)}
         (site / "assets").mkdir()
         output.copy_assets(site / "assets")
+        markdown.copy_images(book.root, site)
         runtime["pycore"] = output.pycore_archive(site / "assets")
         output.write_pages(site, render.render_pages(jinja, book, runtime))
         output.write_service_worker(site, jinja)

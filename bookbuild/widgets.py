@@ -13,11 +13,14 @@ length or min_length/max_length. Every problem is a BuildError at the block's li
 """
 import importlib
 import pkgutil
+import re
 import tomllib
+from pathlib import Path
 
 from .errors import BuildError, toml_error
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "widgets"
 
 
 def registry():
@@ -55,10 +58,11 @@ def check_value(name, value, spec):
         if not isinstance(value, bool):
             raise bad
         return value
-    if t == "choice":
-        if value not in spec["choices"]:
-            raise bad
-        return value
+    if t == "choice":  # same type too: 4.0 or true do not pick the choice 4 or 1
+        for choice in spec["choices"]:
+            if type(choice) is type(value) and choice == value:
+                return choice
+        raise bad
     if t == "int":
         if not isinstance(value, int) or isinstance(value, bool) or \
                 not spec["min"] <= value <= spec["max"]:
@@ -83,6 +87,7 @@ def parse_block(name, body, file, line):
     if name not in known_widgets():
         raise BuildError(f"unknown widget {name!r}; known widgets: {', '.join(known_widgets())}",
                          file, line)
+    specs = _specs(name, file, line)
     try:
         given = tomllib.loads(body)
     except tomllib.TOMLDecodeError as e:
@@ -90,10 +95,16 @@ def parse_block(name, body, file, line):
         where = line + body_line if body_line else line
         raise BuildError(f"widget {name}: the parameters are not valid TOML ({what}); "
                          'write one "name = value" per line, strings in quotes', file, where)
-    specs = registry().module(name).PARAMS
+    except RecursionError:
+        raise BuildError(f"widget {name}: the parameters are nested too deeply", file, line)
     params = {}
     for key, value in given.items():
         key_line = _key_line(body, key, line)
+        if isinstance(value, dict) or isinstance(value, list) and value and \
+                all(isinstance(v, dict) for v in value):
+            raise BuildError(f"widget {name}: {key!r} is a TOML table; a widget block holds only "
+                             '"name = value" lines (numbers, "strings", true/false, [lists])',
+                             file, key_line)
         if key in RESERVED:
             continue
         if key not in specs:
@@ -114,9 +125,25 @@ def parse_block(name, body, file, line):
     return instance_id, params
 
 
+def _specs(name, file, line):
+    """The widget's PARAMS; a widget whose parts are broken is reported at the block's line."""
+    try:
+        specs = registry().module(name).PARAMS
+    except Exception as e:  # a widget being written: syntax error, missing PARAMS, ...
+        raise BuildError(f"widget {name}: pycore/widgets/{name.replace('-', '_')}.py cannot be "
+                         f"loaded ({type(e).__name__}: {e})", file, line)
+    if not (TEMPLATES / f"{name}.html").is_file():
+        raise BuildError(f"widget {name} has no template templates/widgets/{name}.html",
+                         file, line)
+    return specs
+
+
 def _key_line(body, key, fence_line):
-    for n, text in enumerate(body.splitlines(), 1):
-        if text.strip().startswith(key) and "=" in text:
+    """The line of `key = ...` (or of a [key] / [[key]] table header) in the block."""
+    quoted = re.escape(key), re.escape(f'"{key}"'), re.escape(f"'{key}'")
+    pattern = re.compile(r"\s*(\[\[?\s*)?(%s)\s*[=.\]]" % "|".join(quoted))
+    for n, text in enumerate(body.split("\n"), 1):
+        if pattern.match(text):
             return fence_line + n
     return fence_line
 
@@ -141,6 +168,10 @@ def expand_widgets(chapter, tokens, env):
                              chapter.path, line)
         name = words[1]
         instance_id, params = parse_block(name, t.content, chapter.path, line)
+        if instance_id in {anchor for _, _, anchor in chapter.headings}:
+            raise BuildError(f"widget id {instance_id!r} is also a heading's anchor in this chapter "
+                             "(links to #" + instance_id + " would be ambiguous); choose another id",
+                             chapter.path, _key_line(t.content, "id", line))
         # default ids are chapter-local (stable links, and chapters can be rebuilt alone)
         n = sum(1 for w in chapter.widgets if w["name"] == name) + 1
         wid = instance_id or f"{name}-{chapter.slug}" + (f"-{n}" if n > 1 else "")
