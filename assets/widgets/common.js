@@ -48,6 +48,29 @@ export function bindAll(root, view) {
   });
 }
 
+// Shareable state: the parameters that differ from the block's live in the page's URL as
+// ?<widget id>=<JSON>, so a copied link reopens the widget as the reader left it.
+function urlState(root, initial) {
+  const raw = new URLSearchParams(location.search).get(root.id);
+  if (!raw) return {};
+  try {
+    const saved = JSON.parse(raw);
+    return Object.fromEntries(Object.entries(saved).filter(
+      ([key, value]) => key in initial && typeof value === typeof initial[key]));
+  } catch (malformed) {
+    return {};
+  }
+}
+
+function saveUrlState(root, initial, state) {
+  const url = new URL(location.href);
+  const changed = Object.fromEntries(Object.entries(state).filter(
+    ([key, value]) => JSON.stringify(value) !== JSON.stringify(initial[key])));
+  if (Object.keys(changed).length) url.searchParams.set(root.id, JSON.stringify(changed));
+  else url.searchParams.delete(root.id);
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
+}
+
 // A widget's life: state (parameters) -> view (pycore in Pyodide) -> DOM.
 // `draw(view)` updates what bindAll cannot (geometry); `sync(state)` updates the controls.
 export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } = {}) {
@@ -59,18 +82,25 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     get state() { return state; },
     view: null,
     update(changes) {
-      state = { ...state, ...changes };
-      const view = runtime.compute(name, state);
+      const next = { ...state, ...changes };
+      const view = runtime.compute(name, next);
+      state = next;
       widget.view = view;
       bindAll(root, view);
       draw(view);
       sync(state);
+      saveUrlState(root, initial, state);
       root.dataset.updates = String(++updates);  // lets tests see the live path ran
       return view;
     },
     reset() { state = structuredClone(initial); return widget.update({}); },
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
-  widget.update({});
+  try {
+    widget.update(urlState(root, initial));
+  } catch (badLink) {  // a hand-edited link pycore cannot compute: start from the block
+    console.warn(`ignoring the URL state of ${root.id}:`, badLink);
+    widget.update({});
+  }
   return widget;
 }
