@@ -4,7 +4,7 @@ import math
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -45,7 +45,16 @@ def install_rules(md, jinja):
     def html(renderer, tokens, idx, options, env):
         return ""  # only comments get this far (check_raw_html refuses the rest)
 
+    def heading_close(renderer, tokens, idx, options, env):
+        """Each heading ends with a small permalink to itself (#)."""
+        opening = next(t for t in reversed(tokens[:idx]) if t.type == "heading_open")
+        anchor = opening.attrs.get("id")
+        link = (f'<a class="anchor" href="#{escape(anchor)}" aria-label="本节的链接">#</a>'
+                if anchor else "")
+        return f"{link}</{tokens[idx].tag}>\n"
+
     md.add_render_rule("fence", fence)
+    md.add_render_rule("heading_close", heading_close)
     for name in ("math_inline", "math_inline_double", "math_block"):
         md.add_render_rule(name, math)
     md.add_render_rule("html_block", html)
