@@ -24,16 +24,18 @@ export function mount(root, runtime) {
       }
     });
   };
+  // the T a slider position stands for: rounded to the two decimals shown, within 0.1..5
+  const sliderT = () => Math.min(5, Math.max(0.1, Number((10 ** Number(temperature.value)).toFixed(2))));
   const sync = (state) => {
-    temperature.value = Math.log10(state.temperature).toFixed(2);
+    // several positions near T = 0.1 round to the same T: keep the reader's position then
+    if (sliderT() !== state.temperature) temperature.value = Math.log10(state.temperature).toFixed(2);
     topK.value = state.top_k;
     topP.value = state.top_p;
   };
   const widget = liveWidget(root, runtime, { draw, sync });
 
-  temperature.addEventListener("input", () => {
-    widget.update({ temperature: Number((10 ** Number(temperature.value)).toFixed(4)) });
-  });
+  // T is rounded to the two decimals shown, so 0.50 and 2.00 are exactly reachable
+  temperature.addEventListener("input", () => widget.update({ temperature: sliderT() }));
   topK.addEventListener("input", () => widget.update({ top_k: Number(topK.value) }));
   topP.addEventListener("input", () => widget.update({ top_p: Number(topP.value) }));
   sample.addEventListener("click", () => widget.update({ seed: widget.state.seed + 1 }));
