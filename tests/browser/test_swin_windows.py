@@ -1,0 +1,170 @@
+"""Tests of the swin-windows widget (pycore/widgets/swin_windows.py, assets/widgets/swin-windows.js):
+the counts by hand, the drawn windows against pycore.swin's ids, and the widget moved in Chromium."""
+import time
+
+import numpy as np
+
+from pycore import swin
+from pycore.widgets import swin_windows
+from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+
+NAME = "swin-windows"
+
+
+def defaults(**changes):
+    params = {k: spec["default"] for k, spec in swin_windows.PARAMS.items()}
+    params.update(changes)
+    return params
+
+
+def painted(pieces, h, w):
+    """Fill an (h, w) grid from [r0, c0, rows, cols, id, colour] rectangles; -1 = unpainted."""
+    grid = np.full((h, w), -1)
+    for r0, c0, rows, cols, k, _ in pieces:
+        assert np.all(grid[r0:r0 + rows, c0:c0 + cols] == -1), "pieces overlap"
+        grid[r0:r0 + rows, c0:c0 + cols] = k
+    return grid
+
+
+# -- the view by hand --
+
+def test_counts_of_swin_t_first_stage_by_hand():
+    v = swin_windows.view(**defaults())
+    assert (v["grid_h"], v["grid_w"], v["n_patches"]) == (56, 56, 3136)  # 224 / 4
+    assert (v["M_used"], v["shift"]) == (7, 3)
+    assert v["n_windows"] == 64 and v["window_tokens"] == 49 and v["window_scores"] == 2401
+    assert v["global"] == 9_834_496 and v["windowed"] == 153_664  # 3136^2, 64 * 49^2
+    assert v["ratio"] == 64 == v["n_over_m2"]
+    assert v["n_shifted_groups"] == 81 and v["n_cyclic_windows"] == 64  # 9 x 9 pieces, 8 x 8 windows
+    # shifted layer: along each axis the pieces are 3, then seven of 7, then 4 patches long
+    # (3 + 49 + 4 = 56); a piece a x b allows (a b)^2 pairs, so the total is (sum of a^2)^2
+    axis = [3] + [7] * 7 + [4]
+    assert v["shifted_pairs"] == sum(a * a for a in axis) ** 2
+    # the chapter: with M = 14 the ratio is 3136 / 196 = 16
+    assert swin_windows.view(**defaults(M=14))["ratio"] == 16
+
+
+def test_small_grid_and_padding_notes():
+    v = swin_windows.view(**defaults(P=32, M=12))  # 7 x 7 grid: one window, no shift
+    assert (v["M_used"], v["shift"], v["n_windows"], v["ratio"]) == (7, 0, 1, 1)
+    assert "7×7" in v["note"] and v["shrunk"]
+    v = swin_windows.view(**defaults(P=16, M=8))  # 14 x 14 padded to 16 x 16
+    assert (v["padded_h"], v["padded_w"], v["n_windows"]) == (16, 16, 4)
+    assert v["windowed"] == 4 * 64 ** 2 and "16×16" in v["note"]
+    assert swin_windows.view(**defaults())["note"] == ""
+
+
+def test_pieces_paint_the_id_grids():
+    for params in (defaults(), defaults(P=16, M=8), defaults(image_size=384, M=12), defaults(M=5)):
+        h = params["image_size"] // params["P"]
+        for layer in swin_windows.LAYERS:
+            v = swin_windows.view(**{**params, "layer": layer})
+            layers = swin.two_layers(h, h, params["M"])
+            assert np.array_equal(painted(v["pieces"], h, h), layers[layer])
+            # neighbouring pieces of this layer have different colours in the checkerboard
+            if layer != "cyclic":
+                colours = painted([p[:4] + [p[5], 0] for p in v["pieces"]], h, h)
+                ids = layers[layer]
+                diff = ids[:, 1:] != ids[:, :-1]
+                assert np.all(colours[:, 1:][diff] != colours[:, :-1][diff])
+
+
+def test_view_is_fast():
+    swin_windows.view(**defaults())
+    start = time.perf_counter()
+    for _ in range(20):
+        swin_windows.view(**defaults(layer="cyclic"))
+    assert (time.perf_counter() - start) / 20 < 0.005
+
+
+# -- the widget in Chromium --
+
+def drawn_ids(root, h, w):
+    """The window id of every patch, read from the SVG rectangles of the page."""
+    rects = root.evaluate("""root => [...root.querySelectorAll('.sw-pieces rect')].map(r =>
+        ['y', 'x', 'height', 'width', 'data-id'].map(a => Number(r.getAttribute(a))))""")
+    return painted([r + [0] for r in rects], h, w)
+
+
+def test_static_numbers_equal_pycore(browser, server):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + "11-vit.html")
+    root = page.locator(f'[data-widget="{NAME}"]').first
+    assert root.get_attribute("data-state") == "static"
+    params = params_of(root)
+    assert_shows(root, pycore_view(NAME, **params), min_count=15)
+    assert np.array_equal(drawn_ids(root, 56, 56), swin.window_ids(56, 56, 7))
+    page.close()
+
+
+def test_layers_draw_different_window_ids(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    regular = drawn_ids(root, 56, 56)
+    assert np.array_equal(regular, swin.window_ids(56, 56, 7))
+    before = updates(root)
+    root.locator('[data-layer="shifted"]').click()
+    assert updates(root) == before + 1
+    assert_shows(root, pycore_view(NAME, layer="shifted"))
+    shifted = drawn_ids(root, 56, 56)
+    assert np.array_equal(shifted, swin.window_ids(56, 56, 7, shift=3))
+    assert root.locator(".sw-borders rect").count() == 64  # the previous layer's windows, dashed
+    root.locator('[data-layer="cyclic"]').click()
+    cyclic = drawn_ids(root, 56, 56)
+    assert np.array_equal(cyclic, swin.cyclic_window_ids(56, 56, 7, 3))
+    assert len(np.unique(cyclic)) == 64 and len(np.unique(shifted)) == 81
+    # the layers group the patches differently: some pairs share a window in one layer only
+    same = [(g.ravel()[:, None] == g.ravel()[None, :]) for g in (regular, shifted)]
+    assert np.any(same[0] & ~same[1]) and np.any(same[1] & ~same[0])
+    # the roll puts the four corners into one window
+    assert cyclic[0, 0] == cyclic[0, -1] == cyclic[-1, 0] == cyclic[-1, -1]
+
+
+def test_window_slider_changes_the_counts(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    slider = root.locator("[data-control=M]")
+    before = updates(root)
+    slider.fill("14")
+    assert updates(root) > before
+    view = pycore_view(NAME, M=14)
+    assert_shows(root, view)
+    assert root.locator('[data-bind="ratio"]').inner_text() == "16.00"  # 3136 / 196, chapter 11
+    slider.focus()
+    root.page.keyboard.press("ArrowLeft")  # M = 13: 56 is padded to 65, 5 x 5 windows
+    view = pycore_view(NAME, M=13)
+    assert_shows(root, view)
+    assert view["n_windows"] == 25 and root.locator(".sw-pad rect").count() == 2
+    assert np.array_equal(drawn_ids(root, 56, 56), swin.window_ids(56, 56, 13))
+
+
+def test_patch_and_image_size_buttons(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    root.locator('[data-p="16"]').click()  # 14 x 14 grid, M = 7: 4 windows
+    view = pycore_view(NAME, P=16)
+    assert_shows(root, view)
+    assert (view["n_windows"], view["global"], view["windowed"]) == (4, 196 ** 2, 4 * 49 ** 2)
+    root.locator('[data-p="32"]').click()  # 7 x 7 grid: one window covers it, no shift
+    view = pycore_view(NAME, P=32)
+    assert_shows(root, view)
+    assert root.locator('[data-bind="ratio"]').inner_text() == "1.00"
+    root.locator('[data-layer="shifted"]').click()
+    assert_shows(root, pycore_view(NAME, P=32, layer="shifted"))
+    assert np.array_equal(drawn_ids(root, 7, 7), np.zeros((7, 7)))
+    root.locator('[data-size="384"]').click()  # 384 / 32 = 12
+    root.locator('[data-p="4"]').click()  # 384 / 4 = 96 patches a side
+    view = pycore_view(NAME, image_size=384, P=4, layer="shifted")
+    assert_shows(root, view)
+    assert view["n_patches"] == 9216
+    assert np.array_equal(drawn_ids(root, 96, 96), swin.window_ids(96, 96, 7, shift=3))
+
+
+def test_reset_restores_the_block(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    params = params_of(root)
+    root.locator('[data-size="256"]').click()
+    root.locator("[data-control=M]").fill("9")
+    root.locator('[data-layer="cyclic"]').click()
+    root.locator("[data-action=reset]").click()
+    assert_shows(root, pycore_view(NAME, **params))
+    assert root.locator('[data-layer="regular"]').get_attribute("aria-pressed") == "true"
+    assert root.locator("[data-control=M]").input_value() == str(params["M"])
+    assert np.array_equal(drawn_ids(root, 56, 56), swin.window_ids(56, 56, 7))

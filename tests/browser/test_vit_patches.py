@@ -1,0 +1,233 @@
+"""Tests of the vit-patches widget (pycore/widgets/vit_patches.py, assets/widgets/vit-patches.js):
+the committed photo files, the view against a second route, and the widget moved in Chromium."""
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bookbuild import output, photo
+from pycore.widgets import vit_patches
+from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "vit-patches"
+
+
+# -- the photo: the PNG the page shows and the bytes pycore reads are the same prepared pixels --
+
+def test_committed_photo_copies_equal_prepare_photo():
+    Image = pytest.importorskip("PIL.Image")
+    expected = photo.prepare_photo(224)  # (224, 224, 3) uint8
+    with Image.open(ROOT / "assets" / "images" / "photo-224.png") as im:
+        assert np.array_equal(np.asarray(im.convert("RGB")), expected)
+    raw = (ROOT / "pycore" / "photo224.rgb").read_bytes()
+    assert len(raw) == 224 * 224 * 3 == 150_528
+    assert raw == expected.tobytes()
+    assert np.array_equal(vit_patches.photo(), expected)
+
+
+def test_pycore_archive_carries_the_photo(tmp_path):
+    name = output.pycore_archive(tmp_path)
+    with zipfile.ZipFile(io.BytesIO((tmp_path / name).read_bytes())) as z:
+        assert z.read("pycore/photo224.rgb") == (ROOT / "pycore" / "photo224.rgb").read_bytes()
+        assert "pycore/widgets/vit_patches.py" in z.namelist()
+
+
+# -- the view against values worked out another way --
+
+def second_route_row(img, P, index, T):
+    """The similarity head with plain loops: per-patch means and grey std, z-scores, softmax."""
+    img = img.astype(float)
+    n_side = 224 // P
+    feats = []
+    for r in range(n_side):
+        for c in range(n_side):
+            block = img[r * P:(r + 1) * P, c * P:(c + 1) * P]
+            grey = 0.299 * block[..., 0] + 0.587 * block[..., 1] + 0.114 * block[..., 2]
+            feats.append([block[..., 0].mean(), block[..., 1].mean(), block[..., 2].mean(),
+                          np.sqrt(np.mean((grey - grey.mean()) ** 2))])
+    f = np.array(feats)
+    z = (f - f.mean(axis=0)) / f.std(axis=0)
+    dist = [np.sqrt(sum((z[j, k] - z[index, k]) ** 2 for k in range(4))) for j in range(len(z))]
+    e = [np.exp(-d / T) for d in dist]
+    return np.array(e) / sum(e), f, z
+
+
+def test_view_counts_by_hand():
+    for P, n, tokens, dim in ((8, 784, 785, 192), (16, 196, 197, 768), (32, 49, 50, 3072)):
+        v = vit_patches.view(P=P, index=0, temperature=0.3)
+        assert (v["n_patches"], v["n_tokens"], v["patch_dim"]) == (n, tokens, dim)
+        assert v["grid_h"] == v["grid_w"] == 224 // P
+        assert v["n_scores"] == tokens ** 2  # 38 809 for P = 16, as in the chapter's table
+
+
+def test_view_row_matches_a_loop_implementation():
+    img = vit_patches.photo()
+    P, index, T = 32, 24, 0.3  # the centre patch of the 7 x 7 grid
+    row, f, z = second_route_row(img, P, index, T)
+    v = vit_patches.view(P=P, index=index, temperature=T)
+    assert np.allclose(np.ravel(v["weights_p32"]), row, atol=1e-12)
+    assert np.allclose(v["feature_table"][0], f[index]) and np.allclose(v["feature_table"][1], z[index])
+    assert v["top_index"][0] == index and v["self_weight"] == max(row)
+    order = sorted(range(49), key=lambda j: -row[j])[:5]
+    assert list(v["top_index"]) == order
+    assert list(v["top_row"]) == [j // 7 for j in order] and list(v["top_col"]) == [j % 7 for j in order]
+    # mean attention distance: sum of weight * centre distance in pixels, patch 24 at (3, 3)
+    by_hand = sum(row[j] * 32 * np.hypot(j // 7 - 3, j % 7 - 3) for j in range(49))
+    assert v["mean_distance"] == pytest.approx(by_hand)
+    # uniform weights from the centre of a 7 x 7 grid: mean of 32 * distance over 49 patches
+    uniform = sum(32 * np.hypot(j // 7 - 3, j % 7 - 3) for j in range(49)) / 49
+    assert v["uniform_distance"] == pytest.approx(uniform)
+    assert abs(v["row_sum"] - 1) < 1e-12
+
+
+def test_view_refuses_a_patch_outside_the_grid_and_is_fast():
+    with pytest.raises(ValueError):
+        vit_patches.view(P=32, index=49, temperature=0.3)
+    vit_patches.view(P=16, index=91, temperature=0.3)  # features of P = 16 cached
+    start = time.perf_counter()
+    for i in range(20):
+        vit_patches.view(P=16, index=i, temperature=0.3)
+    assert (time.perf_counter() - start) / 20 < 0.005
+
+
+# -- the widget in Chromium --
+
+def shown(root, path):
+    return root.locator(f'[data-bind="{path}"]').first.inner_text()
+
+
+def table_cells(root):
+    return [float(t) for t in root.locator("table.vit-weights tbody td").all_text_contents()]
+
+
+def click_patch(root, row, col, P):
+    svg = root.locator("svg.vit-photo")
+    box = svg.bounding_box()
+    scale = box["width"] / 224
+    svg.click(position={"x": (col + 0.5) * P * scale, "y": (row + 0.5) * P * scale})
+
+
+def assert_row_table(root, view):
+    """The full row as a table: one cell per patch, the largest on the selected patch, sum 1."""
+    cells = table_cells(root)
+    assert len(cells) == view["n_patches"]
+    digits = int(root.locator("table.vit-weights").get_attribute("data-digits"))
+    assert int(np.argmax(cells)) == view["index"]
+    assert abs(sum(cells) - 1) <= len(cells) * 0.5 * 10 ** -digits
+    assert root.locator("table.vit-weights").get_attribute("data-matrix") == f"weights_p{view['P']}"
+
+
+def test_static_numbers_equal_pycore(browser, server):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + "11-vit.html")
+    root = page.locator(f'[data-widget="{NAME}"]').first
+    assert root.get_attribute("data-state") == "static"
+    params = params_of(root)
+    view = pycore_view(NAME, **params)
+    assert_shows(root, view, min_count=196 + 8 + 20)
+    assert shown(root, "n_tokens") == "197" and shown(root, "patch_dim") == "768"
+    assert root.locator(".vit-thumbs svg").count() == 196  # the patch thumbnails after [CLS]
+    assert root.locator(".vit-attn rect").count() == 196
+    page.close()
+
+
+def test_credit_is_the_photo_credit(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    assert root.locator(".widget-credit").inner_text().strip() == photo.PHOTO_CREDIT_ZH
+    assert root.locator("svg.vit-photo image").get_attribute("href").endswith("assets/images/photo-224.png")
+
+
+def test_patch_size_buttons_change_tokens_and_vector_length(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    params = params_of(root)
+    assert_shows(root, pycore_view(NAME, **params))
+    before = updates(root)
+    # P = 16 -> 8: patch 91 is (6, 7), centre pixel (104, 120) -> the 8 x 8 patch (13, 15) = 379
+    root.locator('[data-p="8"]').click()
+    assert updates(root) == before + 1
+    view = pycore_view(NAME, P=8, index=379, temperature=params["temperature"])
+    assert_shows(root, view, min_count=784 + 20)
+    assert (shown(root, "n_tokens"), shown(root, "patch_dim")) == ("785", "192")
+    assert root.locator(".vit-thumbs svg").count() == 784 and root.locator(".vit-attn rect").count() == 784
+    assert_row_table(root, view)
+    # P = 8 -> 32: patch 379 centre (108, 124) -> the 32 x 32 patch (3, 3) = 24
+    root.locator('[data-p="32"]').click()
+    view = pycore_view(NAME, P=32, index=24, temperature=params["temperature"])
+    assert_shows(root, view, min_count=49 + 20)
+    assert (shown(root, "n_tokens"), shown(root, "patch_dim")) == ("50", "3072")
+    assert root.locator('[data-p="32"]').get_attribute("aria-pressed") == "true"
+    assert_row_table(root, view)
+
+
+def test_clicking_patches_shows_their_rows(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    T = params_of(root)["temperature"]
+    for row, col in ((2, 12), (12, 12), (9, 3)):
+        before = updates(root)
+        click_patch(root, row, col, 16)
+        assert updates(root) == before + 1
+        index = row * 14 + col
+        view = pycore_view(NAME, P=16, index=index, temperature=T)
+        assert_shows(root, view)
+        assert shown(root, "top_index.0") == str(index)  # the clicked patch attends most to itself
+        assert_row_table(root, view)
+        sel = root.locator("svg.vit-photo .vit-selected")
+        assert (sel.get_attribute("x"), sel.get_attribute("y")) == (str(col * 16), str(row * 16))
+
+
+def test_keyboard_moves_the_cursor_and_selects(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    T = params_of(root)["temperature"]
+    root.locator('[data-p="32"]').click()  # index 91 at P = 16 -> 24 at P = 32, (3, 3)
+    svg = root.locator("svg.vit-photo")
+    svg.focus()
+    keys = root.page.keyboard
+    before = updates(root)
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
+        keys.press(key)
+    assert updates(root) == before  # arrows only move the cursor
+    assert root.locator(".vit-cursor-row").inner_text() == "4"
+    assert root.locator(".vit-cursor-col").inner_text() == "5"
+    keys.press("Enter")
+    assert updates(root) == before + 1
+    assert_shows(root, pycore_view(NAME, P=32, index=4 * 7 + 5, temperature=T))
+    for _ in range(9):
+        keys.press("ArrowLeft")  # stops at column 0
+    keys.press("ArrowUp")
+    keys.press(" ")
+    view = pycore_view(NAME, P=32, index=3 * 7, temperature=T)
+    assert_shows(root, view)
+    assert_row_table(root, view)
+
+
+def test_temperature_slider_and_strip_click(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    slider = root.locator("[data-control=temperature]")
+    slider.fill("1")
+    view = pycore_view(NAME, P=16, index=91, temperature=1.0)
+    assert_shows(root, view)
+    assert view["max_weight"] < 0.05  # at T = 1 the head is nearly flat
+    slider.focus()
+    root.page.keyboard.press("ArrowLeft")  # one step of 0.05
+    assert_shows(root, pycore_view(NAME, P=16, index=91, temperature=0.95))
+    # the sequence strip: token 3 is patch 2 ([CLS] is token 0)
+    strip = root.locator("svg.vit-strip")
+    strip.click(position={"x": 3 * 20 + 10, "y": 10})
+    assert_shows(root, pycore_view(NAME, P=16, index=2, temperature=0.95))
+
+
+def test_reset_restores_the_block(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    params = params_of(root)
+    root.locator('[data-p="8"]').click()
+    click_patch(root, 20, 3, 8)
+    root.locator("[data-action=reset]").click()
+    view = pycore_view(NAME, **params)
+    assert_shows(root, view, min_count=196 + 20)
+    assert root.locator(".vit-thumbs svg").count() == 196
+    assert root.locator('[data-p="16"]').get_attribute("aria-pressed") == "true"
+    assert_row_table(root, view)
