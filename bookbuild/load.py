@@ -35,9 +35,11 @@ class Book:
         return [c for _, chapters in self.parts for c in chapters]
 
 
-def _line_of(text, needle):
-    for n, line in enumerate(text.splitlines(), 1):
-        if needle in line:
+def _line_of(text, needle, nth=1):
+    """The line of the nth occurrence of needle (1-based), or None."""
+    for n, line in enumerate(text.split("\n"), 1):
+        nth -= line.count(needle)
+        if nth <= 0:
             return n
     return None
 
@@ -95,7 +97,7 @@ def load_book(root):
                              shown)
         chapters = []
         for name in names:
-            line = _line_of(text, f'"{name}"')
+            line = _line_of(text, f'"{name}"', nth=2 if name in seen else 1)
             _check_name(name, shown, line)
             if name in seen:
                 raise BuildError(f"chapter {name} is listed twice", shown, line)

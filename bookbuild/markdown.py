@@ -117,10 +117,10 @@ def render_math(chapter, tokens, env):
             try:
                 mathml = latex_to_mathml(tex, display=display)
             except Exception as e:  # latex2mathml raises many types for bad TeX
-                raise BuildError(f"cannot render the formula {tex[:60]!r}: {_tex_problem(e)}", *where)
+                raise BuildError(f"cannot render the formula `{tex[:60]}`: {_tex_problem(e)}", *where)
             unknown = UNKNOWN_TEX.search(mathml)
             if unknown:
-                raise BuildError(f"cannot render the formula {tex[:60]!r}: unknown TeX command "
+                raise BuildError(f"cannot render the formula `{tex[:60]}`: unknown TeX command "
                                  f"{unknown.group(1)}", *where)
             t.meta["mathml"] = mathml
 
