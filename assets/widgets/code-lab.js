@@ -1,7 +1,9 @@
 // Widget code-lab: edit pycore/block.py in the box and run it in Pyodide; errors come back as
 // Python tracebacks. pycore: pycore/widgets/code_lab.py (view(seed, causal, code=None)).
-// The code is not a block parameter: "运行" passes the box's text as `code`; reset drops it,
-// so pycore runs (and returns) the original source again.
+// The code is not a block parameter and not part of the widget's state (so it never lands in
+// a shared link, and no link can run code in a reader's page): "运行" hands the box's text to
+// pycore as `code` alongside the state; reset forgets it, so pycore runs (and returns) the
+// original source again.
 import { liveWidget } from "./common.js";
 
 // One element with optional text (textContent: whatever the reader's code names things).
@@ -35,9 +37,10 @@ export function mount(root, runtime) {
       return tr;
     }));
   }
+  let code = null;  // the text last run; null = the original source
   const labRuntime = {
     compute(name, params) {
-      const view = runtime.compute(name, params);
+      const view = runtime.compute(name, code === null ? params : { ...params, code });
       fitTable(view);
       return view;
     },
@@ -57,11 +60,21 @@ export function mount(root, runtime) {
       : view.edited ? "运行的是修改过的代码" : "显示的是原始代码的运行结果";
   }
 
+  // The frame's reset button: forget the code first (this listener is added before
+  // liveWidget's own, so it runs first).
+  root.querySelector("[data-action=reset]").addEventListener("click", () => { code = null; });
   const widget = liveWidget(root, labRuntime, { draw });
-  const run = () => widget.update({ code: box.value });
+  const run = () => {
+    code = box.value;
+    widget.update({});
+  };
+  const restore = () => {
+    code = null;
+    widget.reset();
+  };
 
   root.querySelector("[data-action=run]").addEventListener("click", run);
-  root.querySelector("[data-action=restore]").addEventListener("click", () => widget.reset());
+  root.querySelector("[data-action=restore]").addEventListener("click", restore);
   box.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && root.dataset.state === "live") {
       event.preventDefault();

@@ -1,0 +1,128 @@
+"""Browser tests of the code-lab widget (pycore/widgets/code_lab.py, assets/widgets/code-lab.js):
+the reader's code runs in Pyodide and prints what the same code prints in CPython here."""
+import contextlib
+import io
+from pathlib import Path
+from urllib.parse import unquote
+
+from pycore import block
+from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+
+PAGE = "15-code-lab.html"
+SOURCE = (Path(__file__).resolve().parents[2] / "pycore" / "block.py").read_text(encoding="utf-8")
+SIGNATURE = "batch=2, length=32, d_model=128, n_heads=8"  # lab_report's defaults in SOURCE
+
+
+def run_here(code):
+    """Run code as a script in this CPython: (stdout, [(name, shape)] of its lab_report())."""
+    namespace, out = {"__name__": "__main__"}, io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, namespace)
+    trace, _ = namespace["lab_report"]()
+    return out.getvalue(), [(name, str(shape)) for name, shape in trace]
+
+
+def shown_shapes(root):
+    rows = root.locator('[data-part="shapes"] tr')
+    return [tuple(rows.nth(i).locator("td").all_text_contents()) for i in range(rows.count())]
+
+
+def shown_stdout(root):
+    return root.locator(".lab-stdout").text_content()
+
+
+def test_code_lab_static_page_shows_the_code_and_its_output(browser, server):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + PAGE)
+    root = page.locator('[data-widget="code-lab"]').first
+    box = root.locator("textarea")
+    assert box.input_value() == SOURCE
+    assert box.get_attribute("spellcheck") == "false" and box.get_attribute("aria-label")
+    view = pycore_view("code-lab", **params_of(root))
+    assert_shows(root, view, min_count=3 + 36)  # stdout, error, output shape, 6 x 6 weights
+    stdout, trace = run_here(SOURCE)
+    assert shown_stdout(root) == stdout
+    assert shown_shapes(root) == trace and trace[-1][1] == "(2, 32, 128)"
+    assert root.locator(".lab-error").is_hidden()
+    cells = root.locator('table[data-matrix="weights"] td')
+    assert cells.count() == 36 and cells.first.get_attribute("class") == "s9"  # weight 1.00
+    page.close()
+
+
+def test_running_the_original_prints_the_shapes(book_pages):
+    root = book_pages("code-lab").widget("code-lab")
+    before = updates(root)
+    took = root.evaluate("""root => {
+        const t = performance.now();
+        root.querySelector('[data-action=run]').click();
+        return performance.now() - t;
+    }""")
+    assert updates(root) == before + 1
+    assert took < 2000, f"a run blocked the page for {took:.0f} ms"
+    stdout, trace = run_here(SOURCE)
+    assert shown_stdout(root) == stdout
+    assert shown_shapes(root) == trace
+    expected = block.lab_report(seed=0, causal=True)[0]
+    assert [(n, str(s)) for n, s in expected] == trace
+    assert root.locator('[data-bind="output_shape"]').inner_text() == "(2, 32, 128)"
+    assert_shows(root, pycore_view("code-lab", **params_of(root)))
+
+
+def test_edited_code_runs_with_new_shapes(book_pages):
+    root = book_pages("code-lab").widget("code-lab")
+    box = root.locator("textarea")
+    edited = SOURCE.replace(SIGNATURE, "batch=3, length=32, d_model=64, n_heads=4")
+    assert edited != SOURCE
+    box.fill(edited)
+    before = updates(root)
+    root.locator("[data-action=run]").click()
+    assert updates(root) == before + 1
+    stdout, trace = run_here(edited)
+    assert shown_stdout(root) == stdout
+    assert shown_shapes(root) == trace
+    assert ("Q split into heads", "(3, 4, 32, 16)") in trace
+    assert root.locator('[data-bind="output_shape"]').inner_text() == "(3, 32, 64)"
+    assert_shows(root, pycore_view("code-lab", **params_of(root), code=edited))
+    # Ctrl+Enter in the box runs too: a longer sequence and a 10 x 10 corner of the weights
+    edited = SOURCE.replace("causal=True, prefix=6", "causal=True, prefix=10") \
+                   .replace(SIGNATURE, "batch=1, length=40, d_model=128, n_heads=8")
+    box.fill(edited)
+    box.press("Control+Enter")
+    stdout, trace = run_here(edited)
+    assert shown_stdout(root) == stdout and shown_shapes(root) == trace
+    assert root.locator('table[data-matrix="weights"] tbody tr').count() == 10
+    assert_shows(root, pycore_view("code-lab", **params_of(root), code=edited), min_count=103)
+
+
+def test_a_bug_shows_a_traceback_and_reset_restores(book_pages):
+    root = book_pages("code-lab").widget("code-lab")
+    box = root.locator("textarea")
+    buggy = SOURCE.replace("x + attn)", "x + atn)")
+    line = next(i for i, t in enumerate(buggy.splitlines(), 1) if "x + atn)" in t)
+    box.fill(buggy)
+    root.locator("[data-action=run]").click()
+    error = root.locator(".lab-error")
+    assert error.is_visible() and error.get_attribute("role") == "alert"
+    message = error.inner_text()
+    assert "NameError" in message and "atn" in message
+    assert f"line {line}, in block_forward" in message
+    assert root.get_attribute("data-state") == "live"
+    assert root.locator('[data-bind="output_shape"]').inner_text() == "—"
+    assert root.locator(".lab-heat").is_hidden()
+    # the same traceback as CPython's here (Pyodide's Python 3.12 may add "Did you mean ...")
+    view = pycore_view("code-lab", **params_of(root), code=buggy)
+    assert message.startswith(view["error"].rstrip("\n"))
+    assert_shows(root, {**view, "error": message}, min_count=3)
+    assert "atn" not in unquote(root.page.url)  # the code stays out of the page's address
+    root.locator("[data-action=restore]").click()  # 恢复原始代码
+    assert box.input_value() == SOURCE
+    assert error.is_hidden()
+    assert shown_stdout(root) == run_here(SOURCE)[0]
+    assert_shows(root, pycore_view("code-lab", **params_of(root)), min_count=3 + 36)
+    # and the widget still runs after the error
+    box.fill(SOURCE.replace(SIGNATURE, "batch=4, length=32, d_model=128, n_heads=8"))
+    root.locator("[data-action=run]").click()
+    assert root.locator('[data-bind="output_shape"]').inner_text() == "(4, 32, 128)"
+    root.locator("[data-action=reset]").click()  # the frame's reset does the same
+    assert box.input_value() == SOURCE
+    assert root.locator('[data-bind="output_shape"]').inner_text() == "(2, 32, 128)"
