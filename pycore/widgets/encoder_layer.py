@@ -1,0 +1,113 @@
+"""Widget encoder-layer: the running example walks through one encoder layer, one step at a time.
+
+The math is pycore.encoder (Post-LN and Pre-LN step lists, each step's 9 x 6 matrix with its
+row means and standard deviations). This module picks the step the reader is on and adds what
+the page needs around it: a Chinese name, the formula, a note, shade classes for the heatmap,
+and the FFN's 9 x 24 hidden layer of the chosen layout.
+
+`step` is 1-based (1 = the input x); Post-LN has 7 steps, Pre-LN 8 (the last is the final
+LayerNorm that a Pre-LN network adds once, after its last layer). A step past the end of the
+list is shown as the last step.
+"""
+import numpy as np
+
+from .. import encoder, example, ffn
+
+LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
+MAX_STEPS = 8
+TONE_FULL = 2.5  # |value| that gets the darkest shade
+TONE_LEVELS = 5
+
+PARAMS = {
+    "step": {"type": "int", "min": 1, "max": MAX_STEPS, "default": 1,
+             "help": "the step shown, 1 = the input x (Post-LN has 7 steps, Pre-LN 8)"},
+    "layout": {"type": "choice", "choices": list(encoder.LAYOUTS), "default": "post",
+               "help": "post: LayerNorm after each residual sum; pre: LayerNorm at each "
+                       "sub-layer's entrance"},
+}
+
+# name, formula (how the step is computed), note -- per (layout, step key)
+LN_FORMULA = "LN(v)ᵢ = (vᵢ − μ) / √(σ² + ε)，μ、σ 是这一行 6 个数的均值和标准差，ε = 10⁻⁵"
+FFN_FORMULA = "max(0, v W₁ + b₁) W₂ + b₂，W₁: 6 × 24，W₂: 24 × 6（d_ff = 4d = 24）"
+MHA_FORMULA = "Concat(头 A, 头 B) W_O，W_O = [I; I] / 2：两个头的输出逐维取平均"
+TEXT = {
+    "x": ("输入", "X：9 行 × 6 列，每行一个词的嵌入",
+          "第 3 节的 6 维词向量，原样叠成 9 × 6 的矩阵（这里没有加位置编码）。"),
+    ("post", "mha"): ("多头注意力", MHA_FORMULA,
+                      "第 5 节的两个头：语义头 A 和看前一个词的头 B。每一行都变成了其他行的加权混合。"),
+    ("post", "add1"): ("残差相加", "x + MHA(x)，逐元素相加",
+                       "注意力的结果加回原来的 x，原有的特征一个也没丢，只是多了从别的词拿来的东西。"),
+    ("post", "ln1"): ("LayerNorm", LN_FORMULA,
+                      "每一行单独标准化。看最右两列：各行均值都是 0，标准差都约为 1。"),
+    ("post", "ffn"): ("前馈网络 FFN", FFN_FORMULA,
+                      "同一个 6 → 24 → 6 的小网络分别作用在每一行上，行与行之间互不相干。"
+                      "权重是种子为 7 的固定随机数。"),
+    ("post", "add2"): ("残差相加", "h + FFN(h)",
+                       "FFN 的结果加回它的输入 h。各行的尺度又变得参差不齐。"),
+    ("post", "ln2"): ("LayerNorm（本层输出）", LN_FORMULA,
+                      "第二次标准化之后，这就是这一层交出的结果：每行均值 0、标准差约 1，可以直接喂给下一层。"),
+    ("pre", "ln1"): ("LayerNorm（子层入口）", LN_FORMULA,
+                     "先把 x 的一份副本标准化再送进注意力，主干上的 x 本身保持不变。"),
+    ("pre", "mha"): ("多头注意力", MHA_FORMULA,
+                     "同样的两个头，只是它们读到的是标准化后的 LN(x)。"),
+    ("pre", "add1"): ("残差相加", "r = x + MHA(LN(x))",
+                      "注意力的结果加到没有归一化过的主干 x 上。主干上只有加法。"),
+    ("pre", "ln2"): ("LayerNorm（子层入口）", LN_FORMULA,
+                     "再取主干 r 的一份副本标准化，准备送进 FFN。"),
+    ("pre", "ffn"): ("前馈网络 FFN", FFN_FORMULA,
+                     "FFN 逐行加工 LN(r)，每行独立，权重和 Post-LN 时相同。"),
+    ("pre", "add2"): ("残差相加（本层输出）", "r + FFN(LN(r))",
+                      "这就是 Pre-LN 这一层的输出。它没有再经过归一化，所以各行的标准差不等于 1。"),
+    ("pre", "ln_final"): ("最终 LayerNorm", LN_FORMULA,
+                          "不属于每一层：整个 Pre-LN 网络只在最后一层之后补这一次归一化，再交给输出层。"
+                          "接在这里是为了对比。"),
+}
+
+
+def _text(layout, key):
+    return TEXT["x"] if key == "x" else TEXT[(layout, key)]
+
+
+def _clean(m, digits):
+    """Values that round to zero at `digits` decimals become +0.0 (no "-0.000" on the page)."""
+    m = np.asarray(m, dtype=float)
+    return np.where(np.abs(m) < 0.5 * 10.0 ** -digits, 0.0, m)
+
+
+def tones(m):
+    """Diverging shade levels -5..5: sign of the value, 5 at |value| >= TONE_FULL."""
+    return np.rint(np.clip(np.asarray(m) / TONE_FULL, -1, 1) * TONE_LEVELS).astype(int)
+
+
+def ffn_hidden(layout, steps=None):
+    """(9, 24): the ReLU layer inside this layout's FFN, max(0, v W1 + b1)."""
+    steps = {s["key"]: s["matrix"] for s in steps or encoder.encoder_steps(layout)}
+    v = steps["ln1"] if layout == "post" else steps["ln2"]  # (9, 6): the FFN's input
+    w = encoder.ffn_weights()
+    return ffn.relu(v @ w["w1"] + w["b1"])  # (9, 24)
+
+
+def view(step, layout):
+    steps = encoder.encoder_steps(layout)
+    i = min(step, len(steps)) - 1
+    s = steps[i]
+    name, formula, note = _text(layout, s["key"])
+    mean, std = _clean(s["row_mean"], 3), s["row_std"]
+    grid = np.column_stack([_clean(s["matrix"], 3), mean, std])  # (9, 8): 6 values, mean, std
+    hidden = ffn_hidden(layout, steps)
+    n, d = s["matrix"].shape
+    return {
+        "layout": layout, "layout_name": LAYOUT_NAMES[layout],
+        "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
+        "name": name, "label": s["label"], "formula": formula, "note": note,
+        "shape": f"{n} × {d}", "is_norm": s["kind"] == "norm",
+        "steps": [{"key": t["key"], "name": _text(layout, t["key"])[0], "label": t["label"]}
+                  for t in steps],
+        "tokens": example.TOKENS, "d": d, "d_ff": hidden.shape[1],
+        "grid": grid, "tone": tones(s["matrix"]),
+        "row_mean": mean, "row_std": std,
+        "mean_abs_max": float(np.max(np.abs(mean))),
+        "std_min": float(std.min()), "std_max": float(std.max()),
+        "hidden": hidden, "hidden_tone": tones(hidden),
+        "hidden_shape": f"{hidden.shape[0]} × {hidden.shape[1]}",
+    }
