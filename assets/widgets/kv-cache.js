@@ -24,6 +24,9 @@ export function mount(root, runtime) {
         tr.classList.toggle("cached", shown && kind === "cache" && r < view.new_from);
       });
     });
+    root.querySelectorAll("table[data-matrix=macs] tbody tr").forEach((tr, i) => {
+      tr.classList.toggle("current", i + 1 === view.step);
+    });
     counter.setAttribute("aria-valuenow", view.step);
     counter.setAttribute("aria-valuetext", `第 ${view.step} 步，读入 ${view.context_rows} 个词`);
     prev.disabled = view.step <= 1;
