@@ -35,8 +35,8 @@ def install_rules(md, jinja):
 
     def fence(renderer, tokens, idx, options, env):
         w = tokens[idx].meta.get("widget")
-        if w is None:
-            return default_fence(tokens, idx, options, env)
+        if w is None:  # a code block: focusable, so keyboard users can scroll a wide one
+            return default_fence(tokens, idx, options, env).replace("<pre>", '<pre tabindex="0">', 1)
         return render_widget(jinja, w, env.get("root", ""))
 
     def math(renderer, tokens, idx, options, env):
