@@ -140,3 +140,16 @@ def test_reset_restores_the_block(book_pages):
     assert root.get_by_label("余弦", exact=True).is_checked()
     assert root.locator("[data-control=total]").input_value() == "100000"
     assert root.locator("[data-control=min_ratio]").input_value() == "0.1"
+
+
+def test_a_tap_picks_a_step_on_a_touch_screen(browser, server):
+    page = browser.new_page(has_touch=True, viewport={"width": 390, "height": 800})
+    page.goto(server + PAGE)
+    root = page.locator('[data-widget="lr-schedule"][data-state="live"]').first
+    root.wait_for(timeout=60_000)
+    params = params_of(root)
+    root.locator("svg.lr-plot").scroll_into_view_if_needed()
+    page.touchscreen.tap(*at_step(root, 25000, params["total"]))
+    assert shown(root, "step") == "25000"
+    shows_view(root, pycore_view("lr-schedule", **{**params, "step": 25000}))
+    page.close()
