@@ -4,7 +4,7 @@ Each stage has one contract; build.py is only a command-line driver over `build(
 """
 import time
 
-from . import markdown, output, render
+from . import markdown, output, render, search
 from .load import load_book
 from .vendor import vendor_runtime
 from .widgets import claim_id, expand_widgets
@@ -61,6 +61,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         markdown.copy_images(book.root, site)
         runtime["pycore"] = output.pycore_archive(site / "assets")
         output.write_pages(site, render.render_pages(jinja, book, runtime))
+        search.write_index(site, book, log=log)
         output.write_service_worker(site, jinja)
     n_widgets = sum(len(c.widgets) for c in book.chapters)
     log(f"built {len(book.chapters)} chapters, {n_widgets} widgets into {out_dir} "
