@@ -23,9 +23,6 @@ PARAMS = {
 }
 
 
-def sci(x):
-    return f"{x:.2e}"
-
 
 def _scores(q, k, offsets, theta):
     """rope(q, o) . rope(k, 0) for many offsets o at once (the key stays at position 0)."""
@@ -49,7 +46,7 @@ def view(q, k, m, n, theta):
         "score_unrotated": demo["score_unrotated"],
         "shifts": list(SHIFTS), "shift_m": [m + s for s in SHIFTS], "shift_n": [n + s for s in SHIFTS],
         "shifted": [shifted],  # (1, 6) for a table row
-        "shift_spread": shift_spread, "shift_spread_text": sci(shift_spread),
+        "shift_spread": shift_spread,  # printed in e-notation by the page
         "offsets": list(OFFSETS), "by_offset": [by_offset],  # (1, 11)
         "curve_x": CURVE, "curve": curve,
         "norm_product": float(np.linalg.norm(q) * np.linalg.norm(k)),  # |q||k|: the curve's amplitude
