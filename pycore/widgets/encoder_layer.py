@@ -27,22 +27,24 @@ PARAMS = {
 }
 
 # name, formula (how the step is computed), note -- per (layout, step key)
-LN_FORMULA = "LN(v)ᵢ = (vᵢ − μ) / √(σ² + ε)，μ、σ 是这一行 6 个数的均值和标准差，ε = 10⁻⁵"
+LN_FORMULA = ("LN(v)ᵢ = γᵢ (vᵢ − μ) / √(σ² + ε) + βᵢ，μ、σ 是这一行 6 个数的均值和标准差；"
+              "这里 γ = 1、β = 0、ε = 10⁻⁵")
 FFN_FORMULA = "max(0, v W₁ + b₁) W₂ + b₂，W₁: 6 × 24，W₂: 24 × 6（d_ff = 4d = 24）"
+ADD_FORMULA = "y = x + F(x)：两个 9 × 6 矩阵逐元素相加（残差连接）"
 MHA_FORMULA = "Concat(头 A, 头 B) W_O，W_O = [I; I] / 2：两个头的输出逐维取平均"
 TEXT = {
     "x": ("输入", "X：9 行 × 6 列，每行一个词的嵌入",
           "第 3 节的 6 维词向量，原样叠成 9 × 6 的矩阵（这里没有加位置编码）。"),
     ("post", "mha"): ("多头注意力", MHA_FORMULA,
                       "第 5 节的两个头：语义头 A 和看前一个词的头 B。每一行都变成了其他行的加权混合。"),
-    ("post", "add1"): ("残差相加", "x + MHA(x)，逐元素相加",
+    ("post", "add1"): ("残差相加", ADD_FORMULA,
                        "注意力的结果加回原来的 x，原有的特征一个也没丢，只是多了从别的词拿来的东西。"),
     ("post", "ln1"): ("LayerNorm", LN_FORMULA,
                       "每一行单独标准化。看最右两列：各行均值都是 0，标准差都约为 1。"),
     ("post", "ffn"): ("前馈网络 FFN", FFN_FORMULA,
                       "同一个 6 → 24 → 6 的小网络分别作用在每一行上，行与行之间互不相干。"
                       "权重是种子为 7 的固定随机数。"),
-    ("post", "add2"): ("残差相加", "h + FFN(h)",
+    ("post", "add2"): ("残差相加", ADD_FORMULA,
                        "FFN 的结果加回它的输入 h。各行的尺度又变得参差不齐。"),
     ("post", "ln2"): ("LayerNorm（本层输出）", LN_FORMULA,
                       "第二次标准化之后，这就是这一层交出的结果：每行均值 0、标准差约 1，可以直接喂给下一层。"),
@@ -50,13 +52,13 @@ TEXT = {
                      "先把 x 的一份副本标准化再送进注意力，主干上的 x 本身保持不变。"),
     ("pre", "mha"): ("多头注意力", MHA_FORMULA,
                      "同样的两个头，只是它们读到的是标准化后的 LN(x)。"),
-    ("pre", "add1"): ("残差相加", "r = x + MHA(LN(x))",
+    ("pre", "add1"): ("残差相加", ADD_FORMULA,
                       "注意力的结果加到没有归一化过的主干 x 上。主干上只有加法。"),
     ("pre", "ln2"): ("LayerNorm（子层入口）", LN_FORMULA,
                      "再取主干 r 的一份副本标准化，准备送进 FFN。"),
     ("pre", "ffn"): ("前馈网络 FFN", FFN_FORMULA,
                      "FFN 逐行加工 LN(r)，每行独立，权重和 Post-LN 时相同。"),
-    ("pre", "add2"): ("残差相加（本层输出）", "r + FFN(LN(r))",
+    ("pre", "add2"): ("残差相加（本层输出）", ADD_FORMULA,
                       "这就是 Pre-LN 这一层的输出。它没有再经过归一化，所以各行的标准差不等于 1。"),
     ("pre", "ln_final"): ("最终 LayerNorm", LN_FORMULA,
                           "不属于每一层：整个 Pre-LN 网络只在最后一层之后补这一次归一化，再交给输出层。"
