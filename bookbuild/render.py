@@ -1,10 +1,14 @@
 """Stage 4 -- render: tokens -> chapter HTML -> full pages with Jinja2 templates."""
 import json
 import math
+import re
+from html import unescape
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
+
+from .errors import BuildError
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -69,6 +73,41 @@ def render_chapter(md, chapter, tokens, root=""):
     chapter.html = Markup(md.renderer.render(tokens, md.options, {"root": root}))
 
 
+def section_number(chapter, index):
+    """The number readers cite a chapter by: its file's numeric prefix (04-attention -> 4),
+    else its place in the book (counting from 1)."""
+    head = chapter.slug.split("-", 1)[0]
+    return int(head) if head.isdigit() else index + 1
+
+
+def widget_title(html):
+    """The title a widget's template gave its frame (the figure's aria-label)."""
+    m = re.search(r'<figure class="widget"[^>]*?\saria-label="([^"]*)"', html)
+    return unescape(m.group(1)) if m else ""
+
+
+def embed_pages(jinja, book, runtime):
+    """Yield (embed-<chapter slug>.html, html) for every chapter and (embed-<widget id>.html,
+    html) for every widget: the same content and runtime as the book, without its navigation,
+    for other sites' iframes. Flat at the site root, so relative URLs stay right."""
+    embed = jinja.get_template("embed.html")
+    taken = {c.href: f"the page of chapter {c.rel}" for c in book.chapters}
+    for i, c in enumerate(book.chapters):
+        items = [(c.slug, 1, None, f"chapter {c.rel}")]
+        items += [(w["id"], w["line"], w, f"widget {w['id']!r} ({c.rel}:{w['line']})")
+                  for w in c.widgets]
+        for name, line, w, what in items:
+            href = f"embed-{name}.html"
+            if href in taken:
+                raise BuildError(f"{href} would be both {taken[href]} and the embed page of "
+                                 f"{what}; give the widget another id", c.path, line)
+            taken[href] = f"the embed page of {what}"
+            html = Markup(render_widget(jinja, w)) if w else None
+            yield href, embed.render(book=book, chapter=c, number=section_number(c, i),
+                                     root="", runtime=runtime, embed_id=name, widget=w,
+                                     widget_html=html, widget_title=widget_title(html or ""))
+
+
 def render_pages(jinja, book, runtime):
     """Yield (relative path, html) for every page of the site."""
     chapters = book.chapters
@@ -79,3 +118,4 @@ def render_pages(jinja, book, runtime):
                                   next=chapters[i + 1] if i + 1 < len(chapters) else None)
     yield "index.html", jinja.get_template("index.html").render(
         book=book, root="", runtime=runtime, chapter=None)
+    yield from embed_pages(jinja, book, runtime)
