@@ -1,9 +1,12 @@
 """Fuzzing the build with Hypothesis: whatever a chapter or a widget block holds, the build either
 succeeds or stops with a BuildError (a message at a file and line), never another exception.
 
-Example counts (max_examples) are set per test below; the whole file runs in well under 30 s.
+Example counts (max_examples) are set per test below so that the file runs in well under 30 s;
+FUZZ_SCALE=20 python3 -m pytest tests/test_fuzz.py runs twenty times as many, for a deeper look.
 """
 import json
+import math
+import os
 import re
 import time
 
@@ -24,9 +27,13 @@ WIDGETS = known_widgets()
 SPECS = {name: registry().module(name).PARAMS for name in WIDGETS}
 
 
+SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
+
+
 def fuzz(examples):
     """Hypothesis settings of this file: no per-example deadline (views differ a lot in speed)."""
-    return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(max_examples=max(1, int(examples * SCALE)), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 # Widgets whose parameters depend on each other in ways PARAMS cannot say: the view refuses the
@@ -38,6 +45,14 @@ CROSS_RULES = {
     "vit-patches": r"patch \d+ does not exist for P = \d+",
 }
 
+# Failures of valid parameters found by these tests and reported to the widget's author; the
+# corner test below is a strict xfail for them, so it fails (XPASS) once the bug is fixed: then
+# delete the entry.
+KNOWN_BUGS = {
+    "chinchilla": (r"math domain error", "a tiny positive tokens (5e-324) makes tokens/params "
+                   "underflow to 0 and ratio_x takes math.log10(0)"),
+}
+
 
 def _default_time(name):
     start = time.perf_counter()
@@ -46,7 +61,7 @@ def _default_time(name):
 
 
 # a slow view (e.g. code-lab runs a whole small model) gets fewer examples
-EXAMPLES = {name: 4 if _default_time(name) > 0.05 else 15 for name in WIDGETS}
+EXAMPLES = {name: 3 if _default_time(name) > 0.05 else 10 for name in WIDGETS}
 
 
 # ---------------------------------------------------------------- TOML text from Python values
@@ -70,8 +85,8 @@ def toml_body(params):
 
 SCALARS = (st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True, allow_infinity=True)
            | st.text(max_size=8))
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=12)
-                      | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=20)
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=11)
+                      | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=10)
 KEYS = st.sampled_from(sorted({k for s in SPECS.values() for k in s}) + ["id"]) \
     | st.from_regex(r"[A-Za-z_][A-Za-z0-9_-]{0,8}", fullmatch=True)
 NAMES = st.sampled_from(WIDGETS) | st.text(max_size=12)
@@ -91,7 +106,7 @@ def assert_full_params(name, params):
     assert set(params) == set(SPECS[name])
 
 
-@fuzz(300)
+@fuzz(200)
 @given(name=NAMES, body=st.text(max_size=200))
 def test_parse_block_of_arbitrary_text_raises_only_build_error(name, body):
     try:
@@ -102,7 +117,7 @@ def test_parse_block_of_arbitrary_text_raises_only_build_error(name, body):
         assert_full_params(name, params)
 
 
-@fuzz(150)
+@fuzz(100)
 @given(name=st.sampled_from(WIDGETS), given=st.dictionaries(KEYS, VALUES, max_size=5))
 def test_parse_block_of_toml_lines_raises_only_build_error(name, given):
     try:
@@ -113,7 +128,7 @@ def test_parse_block_of_toml_lines_raises_only_build_error(name, given):
         assert_full_params(name, params)
 
 
-@fuzz(200)
+@fuzz(150)
 @given(data=st.data(), value=VALUES)
 def test_check_value_returns_a_canonical_value_or_says_what_is_allowed(data, value):
     name = data.draw(st.sampled_from(WIDGETS))
@@ -153,27 +168,71 @@ def jinja():
     return render.make_env()
 
 
+def block_computes_and_renders(name, params, jinja, tolerate=()):
+    """The block with these valid params passes parse_block, computes a view and renders."""
+    wid, full = parse_block(name, toml_body(params), "b.md", 3)  # no BuildError here
+    assert wid is None and set(full) == set(SPECS[name])
+    for key, value in params.items():
+        assert full[key] == value
+    try:
+        view = registry().compute(name, full)
+    except ValueError as e:
+        if any(re.search(pattern, str(e)) for pattern in tolerate):
+            return
+        raise
+    json.dumps(view, allow_nan=True)  # plain Python: what the browser receives
+    html = render.render_widget(jinja, {"name": name, "id": "w", "params": full, "view": view,
+                                        "line": 3})
+    assert isinstance(html, (str, Markup)) and 'data-widget="' + name + '"' in html
+
+
 @pytest.mark.parametrize("name", WIDGETS)
 def test_valid_parameters_pass_and_compute_a_view(name, jinja):
+    tolerate = [CROSS_RULES.get(name), KNOWN_BUGS.get(name, [None])[0]]
+
     @fuzz(EXAMPLES[name])
     @given(params=valid_params(name))
     def check(params):
-        wid, full = parse_block(name, toml_body(params), "b.md", 3)  # no BuildError here
-        assert wid is None and set(full) == set(SPECS[name])
-        for key, value in params.items():
-            assert full[key] == value
-        try:
-            view = registry().compute(name, full)
-        except ValueError as e:
-            if name in CROSS_RULES and re.search(CROSS_RULES[name], str(e)):
-                return
-            raise
-        json.dumps(view, allow_nan=True)  # plain Python: what the browser receives
-        html = render.render_widget(jinja, {"name": name, "id": "w", "params": full, "view": view,
-                                            "line": 3})
-        assert isinstance(html, (str, Markup)) and 'data-widget="' + name + '"' in html
+        block_computes_and_renders(name, params, jinja, [t for t in tolerate if t])
 
     check()
+
+
+def corner_values(spec):
+    t = spec["type"]
+    if t == "bool":
+        return [True, False]
+    if t == "choice":
+        return list(spec["choices"])
+    if t == "int":
+        return [spec["min"], spec["max"]]
+    low, high = float(spec["min"]), float(spec["max"])
+    if t == "float":  # the ends, and the floats right inside them
+        return [low, high, math.nextafter(low, math.inf), math.nextafter(high, -math.inf)]
+    n = spec.get("length")
+    shortest, longest = (n, n) if n else (spec.get("min_length", 1), spec.get("max_length", 12))
+    return [[low] * shortest, [high] * longest]
+
+
+def corners(name):
+    """The defaults, and each parameter alone at each corner of its range."""
+    base = {k: s["default"] for k, s in SPECS[name].items()}
+    found = {json.dumps(base): base}
+    for key, spec in SPECS[name].items():
+        for value in corner_values(spec):
+            params = {**base, key: value}
+            found.setdefault(json.dumps(params), params)
+    return list(found.values())
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, raises=ValueError,
+                                             reason=KNOWN_BUGS[n][1]))
+    if n in KNOWN_BUGS else n for n in WIDGETS])
+def test_corner_parameters_compute_a_view(name, jinja):
+    tolerate = [CROSS_RULES[name]] if name in CROSS_RULES else []
+    for params in corners(name):
+        block_computes_and_renders(name, params, jinja, tolerate)
 
 
 # ---------------------------------------------------------------- whole chapters
@@ -204,13 +263,13 @@ def build_chapter(root, text):
     return article
 
 
-@fuzz(40)
+@fuzz(30)
 @given(title=st.booleans(), text=MARKDOWN | st.text(max_size=200))
 def test_arbitrary_markdown_builds_or_raises_build_error(book, title, text):
     build_chapter(book, ("# 标题\n\n" if title else "") + text)
 
 
-@fuzz(20)
+@fuzz(15)
 @given(name=st.sampled_from(WIDGETS), given=st.dictionaries(KEYS, VALUES, max_size=3),
        before=MARKDOWN, after=MARKDOWN)
 def test_chapters_with_widget_blocks_build_or_raise_build_error(book, name, given, before, after):
