@@ -7,9 +7,9 @@ A widget block is a fenced block whose info string is `widget <name>`; its body 
     causal = true
     ```
 
-The widget's parameters are declared as data in `pycore/widgets/<name>.py` (PARAMS). A spec has
-a "type" (float, int, bool, choice, vector), a "default", and per type: min/max, choices,
-length or min_length/max_length. Every problem is a BuildError at the block's line.
+The widget's parameters are declared as data in `pycore/widgets/<name>.py` (PARAMS) and checked
+by pycore.widgets.check_value -- the same check the browser runs on every live change. Every
+problem is a BuildError at the block's line.
 """
 import importlib
 import pkgutil
@@ -17,7 +17,11 @@ import re
 import tomllib
 from pathlib import Path
 
+from pycore.widgets import check_value, describe
+
 from .errors import BuildError, toml_error
+
+_describe = describe  # the name docsgen uses
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "widgets"
@@ -30,56 +34,6 @@ def registry():
 
 def known_widgets():
     return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(registry().__path__))
-
-
-def _describe(spec):
-    t = spec["type"]
-    if t in ("float", "int"):
-        return f"a number from {spec['min']} to {spec['max']}" if t == "float" else \
-            f"an integer from {spec['min']} to {spec['max']}"
-    if t == "bool":
-        return "true or false"
-    if t == "choice":
-        return "one of " + ", ".join(repr(c) for c in spec["choices"])
-    n = spec.get("length")
-    count = f"{n}" if n else f"{spec.get('min_length', 1)} to {spec.get('max_length', 'any')}"
-    return f"a list of {count} numbers, each from {spec['min']} to {spec['max']}"
-
-
-def _is_number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def check_value(name, value, spec):
-    """Return the value in its canonical type, or raise ValueError saying what is allowed."""
-    t, bad = spec["type"], ValueError(f"parameter {name} = {value!r} is not allowed: "
-                                      f"{name} must be {_describe(spec)}")
-    if t == "bool":
-        if not isinstance(value, bool):
-            raise bad
-        return value
-    if t == "choice":  # same type too: 4.0 or true do not pick the choice 4 or 1
-        for choice in spec["choices"]:
-            if type(choice) is type(value) and choice == value:
-                return choice
-        raise bad
-    if t == "int":
-        if not isinstance(value, int) or isinstance(value, bool) or \
-                not spec["min"] <= value <= spec["max"]:
-            raise bad
-        return value
-    if t == "float":
-        if not _is_number(value) or not spec["min"] <= value <= spec["max"]:
-            raise bad
-        return float(value)
-    if t == "vector":
-        ok_len = (len(value) == spec["length"]) if "length" in spec and isinstance(value, list) \
-            else isinstance(value, list) and \
-            spec.get("min_length", 1) <= len(value) <= spec.get("max_length", 10**6)
-        if not ok_len or not all(_is_number(v) and spec["min"] <= v <= spec["max"] for v in value):
-            raise bad
-        return [float(v) for v in value]
-    raise AssertionError(f"unknown parameter type {t!r} in a widget's PARAMS")
 
 
 def parse_block(name, body, file, line):
@@ -108,7 +62,7 @@ def parse_block(name, body, file, line):
         if key in RESERVED:
             continue
         if key not in specs:
-            allowed = ", ".join(f"{k} ({_describe(s)})" for k, s in specs.items())
+            allowed = ", ".join(f"{k} ({describe(s)})" for k, s in specs.items())
             raise BuildError(f"widget {name} has no parameter {key!r}; allowed: {allowed}",
                              file, key_line)
         try:

@@ -4,9 +4,13 @@ The same `view` runs twice: in CPython at build time (the pre-rendered page) and
 the reader's browser (every later change). Each module `pycore/widgets/<name>.py` (dashes in
 the widget name become underscores) defines:
 
-    PARAMS = {name: spec}   # what a widget block may set; see bookbuild/widgets.py for specs
+    PARAMS = {name: spec}   # what a widget block (and the reader's controls) may set
+    INPUTS = ("code",)      # optional: view inputs that are not parameters (passed as given)
     def view(**params) -> dict
 
+A spec is data: a "type" (float, int, bool, choice, vector), a "default", and per type min/max,
+choices, length or min_length/max_length. `validate` checks parameters against the specs: at
+build time for widget blocks, and in the browser for every live change and URL state.
 A view may return NumPy values; `compute` turns them into plain JSON-able Python.
 """
 import importlib
@@ -32,8 +36,72 @@ def plain(value):
     return value
 
 
+def describe(spec):
+    t = spec["type"]
+    if t in ("float", "int"):
+        return f"a number from {spec['min']} to {spec['max']}" if t == "float" else \
+            f"an integer from {spec['min']} to {spec['max']}"
+    if t == "bool":
+        return "true or false"
+    if t == "choice":
+        return "one of " + ", ".join(repr(c) for c in spec["choices"])
+    n = spec.get("length")
+    count = f"{n}" if n else f"{spec.get('min_length', 1)} to {spec.get('max_length', 'any')}"
+    return f"a list of {count} numbers, each from {spec['min']} to {spec['max']}"
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_value(name, value, spec):
+    """Return the value in its canonical type, or raise ValueError saying what is allowed."""
+    t, bad = spec["type"], ValueError(f"parameter {name} = {value!r} is not allowed: "
+                                      f"{name} must be {describe(spec)}")
+    if t == "bool":
+        if not isinstance(value, bool):
+            raise bad
+        return value
+    if t == "choice":  # same type too: 4.0 or true do not pick the choice 4 or 1
+        for choice in spec["choices"]:
+            if type(choice) is type(value) and choice == value:
+                return choice
+        raise bad
+    if t == "int":
+        if not isinstance(value, int) or isinstance(value, bool) or \
+                not spec["min"] <= value <= spec["max"]:
+            raise bad
+        return value
+    if t == "float":
+        if not is_number(value) or not spec["min"] <= value <= spec["max"]:
+            raise bad
+        return float(value)
+    if t == "vector":
+        ok_len = (len(value) == spec["length"]) if "length" in spec and isinstance(value, list) \
+            else isinstance(value, list) and \
+            spec.get("min_length", 1) <= len(value) <= spec.get("max_length", 10**6)
+        if not ok_len or not all(is_number(v) and spec["min"] <= v <= spec["max"] for v in value):
+            raise bad
+        return [float(v) for v in value]
+    raise AssertionError(f"unknown parameter type {t!r} in a widget's PARAMS")
+
+
+def validate(name, params):
+    """Every parameter of the widget, checked and canonical; defaults fill the missing ones."""
+    mod = module(name)
+    specs, inputs = mod.PARAMS, getattr(mod, "INPUTS", ())
+    unknown = [k for k in params if k not in specs and k not in inputs]
+    if unknown:
+        raise ValueError(f"widget {name} has no parameter {unknown[0]!r}; allowed: {', '.join(specs)}")
+    full = {k: check_value(k, params[k], spec) if k in params else spec["default"]
+            for k, spec in specs.items()}
+    full.update({k: params[k] for k in inputs if k in params})
+    return full
+
+
 def compute(name, params):
-    return plain(module(name).view(**params))
+    """The widget's view for checked parameters, as plain JSON-able Python."""
+    return plain(module(name).view(**validate(name, params)))
 
 
 def call_json(name, params_json):

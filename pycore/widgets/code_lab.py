@@ -21,6 +21,9 @@ LAB_FILE = "<代码实验室>"
 MAX_STDOUT = 20000  # characters kept of what the code prints
 MAX_HEAT = 12  # the weights table shows at most 12 x 12 entries
 
+# The reader's edited source is an input of the view, not a block parameter (never in a link).
+INPUTS = ("code",)
+
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 9999, "default": 0,
              "help": "passed to the code's lab_report for the shape table and the weights"},
