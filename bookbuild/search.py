@@ -21,6 +21,7 @@ jieba at all.
 """
 import hashlib
 import json
+import os
 import re
 import shutil
 import time
@@ -191,7 +192,7 @@ def chapter_terms(secs, *, cache_dir=None, log=lambda *a: None):
 def _store(path, value):
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # builds may run side by side
         tmp.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
         tmp.replace(path)
         old = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
@@ -216,7 +217,7 @@ def build_index(book, *, cache_dir=None, log=lambda *a: None):
     chapters, docs, text, postings = [], [], [], {}
     for ci, chapter in enumerate(book.chapters):
         chapters.append([chapter.href, chapter.title])
-        titles = {anchor: heading_text(text) for _, text, anchor in chapter.headings}
+        titles = {anchor: heading_text(src) for _, src, anchor in chapter.headings}
         secs = [{**s, "heading": titles.get(s["anchor"]) or s["heading"]}
                 for s in sections(chapter.html)]
         for i, (s, (head, body)) in enumerate(zip(secs, chapter_terms(secs, cache_dir=cache_dir,
