@@ -83,7 +83,17 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     view: null,
     update(changes) {
       const next = { ...state, ...changes };
-      const view = runtime.compute(name, next);
+      let view;
+      try {
+        view = runtime.compute(name, next);
+      } catch (err) {  // e.g. a value pycore refuses: keep the last good numbers, say why
+        const why = String(err.message).trim().split("\n").pop();
+        setState(root, "live", `这个值没有被接受（${why}），显示的仍是上一次的结果。`);
+        console.error(err);
+        sync(state);
+        return widget.view;
+      }
+      if (root.querySelector(".widget-status")?.textContent !== STATUS.live) setState(root, "live");
       state = next;
       widget.view = view;
       bindAll(root, view);
@@ -96,11 +106,13 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     reset() { state = structuredClone(initial); return widget.update({}); },
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
+  const linked = urlState(root, initial);
   try {
-    widget.update(urlState(root, initial));
-  } catch (badLink) {  // a hand-edited link pycore cannot compute: start from the block
+    runtime.compute(name, { ...state, ...linked });
+  } catch (badLink) {  // a hand-edited link pycore refuses: start from the block instead
     console.warn(`ignoring the URL state of ${root.id}:`, badLink);
-    widget.update({});
+    for (const key of Object.keys(linked)) delete linked[key];
   }
+  widget.update(linked);
   return widget;
 }
