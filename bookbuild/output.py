@@ -31,12 +31,13 @@ def pycore_archive(dest_dir):
 
 
 def copy_assets(dest_dir):
-    """assets/ -> site/assets/, with each widget's own stylesheet appended to book.css
-    (one request per page; a widget's styles live beside its module)."""
+    """assets/ -> site/assets/, with every other stylesheet (search.css, widgets/<name>.css)
+    appended to book.css: one request per page, and each part's styles live beside its code."""
     shutil.copytree(ROOT / "assets", dest_dir, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.css"))
-    css = [(ROOT / "assets" / "book.css").read_text(encoding="utf-8")]
-    css += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "assets" / "widgets").glob("*.css"))]
+    assets = ROOT / "assets"
+    parts = [assets / "book.css"] + sorted(p for p in assets.glob("*.css") if p.name != "book.css")
+    css = [p.read_text(encoding="utf-8") for p in parts + sorted((assets / "widgets").glob("*.css"))]
     (dest_dir / "book.css").write_text("\n".join(css), encoding="utf-8")
     css = HtmlFormatter().get_style_defs(".highlight")
     (dest_dir / "pygments.css").write_text(css, encoding="utf-8")

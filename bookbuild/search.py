@@ -23,7 +23,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import time
 import unicodedata
 from collections import Counter
@@ -34,7 +33,6 @@ from pathlib import Path
 from .vendor import runtime_cache
 
 INDEX_NAME = "search-index.json"
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
 FORMAT = 1             # version of the term rules and the file layout
 SNIPPET_TEXT = 2000    # at most this many characters of a section's text kept for snippets
 CACHE_KEEP = 200       # per-chapter term files kept in the cache folder (oldest go first)
@@ -236,11 +234,8 @@ def build_index(book, *, cache_dir=None, log=lambda *a: None):
 
 
 def write_index(site, book, *, cache_dir=None, log=lambda *a: None):
-    """Write site/search-index.json for the compiled book, and the search box's stylesheet
-    (assets/search.css, linked by base.html); return the index's size in bytes."""
+    """Write site/search-index.json for the compiled book; return the index's size in bytes."""
     index = build_index(book, cache_dir=cache_dir, log=log)
     data = json.dumps(index, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     (site / INDEX_NAME).write_bytes(data)
-    (site / "assets").mkdir(exist_ok=True)
-    shutil.copyfile(ASSETS / "search.css", site / "assets" / "search.css")
     return len(data)

@@ -52,6 +52,13 @@ def test_pages_match_golden_files(good_site, page):
         f"{page} differs from {golden}; if the change is intended, rerun with UPDATE_GOLDEN=1"
 
 
+def test_every_stylesheet_is_in_book_css(good_site):
+    css = (good_site / "assets" / "book.css").read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent / "assets"
+    for part in sorted(root.glob("*.css")) + sorted((root / "widgets").glob("*.css")):
+        assert part.read_text(encoding="utf-8") in css, f"{part.name} is missing from book.css"
+
+
 def test_site_layout(good_site):
     names = {p.name for p in good_site.iterdir()}
     assert {"index.html", "a.html", "b.html", "assets", "pyodide"} <= names

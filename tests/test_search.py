@@ -94,7 +94,6 @@ def test_written_index_is_compact_json(book, tmp_path):
     data = (tmp_path / search.INDEX_NAME).read_bytes()
     assert size == len(data) < 300_000, f"search index is {size} bytes"
     assert json.loads(data)["format"] == search.FORMAT
-    assert (tmp_path / "assets" / "search.css").is_file()
 
 
 def test_one_doc_per_heading_with_its_anchor(book, index):
