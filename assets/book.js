@@ -1,9 +1,10 @@
 // Entry point of every page: boots the runtime once, then makes each widget live.
 // Until then (or if the runtime cannot load) the pre-rendered numbers stay on the page.
+// Moving to another chapter keeps the runtime (navigate.js): its widgets go live at once.
+import { enableNavigation } from "./navigate.js";
 import { bootRuntime } from "./runtime.js";
 import { setState } from "./widgets/common.js";
 
-const roots = [...document.querySelectorAll("[data-widget]")];
 const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
 
 function showNotice(message) {
@@ -13,7 +14,7 @@ function showNotice(message) {
   notice.hidden = false;
 }
 
-async function mountAll(runtime) {
+async function mountAll(roots, runtime) {
   await Promise.all(roots.map(async (root) => {
     try {
       const module = await import(`./widgets/${root.dataset.widget}.js`);
@@ -66,17 +67,21 @@ function themeToggle() {
   show();
 }
 
-preparePrint();
-themeToggle();
-if (roots.length) {
+// Every widget inside `container`: loading -> live (or error, keeping the static numbers).
+function makeLive(container) {
+  const roots = [...container.querySelectorAll("[data-widget]")];
+  if (!roots.length) return Promise.resolve();
   roots.forEach((root) => setState(root, "loading"));
-  bootRuntime().then(mountAll, (err) => {
+  return bootRuntime().then((runtime) => mountAll(roots, runtime), (err) => {
     console.error(err);
     const why = typeof WebAssembly === "undefined" ? "这个浏览器不支持 WebAssembly" : err.message;
     roots.forEach((root) => setState(root, "error", "构建时算好的数字（交互计算不可用）"));
     document.documentElement.dataset.runtime = "unavailable";
     showNotice(`页面上的交互部分没能启动（${why}）。所有数字都是构建时用同一份 pycore 算好的，仍然正确，只是不能拖动和调节。`);
-  }).finally(registerServiceWorker);
-} else {
-  registerServiceWorker();
+  });
 }
+
+preparePrint();
+themeToggle();
+enableNavigation(makeLive);
+makeLive(document).finally(registerServiceWorker);

@@ -1,0 +1,74 @@
+// Moving between chapters without reloading the page: the Python runtime stays booted, so the
+// next chapter's widgets go live at once (no second boot of Pyodide). A link to another page
+// of the book fetches that page, swaps in its <main> and title, and announces a new page;
+// anything unusual (another origin, a modified click, an embed page, a different pycore
+// build, a failed fetch) falls back to an ordinary navigation.
+
+let shownPath = location.pathname;  // the page whose <main> is on screen
+
+const pycoreOf = (doc) => doc.querySelector('meta[name="tbook-pycore"]')?.content;
+
+function isBookPage(url) {
+  return url.origin === location.origin && url.pathname.endsWith(".html")
+    && !url.pathname.split("/").pop().startsWith("embed-");
+}
+
+function markCurrent(url) {
+  document.querySelectorAll(".toc a").forEach((a) => {
+    if (new URL(a.href).pathname === url.pathname) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  });
+}
+
+function scrollTo(url) {
+  const target = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
+  if (target) target.scrollIntoView();
+  else window.scrollTo(0, 0);
+}
+
+async function go(url, onPage, { push }) {
+  let doc;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    doc = new DOMParser().parseFromString(await response.text(), "text/html");
+  } catch (failed) {
+    location.assign(url);
+    return;
+  }
+  const main = doc.querySelector("main");
+  if (!main || pycoreOf(doc) !== pycoreOf(document)) {
+    location.assign(url);
+    return;
+  }
+  document.querySelector("main").replaceWith(document.adoptNode(main));
+  document.title = doc.title;
+  if (push) history.pushState(null, "", url);
+  shownPath = url.pathname;
+  markCurrent(url);
+  scrollTo(url);
+  const heading = main.querySelector("h1");
+  if (heading) {  // screen readers: the new page starts here
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }
+  onPage(main);
+  document.dispatchEvent(new CustomEvent("tbook:page", { detail: { main } }));
+}
+
+export function enableNavigation(onPage) {
+  document.addEventListener("click", (event) => {
+    const a = event.target.closest("a[href]");
+    if (!a || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey
+        || event.shiftKey || event.altKey || (a.target && a.target !== "_self")
+        || a.hasAttribute("download")) return;
+    const url = new URL(a.href, location.href);
+    if (!isBookPage(url) || url.pathname === location.pathname) return;  // same page: anchors
+    event.preventDefault();
+    go(url, onPage, { push: true });
+  });
+  addEventListener("popstate", () => {
+    const url = new URL(location.href);
+    if (url.pathname !== shownPath) go(url, onPage, { push: false });  // not a mere #anchor
+  });
+}

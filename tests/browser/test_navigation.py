@@ -1,0 +1,46 @@
+"""Moving between chapters keeps the page's Python runtime: no reload, no second download or
+boot of Pyodide, the next chapter's widgets live at once; back and forward work."""
+from tests.browser.harness import assert_shows, pycore_view
+
+SETTLED = "[data-widget][data-state=static], [data-widget][data-state=loading]"
+
+
+def test_chapter_links_keep_the_runtime(browser, server):
+    page = browser.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server + "01-dot-product.html")
+    page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
+    page.evaluate("() => { window.sameDocument = true; }")
+    requests.clear()
+
+    page.locator('.toc a[href$="04-attention.html"]').click()
+    page.wait_for_selector('[data-widget="attention"][data-state=live]', timeout=10_000)
+    assert page.url.endswith("04-attention.html")
+    assert page.evaluate("() => window.sameDocument === true"), "the page was reloaded"
+    assert "注意力" in page.title()
+    assert page.locator('.toc a[aria-current=page]').get_attribute("href").endswith("04-attention.html")
+    runtime = [u for u in requests if "/pyodide/" in u or "/assets/pycore-" in u]
+    assert runtime == [], f"the runtime was fetched again: {runtime}"
+
+    root = page.locator('[data-widget="attention"]').first
+    root.locator('[data-token="累"]').click()
+    assert_shows(root, pycore_view("attention", query="累"))
+
+    page.go_back()
+    page.wait_for_selector('[data-widget="dot-product"][data-state=live]', timeout=10_000)
+    assert page.url.endswith("01-dot-product.html")
+    assert page.evaluate("() => window.sameDocument === true")
+    page.go_forward()
+    page.wait_for_selector('[data-widget="attention"][data-state=live]', timeout=10_000)
+    page.close()
+
+
+def test_anchor_links_stay_ordinary(browser, server):
+    page = browser.new_page()
+    page.goto(server + "04-attention.html")
+    page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
+    anchor = page.locator(".chapter h2 .anchor").first
+    anchor.click()
+    assert "#" in page.url and page.url.split("#")[0].endswith("04-attention.html")
+    page.close()
