@@ -79,13 +79,12 @@ function open(button) {
 }
 
 async function copy() {
-  code.focus();
-  code.select();
   try {
     await navigator.clipboard.writeText(code.value);
     status.textContent = "已复制到剪贴板。";
   } catch (unavailable) {  // no clipboard API here (plain http, or permission refused)
-    code.setSelectionRange(0, code.value.length);
+    code.focus();
+    code.select();
     status.textContent = "代码已全部选中，请按 Ctrl+C（Mac 上按 ⌘C）复制。";
   }
 }
