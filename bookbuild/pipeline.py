@@ -6,7 +6,7 @@ import time
 
 from . import markdown, output, render, search
 from .load import load_book
-from .vendor import vendor_runtime
+from .vendor import NUMPY_WHEEL, vendor_runtime
 from .widgets import claim_id, expand_widgets
 
 # Applied in order to every chapter's tokens (each: rule(chapter, tokens, env)).
@@ -55,7 +55,8 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         compile_chapter(md, chapter, env, cache)
     markdown.check_links(book, env)
     with output.staging(out_dir) as site:
-        runtime = {"files": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log)}
+        runtime = {"files": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log),
+                   "numpy": NUMPY_WHEEL}
         (site / "assets").mkdir()
         output.copy_assets(site / "assets")
         markdown.copy_images(book.root, site)
