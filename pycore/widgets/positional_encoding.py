@@ -48,6 +48,7 @@ def view(d_model, pair, p, k):
     dot_diff = float(np.max(np.abs(dots_0 - dots_p)))
     rot_err = positional.rotation_error(k, d_model, n_pos=N_POS)
     block = positional.rotation(k, d_model)[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2]  # (2, 2)
+    block = block.T  # (2, 2): the chapter writes R(k) acting on the column (sin, cos) of a pair
     wavelength = float(positional.wavelengths(d_model)[pair])
     table, table_cols = _table(pe, d_model, pair)
     return {

@@ -1,5 +1,7 @@
 """Browser tests of the positional-encoding widget (pycore/widgets/positional_encoding.py,
 assets/widgets/positional-encoding.js)."""
+import math
+
 from tests.browser.harness import assert_shows, params_of, pycore_view, updates
 
 HREF = "06-positional-encoding.html"
@@ -74,6 +76,11 @@ def test_the_block_states_the_chapter_numbers(book_pages):
     assert_shows(root, view)
     assert root.locator('[data-bind="d_model"]').inner_text() == "16"
     assert root.locator('table[data-matrix="dots"] tbody td').first.inner_text() == "8.000"  # d/2
+    # the block of pair i as the chapter writes it: [[cos wk, sin wk], [-sin wk, cos wk]]
+    w = 10000 ** (-2 * view["pair"] / view["d_model"])
+    c, s = math.cos(w * view["k"]), math.sin(w * view["k"])
+    cells = [float(t) for t in root.locator('table[data-matrix="rot_block"] td').all_inner_texts()]
+    assert all(abs(a - b) <= 5e-5 for a, b in zip(cells, [c, s, -s, c]))
 
 
 def test_d_model_slider_rebuilds_the_heatmap(book_pages):
