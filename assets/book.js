@@ -81,7 +81,21 @@ function makeLive(container) {
   });
 }
 
+// Phones: the chapter list starts folded behind a "目录" button, so the chapter comes first.
+function tocToggle() {
+  const button = document.querySelector("[data-action=toc]");
+  if (!button) return;
+  const narrow = matchMedia("(max-width: 800px)");
+  const fold = (open) => button.setAttribute("aria-expanded", String(open));
+  button.hidden = false;
+  fold(!narrow.matches);
+  narrow.addEventListener("change", () => fold(!narrow.matches));
+  button.addEventListener("click", () => fold(button.getAttribute("aria-expanded") !== "true"));
+  document.addEventListener("tbook:page", () => fold(!narrow.matches));
+}
+
 preparePrint();
 themeToggle();
+tocToggle();
 enableNavigation(makeLive);
 makeLive(document).finally(registerServiceWorker);
