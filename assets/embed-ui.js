@@ -10,11 +10,6 @@ const HEIGHT = { widget: 520, chapter: 900 };  // the iframe's height until the 
 
 const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
 
-const dialog = document.getElementById("tbook-embed");
-const code = dialog?.querySelector("textarea");
-const status = dialog?.querySelector("[role=status]");
-let opener = null;
-
 function escapeAttr(text) {
   return String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;")
     .replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -51,11 +46,10 @@ export function snippet(src, title, height) {
   ].join("\n");
 }
 
-// What a button embeds: {id, kind, title, widgetIds}.
-function target(button) {
-  const bookTitle = dialog.dataset.bookTitle;
+// What a button embeds: the embed page's id, the widgets it shows, the iframe's title.
+function target(button, container, bookTitle) {
   if (button.dataset.embedKind === "chapter") {
-    const ids = [...document.querySelectorAll("[data-widget]")].map((root) => root.id);
+    const ids = [...container.querySelectorAll("[data-widget]")].map((root) => root.id);
     return { id: button.dataset.embed, kind: "chapter", widgetIds: ids,
              title: `《${bookTitle}》${button.dataset.embedTitle}`,
              what: `本节「${button.dataset.embedTitle}」，连同其中的小部件` };
@@ -64,29 +58,6 @@ function target(button) {
   const name = root.getAttribute("aria-label") || root.dataset.widget;
   return { id: button.dataset.embed, kind: "widget", widgetIds: [root.id],
            title: `《${bookTitle}》小部件：${name}`, what: `小部件「${name}」（当前的设置会一起带上）` };
-}
-
-function open(button) {
-  const t = target(button);
-  opener = button;
-  dialog.querySelector(".embed-what").textContent = `嵌入的是${t.what}。`;
-  code.value = snippet(embedUrl(t.id, t.widgetIds), t.title, HEIGHT[t.kind]);
-  status.textContent = "";
-  dialog.showModal();
-  code.focus();
-  code.select();
-  code.scrollTop = 0;
-}
-
-async function copy() {
-  try {
-    await navigator.clipboard.writeText(code.value);
-    status.textContent = "已复制到剪贴板。";
-  } catch (unavailable) {  // no clipboard API here (plain http, or permission refused)
-    code.focus();
-    code.select();
-    status.textContent = "代码已全部选中，请按 Ctrl+C（Mac 上按 ⌘C）复制。";
-  }
 }
 
 // book.js disables every button of a widget until it is live (and for good if the runtime
@@ -99,8 +70,38 @@ function keepEnabled(button) {
     .observe(root, { attributes: true, attributeFilter: ["data-state"] });
 }
 
-if (dialog) {
-  document.querySelectorAll("button[data-embed]").forEach((button) => {
+// The buttons and the dialog inside `container` (the page's <main>).
+function wire(container) {
+  const dialog = container.querySelector("#tbook-embed");
+  if (!dialog) return;
+  const code = dialog.querySelector("textarea");
+  const status = dialog.querySelector("[role=status]");
+  let opener = null;
+
+  function open(button) {
+    const t = target(button, container, dialog.dataset.bookTitle);
+    opener = button;
+    dialog.querySelector(".embed-what").textContent = `嵌入的是${t.what}。`;
+    code.value = snippet(embedUrl(t.id, t.widgetIds), t.title, HEIGHT[t.kind]);
+    status.textContent = "";
+    dialog.showModal();
+    code.focus();
+    code.select();
+    code.scrollTop = 0;
+  }
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(code.value);
+      status.textContent = "已复制到剪贴板。";
+    } catch (unavailable) {  // no clipboard API here (plain http, or permission refused)
+      code.focus();
+      code.select();
+      status.textContent = "代码已全部选中，请按 Ctrl+C（Mac 上按 ⌘C）复制。";
+    }
+  }
+
+  container.querySelectorAll("button[data-embed]").forEach((button) => {
     button.hidden = false;
     keepEnabled(button);
     button.addEventListener("click", () => open(button));
@@ -109,3 +110,7 @@ if (dialog) {
   dialog.querySelector("[data-embed-close]").addEventListener("click", () => dialog.close());
   dialog.addEventListener("close", () => { opener?.focus(); opener = null; });
 }
+
+wire(document);
+// navigate.js swaps in the next chapter's <main> (with its own buttons and dialog) in place
+document.addEventListener("tbook:page", (event) => wire(event.detail.main));

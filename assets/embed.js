@@ -26,6 +26,8 @@ if (framed) {
   addEventListener("load", () => report(true));  // fonts and images are in by then
 }
 
+// In the capture phase, so the link has its target before book.js's navigation (navigate.js)
+// looks at the click: it leaves links with a target to the browser.
 document.addEventListener("click", (event) => {
   const link = event.target.closest?.("a[href]");
   if (!link || link.target) return;
@@ -34,4 +36,4 @@ document.addEventListener("click", (event) => {
   if (samePage && url.hash) return;  // a permalink within the embedded chapter
   link.target = "_blank";
   link.rel = "noopener";
-});
+}, true);

@@ -254,12 +254,17 @@ def test_an_embed_page_keeps_url_state_and_works_offline(browser, server):
     context.close()
 
 
-def test_the_embed_button_works_without_the_runtime(browser, server):
+def test_the_embed_button_works_without_the_runtime_and_after_moving_on(browser, server):
     context = browser.new_context(service_workers="block")
     page = context.new_page()
     page.route("**/*.wasm", lambda route: route.abort())
-    page.goto(server + "02-softmax.html")
+    page.goto(server + "01-dot-product.html")
     page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
+    page.evaluate("() => { window.sameDocument = true; }")
+    page.locator(f'.toc a[href$="{CHAPTER}.html"]').click()  # navigate.js swaps <main> in
+    page.wait_for_selector('[data-widget="softmax"]', timeout=10_000)
+    page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
+    assert page.evaluate("() => window.sameDocument === true"), "the page was reloaded"
     root = page.locator('[data-widget="softmax"]').first
     assert root.get_attribute("data-state") == "error"
     assert root.locator("[data-action=reset]").is_disabled()
