@@ -56,4 +56,5 @@ def view(query, heads):
         "shape_head": _shape(head_a["output"]),
         "shape_concat": _shape(concat), "shape_w_o": _shape(w_o), "shape_output": _shape(out),
         "concat_cols": [f"{h}{j}" for h in heads.replace("+", "") for j in range(d_v)],
+        "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in heads.replace("+", "")) + "]",
     }
