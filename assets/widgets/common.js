@@ -19,6 +19,14 @@ export function fmt(value, digits) {
   return Number(value).toFixed(digits);
 }
 
+// e-notation as Python's "%.2e" prints it (1.17e-15, 0.00e+00): for tiny check numbers whose
+// last digits differ between CPython and Pyodide (data-sci="path"; tests check their size).
+export function sci(x) {
+  const [mantissa, exponent] = Number(x).toExponential(2).split("e");
+  const e = Number(exponent);
+  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+}
+
 export function lookup(view, path) {
   return path.split(".").reduce((v, key) => v?.[key], view);
 }
@@ -31,6 +39,10 @@ export function bindAll(root, view) {
     const value = lookup(view, el.dataset.bind);
     if (value === undefined) return;
     el.textContent = typeof value === "string" ? value : fmt(value, Number(el.dataset.digits));
+  });
+  root.querySelectorAll("[data-sci]").forEach((el) => {
+    const value = lookup(view, el.dataset.sci);
+    if (value !== undefined) el.textContent = sci(value);
   });
   root.querySelectorAll("table[data-matrix]").forEach((table) => {
     const m = lookup(view, table.dataset.matrix);

@@ -6,15 +6,6 @@ import { liveWidget } from "./common.js";
 
 const MAX_SEED = 9999;
 
-// e-notation as Python's "%.2e" prints it (1.17e-15, 0.00e+00): for the tiny check numbers
-const sci = (x) => {
-  const [mantissa, exponent] = x.toExponential(2).split("e");
-  const e = Number(exponent);
-  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-};
-const fillSci = (root, view) => root.querySelectorAll("[data-sci]").forEach((el) => {
-  el.textContent = sci(view[el.dataset.sci]);
-});
 
 export function mount(root, runtime) {
   const chips = [...root.querySelectorAll(".perm-chip")];
@@ -22,7 +13,6 @@ export function mount(root, runtime) {
   const action = (name) => root.querySelector(`[data-action="${name}"]`);
 
   const draw = (view) => {
-    fillSci(root, view);
     chips.forEach((chip, s) => {
       chip.setAttribute("aria-label", `第 ${s + 1} 个位置：${view.tokens[s]}`);
     });

@@ -6,15 +6,6 @@ import { liveWidget } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// e-notation as Python's "%.2e" prints it (1.17e-15, 0.00e+00): for the tiny check numbers
-const sci = (x) => {
-  const [mantissa, exponent] = x.toExponential(2).split("e");
-  const e = Number(exponent);
-  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-};
-const fillSci = (root, view) => root.querySelectorAll("[data-sci]").forEach((el) => {
-  el.textContent = sci(view[el.dataset.sci]);
-});
 const points = (xs, ys, sx, sy) => xs.map((x, i) => `${(x * sx).toFixed(2)},${(ys[i] * sy).toFixed(2)}`).join(" ");
 
 export function mount(root, runtime) {
@@ -49,7 +40,6 @@ export function mount(root, runtime) {
   }
 
   const draw = (view) => {
-    fillSci(root, view);
     const cw = drawHeat(view.pe);
     mark.setAttribute("x", (2 * view.pair * cw).toFixed(3));
     mark.setAttribute("width", (2 * cw).toFixed(3));

@@ -6,15 +6,6 @@ import { liveWidget } from "./common.js";
 const MAX_POS = 30;
 const px = (x) => x.toFixed(2);
 
-// e-notation as Python's "%.2e" prints it (1.17e-15, 0.00e+00): for the tiny check numbers
-const sci = (x) => {
-  const [mantissa, exponent] = x.toExponential(2).split("e");
-  const e = Number(exponent);
-  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-};
-const fillSci = (root, view) => root.querySelectorAll("[data-sci]").forEach((el) => {
-  el.textContent = sci(view[el.dataset.sci]);
-});
 
 export function mount(root, runtime) {
   const slider = (name) => root.querySelector(`[data-control="${name}"]`);
@@ -25,7 +16,6 @@ export function mount(root, runtime) {
   const offsetCells = [...root.querySelectorAll('[data-matrix="by_offset"] tbody td')];
 
   const draw = (view) => {
-    fillSci(root, view);
     for (const [key, vec] of [["q", view.q_rot], ["k", view.k_rot]]) {
       const [x, y] = [60 * vec[0], -60 * vec[1]];
       part("data-arrow", key).setAttribute("x2", px(x));
