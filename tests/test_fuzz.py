@@ -48,10 +48,7 @@ CROSS_RULES = {
 # Failures of valid parameters found by these tests and reported to the widget's author; the
 # corner test below is a strict xfail for them, so it fails (XPASS) once the bug is fixed: then
 # delete the entry.
-KNOWN_BUGS = {
-    "chinchilla": (r"math domain error", "a tiny positive tokens (5e-324) makes tokens/params "
-                   "underflow to 0 and ratio_x takes math.log10(0)"),
-}
+KNOWN_BUGS = {}
 
 
 def _default_time(name):

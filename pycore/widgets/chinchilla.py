@@ -31,8 +31,9 @@ PARAMS = {
 
 
 def ratio_x(ratio):
-    """Position of a tokens-per-parameter ratio on the log axis (1 -> 0, 1000 -> RATIO_W)."""
-    return RATIO_W * min(3.0, max(0.0, math.log10(ratio))) / 3.0
+    """Position of a tokens-per-parameter ratio on the log axis (1 -> 0, 1000 -> RATIO_W);
+    ratios below 1 (even one that underflowed to 0) sit at the left end."""
+    return RATIO_W * min(3.0, math.log10(max(ratio, 1.0))) / 3.0
 
 
 def verdict(times):
