@@ -24,9 +24,9 @@ PARAMS = {
     "params": {"type": "float", "min": 1e8, "max": 1e12, "default": 7e9,
                "help": "N, the number of parameters"},
     "tokens": {"type": "float", "min": 0.0, "max": 1e15, "default": 0.0,
-               "help": "D, training tokens; 0 = the compute-optimal 20 N"},
+               "help": "D, training tokens; below 1 = the compute-optimal 20 N"},
     "flops": {"type": "float", "min": 0.0, "max": 1e27, "default": 0.0,
-              "help": "a compute budget C in FLOPs; when > 0 it decides N and D"},
+              "help": "a compute budget C in FLOPs; when >= 1 it decides N and D"},
 }
 
 
@@ -53,9 +53,10 @@ def preset_name(n, d):
 
 
 def view(params, tokens, flops):
-    if flops > 0:
+    # Below one token or one FLOP a figure means "not given" (it would underflow N or D to 0).
+    if flops >= 1:
         given = chinchilla(flops=flops)
-    elif tokens > 0:
+    elif tokens >= 1:
         given = chinchilla(params=params, tokens=tokens)
     else:
         given = chinchilla(params=params)
