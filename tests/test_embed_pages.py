@@ -11,11 +11,12 @@ from bookbuild import markdown, render
 from bookbuild.errors import BuildError
 from bookbuild.load import load_book
 from bookbuild.pipeline import compile_chapter
+from bookbuild.vendor import NUMPY_WHEEL
 
 HERE = Path(__file__).resolve().parent
 BOOK = HERE.parent / "book"
 MINIBOOK = HERE / "fixtures" / "minibook"
-RUNTIME = {"files": [], "pycore": "pycore-000000000000.zip"}
+RUNTIME = {"files": [], "pycore": "pycore-000000000000.zip", "numpy": NUMPY_WHEEL}
 
 
 def compile_pages(book_dir):
@@ -89,6 +90,15 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     assert page.find("meta", http_equiv="Content-Security-Policy")[0]["content"] == render.CSP
     assert page.find("meta", name="tbook-embed")[0]["content"] == "attention-04-attention"
     assert page.find("meta", name="tbook-pycore")[0]["content"] == "assets/" + RUNTIME["pycore"]
+    # the head matches the book's (templates/embed.html repeats base.html's): same runtime
+    # metas, same preloads of the runtime files
+    book_page = Elements(pages["04-attention.html"])
+    for name in ("tbook-root", "tbook-runtime", "tbook-pycore"):
+        assert page.find("meta", name=name) == book_page.find("meta", name=name), name
+    preloads = [(a["rel"], a["href"]) for a in page.find("link") if "preload" in a["rel"]]
+    assert len(preloads) >= 7
+    assert preloads == [(a["rel"], a["href"]) for a in book_page.find("link")
+                        if "preload" in a["rel"]]
     scripts = [s["src"] for s in page.find("script")]
     assert scripts == ["assets/theme.js", "assets/book.js", "assets/embed.js"]
     back = page.find("a", href="04-attention.html#attention-04-attention")
