@@ -58,3 +58,16 @@ def pycore_view(name, **changes):
 
 def updates(root):
     return int(root.get_attribute("data-updates") or 0)
+
+
+def page_names(site):
+    """Every page a reader opens (index and chapters) plus two embed pages, one of a widget and
+    one of a chapter: the other embed pages repeat those markups (tests/browser/test_embed.py
+    covers embedding itself), and booting Pyodide on each of them would only cost time."""
+    names = sorted(p.name for p in site.glob("*.html"))
+    pages = [n for n in names if not n.startswith("embed-")]
+    embeds = [n for n in names if n.startswith("embed-")]
+    chapters = {n[len("embed-"):] for n in embeds} & set(pages)
+    return pages + [n for n in embeds if n[len("embed-"):] not in chapters][:1] \
+        + [n for n in embeds if n[len("embed-"):] in chapters and "data-widget" in
+           (site / n).read_text(encoding="utf-8")][:1]

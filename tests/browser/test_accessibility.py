@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.harness import page_names
+
 TESTS = Path(__file__).resolve().parent.parent
 AXE = TESTS / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -32,7 +34,7 @@ def run_axe(page, source):
 
 def test_every_page_has_no_serious_accessibility_violation(book_pages, site, server, axe_source):
     problems = {}
-    for href in sorted(p.name for p in site.glob("*.html")):
+    for href in page_names(site):
         page = book_pages.open(href).page
         bad = [v for v in run_axe(page, axe_source) if v["impact"] in ("serious", "critical")]
         if bad:

@@ -2,13 +2,11 @@
 and every widget ends live."""
 import pytest
 
-
-def all_pages(site):
-    return sorted(p.name for p in site.glob("*.html"))
+from tests.browser.harness import page_names
 
 
 def test_every_page_stays_on_its_origin_and_goes_live(book_pages, site):
-    pages = all_pages(site)
+    pages = page_names(site)
     assert "index.html" in pages and len(pages) >= 4
     for href in pages:
         page = book_pages.open(href)
