@@ -28,7 +28,6 @@ import unicodedata
 from collections import Counter
 from html import unescape
 from importlib.metadata import version
-from pathlib import Path
 
 from .vendor import runtime_cache
 

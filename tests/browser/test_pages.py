@@ -1,7 +1,5 @@
 """Every page of the book, visited in Chromium: nothing leaves the origin, nothing errs,
 and every widget ends live."""
-import pytest
-
 from tests.browser.harness import page_names
 
 

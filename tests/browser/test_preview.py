@@ -4,7 +4,6 @@ import http.client
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
