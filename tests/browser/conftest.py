@@ -2,7 +2,9 @@
 and one page per chapter (Pyodide boots once per page; tests reset the widgets they move)."""
 import os
 import shutil
+import subprocess
 import threading
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -104,3 +106,18 @@ def book_pages(browser, server, site):
     yield for_widget
     for p in opened.values():
         p.page.close()
+
+
+TESTS = Path(__file__).resolve().parent.parent
+AXE = TESTS / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    """axe-core's source (npm, tests/package.json), installed on first use."""
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if not npm:
+            pytest.fail("axe-core is missing and npm is not installed: apt-get install npm", pytrace=False)
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=TESTS, check=True)
+    return AXE.read_text(encoding="utf-8")

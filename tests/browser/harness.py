@@ -71,3 +71,12 @@ def page_names(site):
     return pages + [n for n in embeds if n[len("embed-"):] not in chapters][:1] \
         + [n for n in embeds if n[len("embed-"):] in chapters and "data-widget" in
            (site / n).read_text(encoding="utf-8")][:1]
+
+
+def run_axe(page, source):
+    """Load axe through the DevTools protocol (page.evaluate is not subject to the page's CSP,
+    which stays enforced for the page itself), then run it."""
+    page.evaluate(source + "\n;true")
+    return page.evaluate("""() => axe.run(document, {resultTypes: ['violations']})
+        .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+               nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import BookPage
-from tests.browser.test_accessibility import axe_source, run_axe  # noqa: F401 (a fixture)
+from tests.browser.harness import run_axe
 
 BOX = "#tbook-search"
 FIRST = "#tbook-search-results > li:first-child"
