@@ -1,5 +1,6 @@
 """Stage 5 -- write: assets, the pycore archive and the pages go into a staging folder that
 replaces the previous site only when everything succeeded (a failed build changes nothing)."""
+import base64
 import hashlib
 import io
 import os
@@ -41,6 +42,16 @@ def copy_assets(dest_dir):
     (dest_dir / "book.css").write_text("\n".join(css), encoding="utf-8")
     css = HtmlFormatter().get_style_defs(".highlight")
     (dest_dir / "pygments.css").write_text(css, encoding="utf-8")
+
+
+def integrity(site_dir):
+    """Subresource Integrity values ("sha384-...") of the files pages reference directly:
+    every asset and the runtime's entry module, keyed by their path in the site."""
+    files = sorted(p for p in (site_dir / "assets").rglob("*") if p.suffix in (".js", ".css"))
+    files.append(site_dir / "pyodide" / "pyodide.mjs")
+    return {p.relative_to(site_dir).as_posix():
+            "sha384-" + base64.b64encode(hashlib.sha384(p.read_bytes()).digest()).decode()
+            for p in files}
 
 
 def write_pages(site_dir, pages):

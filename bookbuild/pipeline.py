@@ -61,6 +61,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         output.copy_assets(site / "assets")
         markdown.copy_images(book.root, site)
         runtime["pycore"] = output.pycore_archive(site / "assets")
+        runtime["sri"] = output.integrity(site)
         output.write_pages(site, render.render_pages(jinja, book, runtime))
         search.write_index(site, book, log=log)
         output.write_service_worker(site, jinja)

@@ -5,7 +5,8 @@ import re
 from html import unescape
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (Environment, FileSystemLoader, StrictUndefined, pass_context,
+                    select_autoescape)
 from markupsafe import Markup, escape
 
 from .errors import BuildError
@@ -23,6 +24,13 @@ def num(value, digits=4):
     return f"{value:.{digits}f}"
 
 
+@pass_context
+def sri(context, path):
+    """A page's reference to a site file, with its Subresource Integrity hash:
+    href="{{ sri('assets/book.js') }}" -> href="assets/book.js" integrity="sha384-..." """
+    return Markup('{}{}" integrity="{}').format(context["root"], path, context["runtime"]["sri"][path])
+
+
 def make_env():
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -30,6 +38,7 @@ def make_env():
     env.filters["log10"] = math.log10
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     env.globals["CSP"] = CSP
+    env.globals["sri"] = sri
     return env
 
 

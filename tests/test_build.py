@@ -59,6 +59,24 @@ def test_every_stylesheet_is_in_book_css(good_site):
         assert part.read_text(encoding="utf-8") in css, f"{part.name} is missing from book.css"
 
 
+def test_directly_referenced_files_carry_their_integrity_hash(good_site):
+    import base64
+    import re
+    pages = [p for p in good_site.glob("*.html")]
+    checked = 0
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        for tag in re.findall(r"<(?:script|link)\b[^>]*>", html):
+            url = re.search(r'(?:src|href)="([^"]+)"', tag).group(1)
+            if "<script" in tag or 'rel="stylesheet"' in tag or 'rel="modulepreload"' in tag:
+                digest = re.search(r'integrity="sha384-([^"]+)"', tag)
+                assert digest, f"{page.name}: {tag} has no integrity"
+                data = (good_site / url).read_bytes()
+                assert base64.b64decode(digest.group(1)) == hashlib.sha384(data).digest(), tag
+                checked += 1
+    assert checked >= 5 * len(pages)
+
+
 def test_site_layout(good_site):
     names = {p.name for p in good_site.iterdir()}
     assert {"index.html", "a.html", "b.html", "assets", "pyodide"} <= names

@@ -1,6 +1,7 @@
 """Embed pages (templates/embed.html, bookbuild/render.py embed_pages): one per chapter and one
 per widget, with the book's content, runtime and CSP but none of its navigation; and the 嵌入
 buttons and dialog on the chapter pages."""
+import collections
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,7 +17,8 @@ from bookbuild.vendor import NUMPY_WHEEL
 HERE = Path(__file__).resolve().parent
 BOOK = HERE.parent / "book"
 MINIBOOK = HERE / "fixtures" / "minibook"
-RUNTIME = {"files": [], "pycore": "pycore-000000000000.zip", "numpy": NUMPY_WHEEL}
+RUNTIME = {"files": [], "pycore": "pycore-000000000000.zip", "numpy": NUMPY_WHEEL,
+           "sri": collections.defaultdict(lambda: "sha384-test")}
 
 
 def compile_pages(book_dir):
