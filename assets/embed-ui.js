@@ -60,16 +60,6 @@ function target(button, container, bookTitle) {
            title: `《${bookTitle}》小部件：${name}`, what: `小部件「${name}」（当前的设置会一起带上）` };
 }
 
-// book.js disables every button of a widget until it is live (and for good if the runtime
-// cannot load); embedding needs no runtime, so this button is switched back on each time.
-function keepEnabled(button) {
-  button.disabled = false;
-  const root = button.closest("[data-widget]");
-  if (!root) return;
-  new MutationObserver(() => { button.disabled = false; })
-    .observe(root, { attributes: true, attributeFilter: ["data-state"] });
-}
-
 // The buttons and the dialog inside `container` (the page's <main>).
 function wire(container) {
   const dialog = container.querySelector("#tbook-embed");
@@ -103,7 +93,6 @@ function wire(container) {
 
   container.querySelectorAll("button[data-embed]").forEach((button) => {
     button.hidden = false;
-    keepEnabled(button);
     button.addEventListener("click", () => open(button));
   });
   dialog.querySelector("[data-embed-copy]").addEventListener("click", copy);

@@ -10,8 +10,9 @@ export function setState(root, state, message) {
   root.dataset.state = state;
   const status = root.querySelector(".widget-status");
   if (status) status.textContent = message ?? STATUS[state];
+  // Controls work only when live; the embed button (embed-ui.js) needs no runtime.
   const enable = state === "live";
-  root.querySelectorAll("input, button, select").forEach((el) => { el.disabled = !enable; });
+  root.querySelectorAll("input, button:not([data-embed]), select").forEach((el) => { el.disabled = !enable; });
 }
 
 // The book's one number format; bookbuild/render.py num() matches it.
