@@ -109,12 +109,12 @@ def test_cache_bytes_equal_the_formula(book_pages, preset, context, dtype):
 
 def test_chapter_table_values(book_pages):
     """Chapter 9's table: 36,864 bytes per token and 36 MiB for GPT-2 small at 1024 tokens;
-    512 KiB per token and 2 GiB for LLaMA-7B at 4096 tokens (fp16)."""
+    512 KiB per token and 1 GiB for LLaMA-7B at its 2048 tokens (fp16)."""
     root = book_pages("kv-cache").widget("kv-cache")
     assert number(root, "per_token_text") == 36_864 and text(root, "cache_human") == "36.0 MiB"
     root.locator("[data-control=preset]").select_option("LLaMA-7B")
-    root.locator("[data-control=context]").fill("4096")
-    assert number(root, "per_token_text") == 512 * 1024 and text(root, "cache_human") == "2.0 GiB"
+    root.locator("[data-control=context]").fill("2048")
+    assert number(root, "per_token_text") == 512 * 1024 and text(root, "cache_human") == "1.0 GiB"
 
 
 def test_reset_restores_the_block(book_pages):
