@@ -2,10 +2,15 @@
 """Boot time: navigation -> every widget live on a chapter, vs a bare page that only boots
 Pyodide + NumPy (and imports NumPy) from the same site. Measured alternately in one run.
 
+With --second, each chapter run goes on in the same browser context: once the first chapter
+is live and the service worker has finished its precache (a reader who stays on a chapter a
+little while), it navigates to a second chapter and times navigation -> all widgets live
+there too (goal: <= 0.3 of the first).
+
     python3 benchmarks/boot.py [--chapter 04-attention.html] [--runs 5]
+                               [--second [05-multi-head.html]]
 """
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -38,10 +43,39 @@ def time_page(browser, url, done_selector):
     return elapsed
 
 
+def wait_service_worker(page, timeout_s=120):
+    """Until a service worker controls the page (its install, the precache, is done)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def time_two_pages(browser, first_url, second_url, done_selector):
+    """(first chapter boot, second chapter boot from cache, service worker active?)."""
+    context = browser.new_context()
+    page = context.new_page()
+    start = time.perf_counter()
+    page.goto(first_url)
+    page.wait_for_selector(done_selector, state="attached", timeout=120_000)
+    first = time.perf_counter() - start
+    sw = wait_service_worker(page)
+    start = time.perf_counter()
+    page.goto(second_url)
+    page.wait_for_selector(done_selector, state="attached", timeout=120_000)
+    second = time.perf_counter() - start
+    context.close()
+    return first, second, sw
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--chapter", default="04-attention.html")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--second", nargs="?", const="05-multi-head.html", default=None,
+                    help="also time this second chapter after the first, from cache")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -58,17 +92,32 @@ def main():
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=find_chromium(),
                                         args=CHROMIUM_FLAGS + ["--no-sandbox"])
-            chapter, bare = [], []
+            chapter, bare, second, no_sw = [], [], [], 0
             for _ in range(args.runs):  # alternate, so machine noise hits both alike
                 bare.append(time_page(browser, base + "bare.html", "body[data-state=live]"))
-                chapter.append(time_page(browser, base + args.chapter, all_live))
+                if args.second:
+                    first, then, sw = time_two_pages(browser, base + args.chapter,
+                                                     base + args.second, all_live)
+                    chapter.append(first)
+                    second.append(then)
+                    no_sw += not sw
+                else:
+                    chapter.append(time_page(browser, base + args.chapter, all_live))
             browser.close()
         server.shutdown()
     mc, mb = statistics.median(chapter), statistics.median(bare)
     print(f"runs: {args.runs} (alternating, fresh browser context each, cold HTTP cache)")
     print(f"bare Pyodide + NumPy boot      median {mb:6.2f} s   all: {' '.join(f'{t:.2f}' for t in bare)}")
     print(f"{args.chapter:<30} median {mc:6.2f} s   all: {' '.join(f'{t:.2f}' for t in chapter)}")
-    print(f"ratio chapter / bare: {mc / mb:.2f}")
+    print(f"ratio chapter / bare: {mc / mb:.2f}   goal <= 1.0 (stretch <= 0.5); "
+          f"per run: {' '.join(f'{c / b:.2f}' for c, b in zip(chapter, bare))}")
+    if args.second:
+        ms = statistics.median(second)
+        print(f"{args.second + ' (2nd, cached)':<30} median {ms:6.2f} s   all: "
+              f"{' '.join(f'{t:.2f}' for t in second)}")
+        print(f"ratio second / first chapter: {ms / mc:.2f}   goal <= 0.3; per run: "
+              f"{' '.join(f'{s / c:.2f}' for s, c in zip(second, chapter))}"
+              + (f"   ({no_sw} runs without an active service worker)" if no_sw else ""))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Build speed: `python build.py` on the whole book vs `mkdocs build` on the same Markdown
+chapters, in one run, alternating; then the incremental rebuild; then where the time goes.
+
+    python3 benchmarks/build_speed.py [--runs 5] [--edits 12] [--chapter 04-attention.md]
+
+mkdocs is only a yardstick (`pip install mkdocs`), not a dependency of the book. It gets a
+temporary mkdocs.yml whose nav is book.toml's parts and chapters, and a temporary copy of
+book/ (minus book.toml) as docs_dir, default theme and plugins (search). It does less than our
+build: no formulas rendered, widget blocks left as code, no pre-computed widgets, no Pyodide.
+
+Definitions (both tools alike, each build a new process started from here):
+  cold  empty bytecode cache (PYTHONPYCACHEPREFIX = a new empty folder, so every module,
+        the standard library's included, is compiled again) and no output folder yet; the
+        Pyodide runtime is already downloaded (the build's runtime cache is kept).
+  warm  bytecode cached and the output folder of the previous build still there.
+Incremental: inside one process, bookbuild.pipeline.build with a `cache` dict (as the preview
+server does), after appending a line to one chapter of a copy of book/: median over the edits.
+"""
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import ROOT, load_note, spread  # noqa: E402
+
+
+def mkdocs_project(tmp):
+    """mkdocs.yml + docs/ (a copy of book/ minus book.toml) in tmp; returns the yml path."""
+    docs = tmp / "docs"
+    shutil.copytree(ROOT / "book", docs, ignore=shutil.ignore_patterns("book.toml"))
+    book = tomllib.loads((ROOT / "book" / "book.toml").read_text(encoding="utf-8"))
+    lines = [f"site_name: {book['title']}", f"docs_dir: {docs}", "nav:"]
+    for part in book["parts"]:
+        lines.append(f"  - '{part['title']}':")
+        lines += [f"      - {chapter}" for chapter in part["chapters"]]
+    yml = tmp / "mkdocs.yml"
+    yml.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return yml
+
+
+def run(cmd, env_extra=None):
+    """Wall time (s) of a command in a new process; raises if it fails."""
+    env = {**os.environ, **(env_extra or {})}
+    start = time.perf_counter()
+    done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(map(str, cmd))} failed:\n{done.stderr}")
+    return elapsed
+
+
+def compare(tmp, runs):
+    yml = mkdocs_project(tmp)
+    ours_out, theirs_out = tmp / "site-ours", tmp / "site-mkdocs"
+    tools = {
+        "ours": lambda: [sys.executable, str(ROOT / "build.py"), "--out", str(ours_out)],
+        "mkdocs": lambda: [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(yml),
+                           "-d", str(theirs_out)],
+    }
+    outs = {"ours": ours_out, "mkdocs": theirs_out}
+    warm_cache = tmp / "pycache-warm"
+    times = {(tool, mode): [] for tool in tools for mode in ("cold", "warm")}
+    for tool in tools:  # prime: warm bytecode cache and an output folder for each tool
+        run(tools[tool](), {"PYTHONPYCACHEPREFIX": str(warm_cache)})
+    for i in range(runs):
+        order = list(tools) if i % 2 == 0 else list(tools)[::-1]  # alternate who goes first
+        for tool in order:
+            shutil.rmtree(outs[tool], ignore_errors=True)
+            cold_cache = Path(tempfile.mkdtemp(dir=tmp, prefix="pycache-cold-"))
+            times[(tool, "cold")].append(run(tools[tool](), {"PYTHONPYCACHEPREFIX": str(cold_cache)}))
+            shutil.rmtree(cold_cache)
+            times[(tool, "warm")].append(run(tools[tool](), {"PYTHONPYCACHEPREFIX": str(warm_cache)}))
+    return times
+
+
+def incremental(tmp, edits, chapter_name):
+    """Median and all times (ms) of build() with a cache after editing one chapter."""
+    from bookbuild.pipeline import build
+    book = tmp / "book-edit"
+    shutil.copytree(ROOT / "book", book)
+    out = tmp / "site-edit"
+    cache = {}
+    quiet = lambda *a: None  # noqa: E731
+    build(book, out, cache=cache, log=quiet)
+    chapter = book / chapter_name
+    original = chapter.read_text(encoding="utf-8")
+    edited, unchanged = [], []
+    for i in range(edits):
+        chapter.write_text(original + f"\n\n第 {i} 次编辑的一行。\n", encoding="utf-8")
+        start = time.perf_counter()
+        build(book, out, cache=cache, log=quiet)
+        edited.append(1000 * (time.perf_counter() - start))
+        start = time.perf_counter()
+        build(book, out, cache=cache, log=quiet)  # nothing changed since: every chapter cached
+        unchanged.append(1000 * (time.perf_counter() - start))
+    return edited, unchanged, (book, out, cache)
+
+
+STAGES = [  # (label, module file suffix, function name) of bookbuild.pipeline.build's stages
+    ("load book.toml + chapters", "load.py", "load_book"),
+    ("parse + check + widgets + render chapters", "pipeline.py", "compile_chapter"),
+    ("  of which widget views + templates", "widgets.py", "expand_widgets"),
+    ("  of which formulas", "markdown.py", "render_math"),
+    ("check links", "markdown.py", "check_links"),
+    ("vendor runtime (verify + link Pyodide)", "vendor.py", "vendor_runtime"),
+    ("  of which sha256 of the runtime", "vendor.py", "sha256_of"),
+    ("copy assets", "output.py", "copy_assets"),
+    ("copy images", "markdown.py", "copy_images"),
+    ("pycore archive", "output.py", "pycore_archive"),
+    ("render + write pages", "output.py", "write_pages"),
+    ("search index", "search.py", "write_index"),
+    ("service worker (hash of the site)", "output.py", "write_service_worker"),
+    ("staging swap", "output.py", "staging"),
+]
+
+
+def profile_build(tmp):
+    """cProfile of one warm build in this process (out folder exists, no chapter cache)."""
+    from bookbuild.pipeline import build
+    out = tmp / "site-profile"
+    quiet = lambda *a: None  # noqa: E731
+    build(ROOT / "book", out, log=quiet)  # warm: modules imported, out/ present
+    prof = cProfile.Profile()
+    start = time.perf_counter()
+    prof.enable()
+    build(ROOT / "book", out, log=quiet)
+    prof.disable()
+    wall = time.perf_counter() - start
+    stats = pstats.Stats(prof)
+    print(f"\none warm build in this process under cProfile: {wall * 1000:.0f} ms wall "
+          "(profiling adds overhead; shares matter more than absolute times)")
+    print("stages (cumulative time, ms):")
+    for label, suffix, func in STAGES:
+        hits = [(key, value) for key, value in stats.stats.items()
+                if key[0].endswith(suffix) and key[2] == func]
+        if hits:
+            cum = sum(value[3] for _, value in hits)
+            print(f"  {label:<45} {cum * 1000:8.0f}")
+    for order in ("cumulative", "tottime"):
+        buf = io.StringIO()
+        pstats.Stats(prof, stream=buf).sort_stats(order).print_stats(10)
+        text = buf.getvalue()
+        start_at = text.find("   ncalls")
+        print(f"\ncProfile top 10 by {order}:")
+        print(text[start_at:].rstrip())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5, help="cold and warm builds per tool (>= 5)")
+    ap.add_argument("--edits", type=int, default=12, help="incremental edits (>= 10)")
+    ap.add_argument("--chapter", default="04-attention.md", help="the chapter edited")
+    ap.add_argument("--no-profile", action="store_true")
+    args = ap.parse_args()
+    try:
+        import mkdocs  # noqa: F401
+    except ImportError:
+        raise SystemExit("mkdocs is the yardstick of this benchmark: pip install mkdocs")
+    print(f"# build benchmark; {load_note()}")
+    with tempfile.TemporaryDirectory(prefix="tbook-build-bench-") as tmp:
+        tmp = Path(tmp)
+        times = compare(tmp, args.runs)
+        print(f"whole book, {args.runs} runs each, alternating (seconds, new process per build):")
+        for mode in ("cold", "warm"):
+            ours, theirs = times[("ours", mode)], times[("mkdocs", mode)]
+            print(f"  {mode}  python build.py  {spread(ours, ' s')}")
+            print(f"  {mode}  mkdocs build     {spread(theirs, ' s')}")
+            pairs = [a / b for a, b in zip(ours, theirs)]
+            print(f"  {mode}  ratio ours/mkdocs {statistics.median(ours) / statistics.median(theirs):.2f} "
+                  f"(of medians; per run pair: {' '.join(f'{r:.2f}' for r in pairs)})   goal <= 0.5")
+        edited, unchanged, _ = incremental(tmp, args.edits, args.chapter)
+        print(f"\nincremental rebuild in one process after editing {args.chapter} "
+              f"(build() with the preview server's cache):")
+        print(f"  after an edit    {spread(edited, ' ms', 0)}   goal < 100 ms")
+        print(f"  nothing changed  {spread(unchanged, ' ms', 0)}")
+        print(f"  all edits (ms): {' '.join(f'{t:.0f}' for t in edited)}")
+        if not args.no_profile:
+            profile_build(tmp)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""Interaction latency: input event -> DOM updated, for every widget of the book.
+
+Widgets update synchronously: the event handler calls runtime.compute (pycore in Pyodide) and
+writes the DOM before it returns. So the time is taken inside the page: performance.now()
+before dispatching a real input event (a click, an `input` event on a slider or number box
+with a new value, a `change` on a select, a keydown) and after dispatch returns; the sample
+counts only if the widget's `data-updates` grew. Between samples the page gets a frame.
+
+Per sample three figures are kept:
+  total    dispatch -> return (the goal is about this one: median < 4 ms, p95 < 16 ms);
+  compute  the part of it spent inside runtime.compute (JSON in, pycore in Pyodide, JSON out),
+           measured by wrapping the page's one runtime object (same module instance);
+  history  the part spent in history.replaceState (the widget state written to the URL);
+  layout   the style + layout the browser then owes, forced right after (paint not included).
+For reference, the same view is also timed in this CPython process (call_json, JSON included).
+
+    python3 benchmarks/interaction.py [--n 120] [--only attention,rope] [--json out.json]
+
+Chromium coarsens performance.now() to 0.1 ms on pages that are not cross-origin isolated,
+so figures below ~0.3 ms are quantised.
+"""
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import (built_site, launch, load_note, percentile, serving,  # noqa: E402
+                    wait_all_live)
+
+# How to move each widget: (kind, selector[, keys]) run round-robin. Kinds:
+#   click   cycle through the matching enabled elements and .click() the next one
+#   range   set a new value on a range slider (walking its whole range) + `input` event
+#   number  alternate a number box between its value and a neighbour + `input` event
+#   check   .click() a checkbox (toggles; fires `input` and `change`)
+#   radio   .click() the next radio button of the group
+#   select  select the next option + `change` event
+#   key     keydown with the next key of the list on the element (bubbles); "ArrowRight Enter"
+#           is two keydowns in one sample (move the cursor, then choose)
+ACTIONS = {
+    "panorama": [("click", "[data-block]"), ("number", "[data-control=d_model]"),
+                 ("number", "[data-control=layers]")],
+    "dot-product": [("key", "[data-tip=a]", ["ArrowRight", "ArrowLeft"]),
+                    ("key", "[data-tip=b]", ["ArrowUp", "ArrowDown"])],
+    "softmax": [("range", "[data-control=log10_temperature]"), ("number", "[data-control=logit]")],
+    "embedding": [("click", "[data-pick]")],
+    "attention": [("click", "[data-token]"), ("range", "[data-control=scale]"),
+                  ("check", "[data-control=causal]")],
+    "scaling-variance": [("range", "[data-control=log2_d_k]"), ("click", "[data-action=resample]")],
+    "attention-cost": [("range", "[data-control=log10_n]"), ("click", "[data-n]"),
+                       ("number", "[data-control=n]")],
+    "multi-head": [("click", "[data-token]"), ("click", "button[data-heads]")],
+    "permutation": [("click", "[data-action=shuffle]"), ("click", "[data-action=reverse]"),
+                    ("click", "[data-action=rotate]"), ("check", "[data-control=positions]")],
+    "positional-encoding": [("range", "input[type=range][data-control]")],
+    "rope": [("range", "input[type=range][data-control]"), ("click", "[data-action=both-up]"),
+             ("click", "[data-action=both-down]")],
+    "encoder-layer": [("click", "[data-action=next]"), ("radio", "[data-control=layout]"),
+                      ("click", "[data-action=prev]"), ("click", ".enc-steps [role=option]")],
+    "sampling": [("range", "input[type=range][data-control]"), ("click", "[data-action=sample]")],
+    "kv-cache": [("click", "[data-action=next]"), ("select", "[data-control=preset]"),
+                 ("click", "[data-action=prev]"), ("select", "[data-control=dtype]"),
+                 ("number", "[data-control=context]")],
+    "param-count": [("select", "[data-control=preset]"), ("range", "input[type=range][data-control]"),
+                    ("number", "input[type=number][data-control=layers]"),
+                    ("check", "[data-control=ff_4d]")],
+    "vit-patches": [("click", "[data-p]"), ("range", "[data-control=temperature]"),
+                    ("key", "svg.vit-photo", ["ArrowRight Enter", "ArrowDown Enter", "ArrowLeft Enter",
+                                              "ArrowUp Enter"])],
+    "swin-windows": [("click", "[data-size]"), ("click", "[data-p]"), ("click", "[data-layer]"),
+                     ("range", "[data-control=M]")],
+    "lr-schedule": [("range", "input[type=range][data-control]"), ("radio", "[data-control=decay]"),
+                    ("key", "svg.lr-plot", ["ArrowRight", "ArrowLeft"])],
+    "chinchilla": [("range", "input[type=range][data-control]"), ("click", "[data-preset]"),
+                   ("click", "[data-action=optimal]")],
+    "code-lab": [("click", "[data-action=run]")],
+}
+# Any other widget: its enabled buttons (but reset) and its range sliders.
+FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
+
+MEASURE_JS = r"""
+async ({ id, actions, n }) => {
+  const root = document.getElementById(id);
+  const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+  const runtime = await (await import(new URL("assets/runtime.js", base).href)).bootRuntime();
+  const compute = runtime.compute;
+  let inCompute = 0;
+  runtime.compute = function (...args) {
+    const t = performance.now();
+    try { return compute.apply(this, args); } finally { inCompute += performance.now() - t; }
+  };
+  const replaceState = history.replaceState;
+  let inHistory = 0;
+  history.replaceState = function (...args) {
+    const t = performance.now();
+    try { return replaceState.apply(this, args); } finally { inHistory += performance.now() - t; }
+  };
+  const enabled = (sel) => [...root.querySelectorAll(sel)].filter((el) => !el.disabled);
+  const rangeValues = (el) => {
+    const lo = Number(el.min || 0), hi = Number(el.max || 100);
+    const step = el.step === "any" || !el.step ? (hi - lo) / 100 : Number(el.step);
+    const count = Math.min(16, Math.round((hi - lo) / step));
+    const up = [];
+    for (let i = 0; i <= count; i++) up.push(lo + Math.round((i * (hi - lo) / count) / step) * step);
+    return [...up, ...up.slice(1, -1).reverse()];  // there and back again
+  };
+  const makers = {
+    click(sel) {
+      let i = 0;
+      return () => { const els = enabled(sel); const el = els[i++ % els.length]; el.click(); };
+    },
+    range(sel) {
+      let i = 0;
+      const plans = new Map();
+      return () => {
+        const els = enabled(sel);
+        const el = els[i++ % els.length];
+        if (!plans.has(el)) plans.set(el, { values: rangeValues(el), k: 0 });
+        const plan = plans.get(el);
+        let v;
+        do { v = plan.values[plan.k++ % plan.values.length]; } while (String(v) === el.value && plan.values.length > 1);
+        el.value = String(v);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      };
+    },
+    number(sel) {
+      let i = 0;
+      const start = new Map();
+      return () => {
+        const els = enabled(sel);
+        const el = els[i++ % els.length];
+        if (!start.has(el)) start.set(el, Number(el.value));
+        const v0 = start.get(el), step = Number(el.step) || 1;
+        const other = el.max !== "" && v0 + step > Number(el.max) ? v0 - step : v0 + step;
+        el.value = String(Number(el.value) === v0 ? other : v0);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      };
+    },
+    check(sel) {
+      return () => enabled(sel)[0].click();
+    },
+    radio(sel) {
+      return () => {
+        const els = enabled(sel);
+        const at = els.findIndex((el) => el.checked);
+        els[(at + 1) % els.length].click();
+      };
+    },
+    select(sel) {
+      return () => {
+        const el = enabled(sel)[0];
+        el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      };
+    },
+    key(sel, keys) {
+      let i = 0;
+      return () => {
+        const el = root.querySelector(sel);
+        for (const key of keys[i++ % keys.length].split(" ")) {
+          el.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+        }
+      };
+    },
+  };
+  const acts = [], missing = [];
+  for (const [kind, sel, keys] of actions) {
+    if (enabled(sel).length === 0) { missing.push(`${kind} ${sel}`); continue; }
+    acts.push({ label: `${kind} ${sel}`, fire: makers[kind](sel, keys) });
+  }
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const samples = [];
+  for (let i = 0; acts.length && i < n; i++) {
+    const act = acts[i % acts.length];
+    const before = Number(root.dataset.updates || 0);
+    inCompute = 0;
+    inHistory = 0;
+    let error = null;
+    const t0 = performance.now();
+    try { act.fire(); } catch (e) { error = String(e); }
+    const t1 = performance.now();
+    void document.body.getBoundingClientRect();  // pay the style + layout the change caused
+    const t2 = performance.now();
+    const ok = !error && Number(root.dataset.updates || 0) > before;
+    samples.push({ action: act.label, ok, error, total: t1 - t0, compute: inCompute, history: inHistory, layout: t2 - t1 });
+    await frame();
+  }
+  runtime.compute = compute;
+  history.replaceState = replaceState;
+  root.querySelector("[data-action=reset]")?.click();
+  return { samples, missing };
+}
+"""
+
+
+def cpython_reference(name, params, repeats=50):
+    """Median ms of pycore.widgets.call_json(name, params) in this process (JSON included)."""
+    from pycore.widgets import call_json
+    text = json.dumps(params)
+    call_json(name, text)  # imports, first-call caches
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        call_json(name, text)
+        times.append(1000 * (time.perf_counter() - t))
+    return statistics.median(times)
+
+
+def measure_page(page, widgets, n, profile=False):
+    """Run the interactions for every widget of an open, live page."""
+    results = []
+    cdp = page.context.new_cdp_session(page) if profile else None
+    if cdp:
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 100})  # microseconds
+    for wid, name, params in widgets:
+        actions = ACTIONS.get(name, FALLBACK)
+        if cdp:
+            cdp.send("Profiler.start")
+        out = page.evaluate(MEASURE_JS, {"id": wid, "actions": actions, "n": n})
+        if cdp:
+            out["profile"] = self_times(cdp.send("Profiler.stop")["profile"])
+        results.append({"id": wid, "name": name, "params": params, "fallback": name not in ACTIONS,
+                        **out})
+    return results
+
+
+def self_times(profile):
+    """{function label: self ms} from a CDP CPU profile; Pyodide's WebAssembly is one label."""
+    nodes = {node["id"]: node["callFrame"] for node in profile["nodes"]}
+    out = {}
+    for node_id, delta in zip(profile["samples"], profile["timeDeltas"]):
+        frame = nodes[node_id]
+        url = frame["url"]
+        if url.startswith("wasm://") or url.endswith(".wasm") or frame["functionName"].startswith("$"):
+            label = "(Pyodide WebAssembly)"
+        elif frame["functionName"] in ("(idle)", "(program)", "(garbage collector)", "(root)"):
+            label = frame["functionName"]
+        else:
+            label = f"{frame['functionName'] or '(anonymous)'} {url.rsplit('/', 1)[-1]}:{frame['lineNumber'] + 1}"
+        out[label] = out.get(label, 0) + delta / 1000
+    return out
+
+
+def print_profile(r, top=8):
+    prof = {k: v for k, v in r.get("profile", {}).items() if k not in ("(idle)", "(root)")}
+    busy = sum(prof.values())
+    if not busy:
+        return
+    print(f"    CPU profile of {r['id']} ({busy:.0f} ms sampled, idle left out): "
+          + "; ".join(f"{label} {ms / busy:.0%}" for label, ms in
+                      sorted(prof.items(), key=lambda kv: -kv[1])[:top]))
+
+
+def summarise(r, cpython_ms):
+    ok = [s for s in r["samples"] if s["ok"]]
+    total = [s["total"] for s in ok]
+    row = {"id": r["id"], "name": r["name"], "n": len(ok), "invalid": len(r["samples"]) - len(ok),
+           "missing": r["missing"], "cpython": cpython_ms}
+    if ok:
+        row.update(median=statistics.median(total), p95=percentile(total, 95), max=max(total),
+                   compute=statistics.median(s["compute"] for s in ok),
+                   compute_p95=percentile([s["compute"] for s in ok], 95),
+                   history=statistics.median(s["history"] for s in ok),
+                   layout=statistics.median(s["layout"] for s in ok),
+                   layout_p95=percentile([s["layout"] for s in ok], 95))
+        row["meets"] = row["median"] < 4 and row["p95"] < 16
+        by_action = {}
+        for s in ok:
+            by_action.setdefault(s["action"], []).append(s["total"])
+        row["slowest_action"] = max(by_action, key=lambda a: statistics.median(by_action[a]))
+        row["slowest_action_median"] = statistics.median(by_action[row["slowest_action"]])
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--n", type=int, default=120, help="interactions per widget (>= 100)")
+    ap.add_argument("--only", default="", help="comma-separated widget names")
+    ap.add_argument("--json", type=Path, help="also write every sample to this file")
+    ap.add_argument("--profile", action="store_true",
+                    help="also record a CPU profile per widget and print where its time goes "
+                         "(profiling slows the page: use the timings of a run without it)")
+    args = ap.parse_args()
+    only = {w for w in args.only.split(",") if w}
+    from playwright.sync_api import sync_playwright
+
+    print(f"# interaction benchmark; {load_note()}")
+    raw, rows = [], []
+    with built_site() as site, serving(site) as base, sync_playwright() as p:
+        browser = launch(p)
+        context = browser.new_context()
+        for html in sorted(site.glob("*.html")):
+            page_html = html.read_text(encoding="utf-8")
+            if "data-widget=" not in page_html:
+                continue
+            page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(base + html.name)
+            wait_all_live(page)
+            widgets = page.eval_on_selector_all(
+                "[data-widget]", "els => els.map(e => [e.id, e.dataset.widget, JSON.parse(e.dataset.params)])")
+            widgets = [w for w in widgets if not only or w[1] in only]
+            for r in measure_page(page, widgets, args.n, profile=args.profile):
+                r["page"] = html.name
+                raw.append(r)
+                row = summarise(r, cpython_reference(r["name"], r["params"]))
+                rows.append(row)
+                print_row(row, html.name)
+                print_profile(r)
+            if errors:
+                print(f"  page errors on {html.name}: {errors[:3]}")
+            page.close()
+        browser.close()
+    print_summary(rows)
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "raw": raw}, ensure_ascii=False), encoding="utf-8")
+
+
+HEADER = (f"{'widget (id)':<26} {'page':<28} {'n':>4} {'median':>7} {'p95':>7} {'max':>7} "
+          f"{'compute':>8} {'history':>8} {'layout':>7} {'CPython':>8}  goal")
+printed_header = False
+
+
+def print_row(row, page):
+    global printed_header
+    if not printed_header:
+        print("times in ms; median/p95/max: event dispatch -> DOM written; compute: median inside "
+              "runtime.compute; history: median inside history.replaceState (the URL state); layout: median forced style+layout after; CPython: call_json here")
+        print(HEADER)
+        printed_header = True
+    if not row["n"]:
+        print(f"{row['id']:<26} {page:<28} no valid sample (missing: {row['missing']})")
+        return
+    note = "" if not row["invalid"] else f"  ({row['invalid']} samples without an update dropped)"
+    if row["missing"]:
+        note += f"  (no element for: {', '.join(row['missing'])})"
+    print(f"{row['id']:<26} {page:<28} {row['n']:>4} {row['median']:>7.2f} {row['p95']:>7.2f} "
+          f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['history']:>8.2f} {row['layout']:>7.2f} {row['cpython']:>8.2f}  "
+          f"{'meets' if row['meets'] else 'MISSES'}{note}", flush=True)
+
+
+def print_summary(rows):
+    measured = [r for r in rows if r["n"]]
+    meets = [r for r in measured if r["meets"]]
+    print(f"\n{len(meets)} of {len(rows)} widgets meet median < 4 ms and p95 < 16 ms")
+    for r in sorted(measured, key=lambda r: -r["p95"])[:5]:
+        print(f"  slowest p95: {r['id']:<24} p95 {r['p95']:.2f} ms, median {r['median']:.2f} ms; "
+              f"slowest action {r['slowest_action']!r} (median {r['slowest_action_median']:.2f} ms); "
+              f"compute share of the median {r['compute'] / r['median']:.0%}" if r["median"] else "")
+
+
+if __name__ == "__main__":
+    main()
