@@ -5,9 +5,11 @@ import re
 from html import unescape
 from pathlib import Path
 
-from jinja2 import (Environment, FileSystemLoader, StrictUndefined, pass_context,
-                    select_autoescape)
+from jinja2 import (Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined,
+                    pass_context, select_autoescape)
 from markupsafe import Markup, escape
+
+from .vendor import runtime_cache
 
 from .errors import BuildError
 
@@ -32,8 +34,12 @@ def sri(context, path):
 
 
 def make_env():
+    # Compiled templates are kept in the book's cache folder: compiling them was most of a build.
+    cache = runtime_cache().parent / "jinja"
+    cache.mkdir(parents=True, exist_ok=True)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      bytecode_cache=FileSystemBytecodeCache(str(cache)))
     env.filters["num"] = num
     env.filters["log10"] = math.log10
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":"))
