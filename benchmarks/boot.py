@@ -8,7 +8,11 @@ little while), it navigates to a second chapter and times navigation -> all widg
 there too (goal: <= 0.3 of the first).
 
     python3 benchmarks/boot.py [--chapter 04-attention.html] [--runs 5]
-                               [--second [05-multi-head.html]]
+                               [--second [05-multi-head.html]] [--trace]
+
+--trace adds one more visit of the chapter (fresh context) and prints its timeline: when each
+runtime file was requested and had arrived (Resource Timing) and when each widget went live
+(a MutationObserver injected before the page's scripts), from navigation start.
 """
 import argparse
 import statistics
@@ -70,12 +74,46 @@ def time_two_pages(browser, first_url, second_url, done_selector):
     return first, second, sw
 
 
+# Injected before the page's scripts: the time each widget changes data-state.
+TRACE_JS = """(() => {
+  const events = [];
+  Object.defineProperty(window, "__bootTrace", { value: events });
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.attributeName === "data-state" && r.target.dataset.widget) {
+        events.push([performance.now(), `${r.target.id} -> ${r.target.dataset.state}`]);
+      }
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+  addEventListener("DOMContentLoaded", () => events.push([performance.now(), "DOMContentLoaded"]));
+})();"""
+
+
+def trace(browser, url, done_selector):
+    """Print the timeline of one visit: resources and widget states, ms from navigation."""
+    context = browser.new_context()
+    context.add_init_script(TRACE_JS)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(done_selector, state="attached", timeout=120_000)
+    events = page.evaluate("() => window.__bootTrace")
+    resources = page.evaluate("""() => performance.getEntriesByType("resource").map((r) =>
+        [r.startTime, r.responseEnd, r.name.split("/").slice(-2).join("/"), r.transferSize])""")
+    context.close()
+    print(f"\ntimeline of one visit of {url.rsplit('/', 1)[-1]} (ms from navigation start):")
+    for start, end, name, size in sorted(resources):
+        print(f"  {start:7.0f} -> {end:7.0f}  {name:<58} {size / 1e3:9.1f} KB")
+    for t, what in events:
+        print(f"  {t:7.0f}             {what}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--chapter", default="04-attention.html")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--second", nargs="?", const="05-multi-head.html", default=None,
                     help="also time this second chapter after the first, from cache")
+    ap.add_argument("--trace", action="store_true", help="print the timeline of one more visit")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -103,6 +141,8 @@ def main():
                     no_sw += not sw
                 else:
                     chapter.append(time_page(browser, base + args.chapter, all_live))
+            if args.trace:
+                trace(browser, base + args.chapter, all_live)
             browser.close()
         server.shutdown()
     mc, mb = statistics.median(chapter), statistics.median(bare)
