@@ -62,11 +62,17 @@ def wait_all_live(page, timeout=180_000):
     page.wait_for_selector(ALL_LIVE, state="attached", timeout=timeout)
 
 
-def chapters_with_widgets(site):
+def chapter_pages(site, embeds=False):
+    """The chapter pages of a built site (index and, unless asked, embed-*.html left out)."""
+    return [p for p in sorted(Path(site).glob("*.html"))
+            if p.name != "index.html" and (embeds or not p.name.startswith("embed-"))]
+
+
+def chapters_with_widgets(site, embeds=False):
     """[(page file name, [widget names in page order])] for every chapter holding a widget."""
     import re
     found = []
-    for path in sorted(Path(site).glob("*.html")):
+    for path in chapter_pages(site, embeds):
         names = re.findall(r'data-widget="([a-z0-9-]+)"', path.read_text(encoding="utf-8"))
         if names:
             found.append((path.name, names))

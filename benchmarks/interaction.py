@@ -16,6 +16,7 @@ Per sample three figures are kept:
 For reference, the same view is also timed in this CPython process (call_json, JSON included).
 
     python3 benchmarks/interaction.py [--n 120] [--only attention,rope] [--json out.json]
+                                      [--embeds] [--profile]
 
 Chromium coarsens performance.now() to 0.1 ms on pages that are not cross-origin isolated,
 so figures below ~0.3 ms are quantised.
@@ -28,8 +29,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (built_site, launch, load_note, percentile, serving,  # noqa: E402
-                    wait_all_live)
+from common import (built_site, chapter_pages, launch, load_note, percentile,  # noqa: E402
+                    serving, wait_all_live)
 
 # How to move each widget: (kind, selector[, keys]) run round-robin. Kinds:
 #   click   cycle through the matching enabled elements and .click() the next one
@@ -281,6 +282,8 @@ def main():
     ap.add_argument("--n", type=int, default=120, help="interactions per widget (>= 100)")
     ap.add_argument("--only", default="", help="comma-separated widget names")
     ap.add_argument("--json", type=Path, help="also write every sample to this file")
+    ap.add_argument("--embeds", action="store_true",
+                    help="also the embed-*.html pages (one widget each, for blogs)")
     ap.add_argument("--profile", action="store_true",
                     help="also record a CPU profile per widget and print where its time goes "
                          "(profiling slows the page: use the timings of a run without it)")
@@ -293,7 +296,7 @@ def main():
     with built_site() as site, serving(site) as base, sync_playwright() as p:
         browser = launch(p)
         context = browser.new_context()
-        for html in sorted(site.glob("*.html")):
+        for html in chapter_pages(site, embeds=args.embeds):
             page_html = html.read_text(encoding="utf-8")
             if "data-widget=" not in page_html:
                 continue
