@@ -5,6 +5,8 @@
 // page posts its height (assets/embed.js) and the script resizes the iframe, after checking
 // that the message comes from that very iframe and from the book's origin.
 
+import { flushUrlState } from "./widgets/common.js";
+
 const MESSAGE = "tbook-embed-height";  // assets/embed.js posts {type: MESSAGE, id, height}
 const HEIGHT = { widget: 520, chapter: 900 };  // the iframe's height until the first message
 
@@ -72,6 +74,7 @@ function wire(container) {
     const t = target(button, container, dialog.dataset.bookTitle);
     opener = button;
     dialog.querySelector(".embed-what").textContent = `嵌入的是${t.what}。`;
+    flushUrlState();  // the snippet carries the widgets' settings as the reader sees them
     code.value = snippet(embedUrl(t.id, t.widgetIds), t.title, HEIGHT[t.kind]);
     status.textContent = "";
     dialog.showModal();

@@ -4,6 +4,8 @@
 // anything unusual (another origin, a modified click, an embed page, a different pycore
 // build, a failed fetch) falls back to an ordinary navigation.
 
+import { flushUrlState } from "./widgets/common.js";
+
 let shownPath = location.pathname;  // the page whose <main> is on screen
 
 const pycoreOf = (doc) => doc.querySelector('meta[name="tbook-pycore"]')?.content;
@@ -27,6 +29,7 @@ function scrollTo(url) {
 }
 
 async function go(url, onPage, { push }) {
+  flushUrlState();  // the widgets' pending URL state belongs to the page being left
   let doc;
   try {
     const response = await fetch(url);

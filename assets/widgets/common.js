@@ -35,15 +35,20 @@ export function lookup(view, path) {
 const shadeClass = (v) => `s${Math.min(9, Math.max(0, Math.round(v * 9)))}`;
 
 // Write every [data-bind] number and every table[data-matrix] of root from a view.
+// Write only what changed: an unchanged cell costs no style recalculation or layout.
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 export function bindAll(root, view) {
   root.querySelectorAll("[data-bind]").forEach((el) => {
     const value = lookup(view, el.dataset.bind);
     if (value === undefined) return;
-    el.textContent = typeof value === "string" ? value : fmt(value, Number(el.dataset.digits));
+    setText(el, typeof value === "string" ? value : fmt(value, Number(el.dataset.digits)));
   });
   root.querySelectorAll("[data-sci]").forEach((el) => {
     const value = lookup(view, el.dataset.sci);
-    if (value !== undefined) el.textContent = sci(value);
+    if (value !== undefined) setText(el, sci(value));
   });
   root.querySelectorAll("table[data-matrix]").forEach((table) => {
     const m = lookup(view, table.dataset.matrix);
@@ -53,9 +58,10 @@ export function bindAll(root, view) {
     table.querySelectorAll("tbody tr").forEach((tr, i) => {
       tr.querySelectorAll("td").forEach((td, j) => {
         const v = m[i][j];
-        td.textContent = fmt(v, digits);
-        td.title = fmt(v, 4);
-        if (shaded) td.className = shadeClass(v);
+        setText(td, fmt(v, digits));
+        const title = fmt(v, 4);
+        if (td.title !== title) td.title = title;
+        if (shaded && td.className !== shadeClass(v)) td.className = shadeClass(v);
       });
     });
   });
@@ -75,7 +81,7 @@ function urlState(root, initial) {
   }
 }
 
-function saveUrlState(root, initial, state) {
+function writeUrlState(root, initial, state) {
   const url = new URL(location.href);
   const changed = Object.fromEntries(Object.entries(state).filter(
     ([key, value]) => JSON.stringify(value) !== JSON.stringify(initial[key])));
@@ -83,6 +89,27 @@ function saveUrlState(root, initial, state) {
   else url.searchParams.delete(root.id);
   if (url.href !== location.href) history.replaceState(history.state, "", url);
 }
+
+// history.replaceState costs milliseconds: the URL follows the widget a moment after the last
+// change (and at once when the reader leaves or shares the page), never inside an input event.
+const pendingUrl = new Map();
+let urlTimer = 0;
+
+export function flushUrlState() {
+  clearTimeout(urlTimer);
+  pendingUrl.forEach((write) => write());
+  pendingUrl.clear();
+}
+
+function saveUrlState(root, initial, state) {
+  pendingUrl.set(root, () => writeUrlState(root, initial, state));
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(flushUrlState, 150);
+}
+
+addEventListener("pagehide", flushUrlState);
+document.addEventListener("visibilitychange", flushUrlState);
+document.addEventListener("copy", flushUrlState);
 
 // A widget's life: state (parameters) -> view (pycore in Pyodide) -> DOM.
 // `draw(view)` updates what bindAll cannot (geometry); `sync(state)` updates the controls.

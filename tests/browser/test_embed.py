@@ -113,6 +113,7 @@ def test_the_blog_embeds_a_live_widget_and_a_live_chapter(browser, server, blog)
     root.locator("[data-control=scale]").fill("4")
     assert_shows(root, pycore_view("attention", query="累", scale=4.0))
     inner = frame.element_handle().content_frame()
+    inner.wait_for_url(lambda u: WIDGET in parse_qs(urlsplit(u).query))  # written after a moment
     saved = parse_qs(urlsplit(inner.url).query)[WIDGET][0]  # URL state, in the iframe's URL
     assert json.loads(saved) == {"query": "累", "scale": 4.0}
     assert page.url.rstrip("/") == blog.rstrip("/")  # the blog's own URL is untouched
