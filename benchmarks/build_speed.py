@@ -110,7 +110,8 @@ def incremental(tmp, edits, chapter_name):
 STAGES = [  # (label, module file suffix, function name) of bookbuild.pipeline.build's stages
     ("load book.toml + chapters", "load.py", "load_book"),
     ("parse + check + widgets + render chapters", "pipeline.py", "compile_chapter"),
-    ("  of which widget views + templates", "widgets.py", "expand_widgets"),
+    ("  of which widget blocks + views (pycore)", "widgets.py", "expand_widgets"),
+    ("  of which widget templates (render_widget)", "render.py", "render_widget"),
     ("  of which formulas", "markdown.py", "render_math"),
     ("check links", "markdown.py", "check_links"),
     ("vendor runtime (verify + link Pyodide)", "vendor.py", "vendor_runtime"),
@@ -122,6 +123,8 @@ STAGES = [  # (label, module file suffix, function name) of bookbuild.pipeline.b
     ("search index", "search.py", "write_index"),
     ("service worker (hash of the site)", "output.py", "write_service_worker"),
     ("staging swap", "output.py", "staging"),
+    ("across stages: compiling Jinja templates", "environment.py", "compile"),
+    ("across stages: pycore views (compute)", "__init__.py", "compute"),
 ]
 
 
