@@ -41,6 +41,14 @@ def compile_chapter(md, chapter, env, cache=None):
         cache[key] = (chapter.title, chapter.headings, chapter.widgets, chapter.html, links)
 
 
+def make_tools():
+    """The Markdown parser and the Jinja environment (with our render rules): made once per
+    build, or once per preview session (kept in its cache until templates change)."""
+    md, jinja = markdown.make_parser(), render.make_env()
+    render.install_rules(md, jinja)
+    return md, jinja
+
+
 def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
     """Build the whole book from book_dir into out_dir; raise BuildError on bad input.
 
@@ -48,8 +56,9 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
     caller empties it when pycore/ or templates/ change."""
     start = time.perf_counter()
     book = load_book(book_dir)
-    md, jinja = markdown.make_parser(), render.make_env()
-    render.install_rules(md, jinja)
+    if cache is not None and "tools" not in cache:
+        cache["tools"] = make_tools()
+    md, jinja = cache["tools"] if cache is not None else make_tools()
     env = {"links": [], "widget_ids": {}}
     for chapter in book.chapters:
         compile_chapter(md, chapter, env, cache)

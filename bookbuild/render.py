@@ -56,7 +56,8 @@ def install_rules(md, jinja):
         w = tokens[idx].meta.get("widget")
         if w is None:  # a code block: focusable, so keyboard users can scroll a wide one
             return default_fence(tokens, idx, options, env).replace("<pre>", '<pre tabindex="0">', 1)
-        return render_widget(jinja, w, env.get("root", ""))
+        w["html"] = render_widget(jinja, w, env.get("root", ""))  # embed pages reuse it
+        return w["html"]
 
     def math(renderer, tokens, idx, options, env):
         return tokens[idx].meta["mathml"] + ("\n" if tokens[idx].block else "")
@@ -117,7 +118,7 @@ def embed_pages(jinja, book, runtime):
                 raise BuildError(f"{href} would be both {taken[href]} and the embed page of "
                                  f"{what}; give the widget another id", c.path, line)
             taken[href] = f"the embed page of {what}"
-            html = Markup(render_widget(jinja, w)) if w else None
+            html = Markup(w["html"]) if w else None
             yield href, embed.render(book=book, chapter=c, number=section_number(c, i),
                                      root="", runtime=runtime, embed_id=name, widget=w,
                                      widget_html=html, widget_title=widget_title(html or ""))
