@@ -70,8 +70,14 @@ def time_two_pages(browser, first_url, second_url, done_selector):
     page.goto(second_url)
     page.wait_for_selector(done_selector, state="attached", timeout=120_000)
     second = time.perf_counter() - start
+    # a reader follows a link: the page keeps its runtime and swaps in the chapter (navigate.js)
+    start = time.perf_counter()
+    page.locator(f'.toc a[href$="{first_url.rsplit("/", 1)[1]}"]').click()
+    page.wait_for_url(first_url, timeout=120_000)
+    page.wait_for_selector(done_selector, state="attached", timeout=120_000)
+    link = time.perf_counter() - start
     context.close()
-    return first, second, sw
+    return first, second, sw, link
 
 
 # Injected before the page's scripts: the time each widget changes data-state.
@@ -130,14 +136,15 @@ def main():
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=find_chromium(),
                                         args=CHROMIUM_FLAGS + ["--no-sandbox"])
-            chapter, bare, second, no_sw = [], [], [], 0
+            chapter, bare, second, links, no_sw = [], [], [], [], 0
             for _ in range(args.runs):  # alternate, so machine noise hits both alike
                 bare.append(time_page(browser, base + "bare.html", "body[data-state=live]"))
                 if args.second:
-                    first, then, sw = time_two_pages(browser, base + args.chapter,
-                                                     base + args.second, all_live)
+                    first, then, sw, link = time_two_pages(browser, base + args.chapter,
+                                                           base + args.second, all_live)
                     chapter.append(first)
                     second.append(then)
+                    links.append(link)
                     no_sw += not sw
                 else:
                     chapter.append(time_page(browser, base + args.chapter, all_live))
@@ -157,6 +164,9 @@ def main():
               f"{' '.join(f'{t:.2f}' for t in second)}")
         print(f"ratio second / first chapter: {ms / mc:.2f}   goal <= 0.3; per run: "
               f"{' '.join(f'{s / c:.2f}' for s, c in zip(second, chapter))}"
+              + f"\n{'back to ' + args.chapter + ' by a link':<30} median "
+              f"{statistics.median(links):6.2f} s   all: {' '.join(f'{t:.2f}' for t in links)}"
+              f"\nratio link / first chapter: {statistics.median(links) / mc:.2f}   (runtime kept)"
               + (f"   ({no_sw} runs without an active service worker)" if no_sw else ""))
 
 
