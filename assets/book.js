@@ -14,10 +14,10 @@ function showNotice(message) {
   notice.hidden = false;
 }
 
-async function mountAll(roots, runtime) {
-  await Promise.all(roots.map(async (root) => {
+async function mountAll(roots, modules, runtime) {
+  await Promise.all(roots.map(async (root, i) => {
     try {
-      const module = await import(`./widgets/${root.dataset.widget}.js`);
+      const module = await modules[i];
       module.mount(root, runtime);
       setState(root, "live");
     } catch (err) {
@@ -72,7 +72,10 @@ function makeLive(container) {
   const roots = [...container.querySelectorAll("[data-widget]")];
   if (!roots.length) return Promise.resolve();
   roots.forEach((root) => setState(root, "loading"));
-  return bootRuntime().then((runtime) => mountAll(roots, runtime), (err) => {
+  // The widgets' front-end modules load while the runtime boots, not after it.
+  const modules = roots.map((root) => import(`./widgets/${root.dataset.widget}.js`));
+  modules.forEach((m) => m.catch(() => {}));  // reported per widget in mountAll
+  return bootRuntime().then((runtime) => mountAll(roots, modules, runtime), (err) => {
     console.error(err);
     const why = typeof WebAssembly === "undefined" ? "这个浏览器不支持 WebAssembly" : err.message;
     roots.forEach((root) => setState(root, "error", "构建时算好的数字（交互计算不可用）"));
