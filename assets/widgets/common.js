@@ -102,7 +102,8 @@ export function flushUrlState() {
 }
 
 function saveUrlState(root, initial, state) {
-  pendingUrl.set(root, () => writeUrlState(root, initial, state));
+  const page = location.pathname;  // a write left pending when the reader goes back is dropped
+  pendingUrl.set(root, () => { if (location.pathname === page) writeUrlState(root, initial, state); });
   clearTimeout(urlTimer);
   urlTimer = setTimeout(flushUrlState, 150);
 }
