@@ -60,6 +60,9 @@ class DevHandler(SiteHandler):
             return self._send(200, "text/javascript", CLIENT)
         if self.path == "/__dev/events":
             return self._events()
+        if self.path.split("?")[0] == "/sw.js":  # a preview is never served from a cache
+            return self._send(404, "text/plain; charset=utf-8",
+                              b"no service worker in the preview: every reload shows the latest build")
         path = self.translate_path(self.path)
         if Path(path).is_dir():
             path = str(Path(path) / "index.html")
