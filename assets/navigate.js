@@ -28,7 +28,7 @@ function scrollTo(url) {
   else window.scrollTo(0, 0);
 }
 
-async function go(url, onPage, { push }) {
+async function go(url, onPage, { push, refresh = false }) {
   flushUrlState();  // the widgets' pending URL state belongs to the page being left
   let doc;
   try {
@@ -49,17 +49,24 @@ async function go(url, onPage, { push }) {
   if (push) history.pushState(null, "", url);
   shownPath = url.pathname;
   markCurrent(url);
-  scrollTo(url);
-  const heading = main.querySelector("h1");
-  if (heading) {  // screen readers: the new page starts here
-    heading.tabIndex = -1;
-    heading.focus({ preventScroll: true });
+  if (!refresh) {  // a new page: start at its top (or anchor), and tell screen readers
+    scrollTo(url);
+    const heading = main.querySelector("h1");
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    }
   }
   onPage(main);
   document.dispatchEvent(new CustomEvent("tbook:page", { detail: { main } }));
 }
 
 export function enableNavigation(onPage) {
+  document.documentElement.dataset.navigation = "on";
+  // the preview server's "refresh": the same page, rebuilt, keeping the scroll position
+  document.addEventListener("tbook:refresh", () => {
+    go(new URL(location.href), onPage, { push: false, refresh: true });
+  });
   document.addEventListener("click", (event) => {
     const a = event.target.closest("a[href]");
     if (!a || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey

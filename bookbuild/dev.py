@@ -1,7 +1,9 @@
 """`build.py serve`: build, serve site/ on 127.0.0.1, watch the sources, rebuild and reload.
 
 The preview server injects a small client (devclient.js) into every HTML page it serves; the
-client listens on /__dev/events (Server-Sent Events) for "reload" and "build-error". A failed
+client listens on /__dev/events (Server-Sent Events) for "reload" (code or styles changed),
+"refresh" (only chapters changed: the page swaps in its new content and keeps its booted
+runtime) and "build-error". A failed
 rebuild keeps the last good site/ served and shows the error in the page and the terminal.
 """
 import os
@@ -107,7 +109,7 @@ def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, r
     """Build once, then serve and rebuild on every change until interrupted."""
     cache, hub = {}, Hub()
 
-    def rebuild(reason):
+    def rebuild(reason, event="reload"):
         start = time.perf_counter()
         try:
             build(book_dir, out_dir, dist_dir=dist_dir, cache=cache, log=lambda *a: None)
@@ -116,7 +118,7 @@ def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, r
             hub.send("build-error", str(e))
             return
         log(f"rebuilt ({reason}) in {1000 * (time.perf_counter() - start):.0f} ms")
-        hub.send("reload")
+        hub.send(event)
 
     rebuild("start")
     handler = type("Handler", (DevHandler,), {"hub": hub, "directory": str(out_dir)})
@@ -142,7 +144,10 @@ def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, r
             if under("pycore") or under("templates"):
                 cache.clear()  # compiled chapters hold views and markup of the old code
             if paths:
-                rebuild(", ".join(sorted({p.name for p in paths})[:3]))
+                # only chapters changed: open pages swap in the new text and keep their runtime
+                text_only = all(p.is_relative_to(Path(book_dir).resolve()) for p in paths)
+                rebuild(", ".join(sorted({p.name for p in paths})[:3]),
+                        "refresh" if text_only else "reload")
     except KeyboardInterrupt:
         pass
     finally:

@@ -1,5 +1,6 @@
 // Preview-only client, injected by the preview server (never part of the built site):
-// reloads the page after a rebuild and shows a build error over the page until it is fixed.
+// shows a rebuild (a reload, or a swap of the page's content) and a build error over the page
+// until it is fixed.
 const events = new EventSource("/__dev/events");
 let overlay = null;
 
@@ -16,4 +17,14 @@ function showError(message) {
 }
 
 events.addEventListener("reload", () => location.reload());
+// Only chapter text changed: navigate.js swaps in the new page and keeps the Python runtime.
+events.addEventListener("refresh", () => {
+  overlay?.remove();
+  overlay = null;
+  if (document.documentElement.dataset.navigation === "on") {
+    document.dispatchEvent(new CustomEvent("tbook:refresh"));
+  } else {
+    location.reload();
+  }
+});
 events.addEventListener("build-error", (e) => showError(e.data));

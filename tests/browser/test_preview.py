@@ -39,8 +39,12 @@ def test_edit_reloads_and_errors_show_in_the_page(preview, browser):
     chapter = book / "b.md"
     good = chapter.read_text(encoding="utf-8")
 
+    page.evaluate("() => { window.sameDocument = true; }")
     chapter.write_text(good + "\n新加的一段话。\n", encoding="utf-8")
     page.wait_for_selector("text=新加的一段话。", timeout=15_000)
+    # only text changed: the page swapped in its new content and kept its booted runtime
+    assert page.evaluate("() => window.sameDocument === true")
+    page.wait_for_selector("[data-widget][data-state=live]", timeout=5_000)
 
     chapter.write_text(good + "\n```widget softmax\ntemperature = 99\n```\n", encoding="utf-8")
     overlay = page.wait_for_selector("#build-error", timeout=15_000)
