@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pycore import encoder, example
+from tests.reference import pe, softmax_row
 
 X = example.EMBEDDINGS
 
@@ -16,19 +17,6 @@ def ln_rows(m, eps=1e-5):
         var = sum((a - mu) ** 2 for a in row) / len(row)
         out.append([(a - mu) / math.sqrt(var + eps) for a in row])
     return np.array(out)
-
-
-def softmax_row(s):
-    e = [math.exp(t - max(s)) for t in s]
-    return [t / sum(e) for t in e]
-
-
-def pe(p, d=16):
-    v = []
-    for i in range(d // 2):
-        w = 10000 ** (-2 * i / d)
-        v += [math.sin(w * p), math.cos(w * p)]
-    return np.array(v)
 
 
 def mha_loops(x):

@@ -5,19 +5,7 @@ import numpy as np
 import pytest
 
 from pycore import example, multihead as M
-
-
-def softmax_row(s):
-    e = [math.exp(t - max(s)) for t in s]
-    return [t / sum(e) for t in e]
-
-
-def pe(p, d=16):
-    v = []
-    for i in range(d // 2):
-        w = 10000 ** (-2 * i / d)
-        v += [math.sin(w * p), math.cos(w * p)]
-    return np.array(v)
+from tests.reference import pe, softmax_row
 
 
 @pytest.fixture(scope="module")
