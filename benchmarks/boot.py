@@ -23,9 +23,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bookbuild.pipeline import build  # noqa: E402
 from bookbuild.serve import make_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, find_chromium  # noqa: E402
+from common import wait_service_worker  # noqa: E402
 
 BARE_HTML = """<!doctype html><meta charset="utf-8"><title>bare</title>
 <script type="module" src="bare.js"></script><body data-state="loading">"""
@@ -45,16 +47,6 @@ def time_page(browser, url, done_selector):
     elapsed = time.perf_counter() - start
     context.close()
     return elapsed
-
-
-def wait_service_worker(page, timeout_s=120):
-    """Until a service worker controls the page (its install, the precache, is done)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def time_two_pages(browser, first_url, second_url, done_selector):

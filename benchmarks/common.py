@@ -10,6 +10,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,3 +101,14 @@ def load_note():
         return f"load average {one:.1f} / {five:.1f} (1 / 5 min) on {os.cpu_count()} CPUs"
     except OSError:
         return "load average unknown"
+
+
+def wait_service_worker(page, timeout_s=120):
+    """Until the page's service worker is active (its install, the precache, is done)."""
+    page.evaluate("""() => navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : false""")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+            return True
+        time.sleep(0.2)
+    return False

@@ -32,7 +32,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import built_site, launch, load_note, serving, wait_all_live  # noqa: E402
+from common import (built_site, launch, load_note, serving, wait_all_live,  # noqa: E402
+                    wait_service_worker)
 from bookbuild.serve import SiteHandler  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 
@@ -177,17 +178,6 @@ def largest(site, entries, k=8):
             if brotli is not None:
                 extra += f"  brotli {len(brotli.compress(data, quality=11)) / 1e3:9.1f} KB"
         print(f"    {path:<60} {n / 1e3:9.1f} KB{extra}")
-
-
-def wait_service_worker(page, timeout_s=120):
-    """Until the page's service worker is active (its install, the precache, is done)."""
-    page.evaluate("""() => navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : false""")
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def main():
