@@ -1,6 +1,10 @@
 """Widget scaling-variance: for a chosen d_k, N seeded pairs of random q, k with unit-variance
 entries; histograms of q.k and of q.k / sqrt(d_k) and their measured variances.
 
+Each sample of q.k is drawn as |q| z, with |q|^2 ~ chi-square(d_k) and z ~ N(0, 1): the same
+distribution as summing d_k products q_i k_i (pycore/variance.py says why), at a cost that
+does not grow with d_k.
+
 The bins are fixed (they do not follow d_k), so the reader sees the raw histogram widen as d_k
 grows while the scaled one keeps its shape.
 """
@@ -30,6 +34,7 @@ def view(d_k, seed):
         "seed": seed, "n": N, "sqrt_d_k": float(np.sqrt(d_k)),
         "var_raw": demo["var_raw"], "var_scaled": demo["var_scaled"],
         "std_raw": demo["std_raw"], "std_scaled": demo["std_scaled"],
+        "first_sq_norm": demo["sq_norm"][:FIRST], "first_z": demo["z"][:FIRST],
         "first_raw": demo["raw"][:FIRST], "first_scaled": demo["scaled"][:FIRST],
         "edges_raw": RAW_EDGES, "edges_scaled": SCALED_EDGES,
         "counts_raw": counts_raw, "counts_scaled": counts_scaled,

@@ -1,6 +1,7 @@
 """Browser tests of the scaling-variance widget (pycore/widgets/scaling_variance.py,
 assets/widgets/scaling-variance.js). The samples come from NumPy's default_rng (PCG64) in
-Pyodide's NumPy 2.0.2; the tests check they equal CPython's NumPy for the same seed."""
+Pyodide's NumPy 2.0.2 (chi-square and normal draws); the tests check they equal CPython's NumPy
+for the same seed."""
 import json
 import math
 
@@ -8,9 +9,9 @@ import pytest
 
 from tests.browser.harness import assert_shows, params_of, pycore_view, updates
 
-# d_k, seed, n, sqrt, 2 variances, 2 stds, 2x3 first samples, 65 + 33 edges, 64 + 32 counts,
-# 2 outside counts (d_k is shown twice)
-SHOWN = 4 + 1 + 4 + 6 + 98 + 96 + 2
+# d_k, seed, n, sqrt, 2 variances, 2 stds, 4x3 first draws (|q|^2, z, q.k, scaled),
+# 65 + 33 edges, 64 + 32 counts, 2 outside counts (d_k is shown twice)
+SHOWN = 4 + 1 + 4 + 12 + 98 + 96 + 2
 
 
 def bar_heights(root, key):
@@ -33,6 +34,11 @@ def test_scaling_variance_static_numbers_equal_pycore(browser, server):
     view = pycore_view("scaling-variance", **params_of(root))
     assert_shows(root, view, min_count=SHOWN)
     assert_bars(root, view)
+    # the widget says how it draws q.k, and the first draws it shows obey q.k = |q| z
+    assert "卡方分布" in root.locator(".sv-how").inner_text()
+    for s in range(3):
+        assert view["first_raw"][s] == pytest.approx(
+            math.sqrt(view["first_sq_norm"][s]) * view["first_z"][s])
     page.close()
 
 
