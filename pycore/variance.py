@@ -12,6 +12,8 @@ The stream (so the browser reproduces the build exactly): rng = np.random.defaul
 then sq_norm = rng.chisquare(d_k, n) and z = rng.standard_normal(n), in that order; sample s
 is sqrt(sq_norm[s]) * z[s].
 """
+import math
+
 import numpy as np
 
 
@@ -36,12 +38,14 @@ def dot_samples(d_k, n=2000, seed=0):
 
 def histogram(values, edges):
     """Counts per bin [e_i, e_{i+1}) (the last bin includes its right edge), plus the number
-    of values below edges[0] and above edges[-1]."""
-    values, edges = np.asarray(values), np.asarray(edges, dtype=float)
-    counts, _ = np.histogram(values, bins=edges)
-    below = int(np.sum(values < edges[0]))
-    above = int(np.sum(values > edges[-1]))
-    return counts, below, above
+    of values below edges[0] and above edges[-1]. Edges must increase."""
+    values, edges = np.asarray(values, dtype=float), np.asarray(edges, dtype=float)
+    n_bins = len(edges) - 1
+    slot = np.searchsorted(edges, values, side="right") - 1  # edges[slot] <= v < edges[slot + 1]
+    below, above = slot < 0, values > edges[-1]
+    inside = np.minimum(slot[~below & ~above], n_bins - 1)  # v == edges[-1]: the last bin
+    counts = np.bincount(inside, minlength=n_bins)
+    return counts, int(below.sum()), int(above.sum())
 
 
 def default_edges(d_k, n_bins=32):
@@ -51,18 +55,21 @@ def default_edges(d_k, n_bins=32):
     return np.linspace(-half, half, n_bins + 1)
 
 
-def variance_demo(d_k, n=2000, seed=0, edges=None):
-    """What the scaling-variance widget shows for one d_k and one seed."""
+def variance_demo(d_k, n=2000, seed=0, edges=None, scaled_edges=None):
+    """What the scaling-variance widget shows for one d_k and one seed. The scaled samples are
+    counted on scaled_edges (by default the same bins as the raw ones)."""
     sq_norm, z = dot_draws(d_k, n, seed)
     raw, scaled = dots_from_draws(sq_norm, z, d_k)
     edges = default_edges(d_k) if edges is None else np.asarray(edges, dtype=float)
+    scaled_edges = edges if scaled_edges is None else np.asarray(scaled_edges, dtype=float)
     counts_raw, below_raw, above_raw = histogram(raw, edges)
-    counts_scaled, below_scaled, above_scaled = histogram(scaled, edges)
+    counts_scaled, below_scaled, above_scaled = histogram(scaled, scaled_edges)
+    var_raw, var_scaled = float(np.var(raw)), float(np.var(scaled))
     return {
-        "d_k": d_k, "n": n, "seed": seed, "edges": edges,
+        "d_k": d_k, "n": n, "seed": seed, "edges": edges, "scaled_edges": scaled_edges,
         "sq_norm": sq_norm, "z": z, "raw": raw, "scaled": scaled,
-        "var_raw": float(np.var(raw)), "var_scaled": float(np.var(scaled)),
-        "std_raw": float(np.std(raw)), "std_scaled": float(np.std(scaled)),
+        "var_raw": var_raw, "var_scaled": var_scaled,
+        "std_raw": math.sqrt(var_raw), "std_scaled": math.sqrt(var_scaled),  # as np.std
         "counts_raw": counts_raw, "below_raw": below_raw, "above_raw": above_raw,
         "counts_scaled": counts_scaled, "below_scaled": below_scaled,
         "above_scaled": above_scaled,

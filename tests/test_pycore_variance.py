@@ -98,6 +98,7 @@ def test_variance_is_d_k_then_one(d_k):
     mean = sum(demo["raw"]) / 2000
     assert demo["var_raw"] == pytest.approx(sum((x - mean) ** 2 for x in demo["raw"]) / 2000)
     assert demo["var_scaled"] == pytest.approx(demo["var_raw"] / d_k)
+    assert demo["std_raw"] == pytest.approx(math.sqrt(demo["var_raw"]))
 
 
 def test_draws_are_norms_and_normals():
@@ -112,11 +113,26 @@ def test_draws_are_norms_and_normals():
 
 
 def test_histogram_by_counting():
-    values = [-3.0, -1.0, -0.5, 0.0, 0.2, 0.99, 1.0, 2.5, 7.0]
+    values = [-3.0, -1.0, -0.5, 0.0, 0.2, 0.99, 1.0, 2.0, 2.5, 7.0]
     counts, below, above = V.histogram(values, [-2, -1, 0, 1, 2])
-    # bins [-2,-1) [-1,0) [0,1) [1,2]: -1.0 and -0.5 | 0.0 0.2 0.99 | 1.0
-    assert counts.tolist() == [0, 2, 3, 1]
+    # bins [-2,-1) [-1,0) [0,1) [1,2]: -1.0 and -0.5 | 0.0 0.2 0.99 | 1.0 and 2.0
+    assert counts.tolist() == [0, 2, 3, 2]
     assert (below, above) == (1, 2)
+
+
+def test_histogram_matches_a_counting_loop():
+    rng = np.random.default_rng(4)
+    edges = [-3.0, -1.25, -0.5, 0.0, 0.75, 2.0]
+    values = list(rng.normal(size=300) * 2) + edges + [edges[0] - 1e-12, edges[-1] + 1e-12]
+    counts, below, above = V.histogram(values, edges)
+    expected = [0] * 5
+    for v in values:
+        for i in range(5):
+            if edges[i] <= v < edges[i + 1] or (i == 4 and v == edges[5]):
+                expected[i] += 1
+    assert counts.tolist() == expected
+    assert below == sum(v < edges[0] for v in values) and above == sum(v > edges[-1] for v in values)
+    assert sum(expected) + below + above == len(values)
 
 
 def test_demo_counts_add_up():

@@ -10,7 +10,7 @@ grows while the scaled one keeps its shape.
 """
 import numpy as np
 
-from ..variance import histogram, variance_demo
+from ..variance import variance_demo
 
 N = 2000  # samples per draw
 RAW_EDGES = np.linspace(-128.0, 128.0, 65)   # 64 bins of width 4: +-4 std at d_k = 1024
@@ -26,9 +26,8 @@ PARAMS = {
 
 
 def view(d_k, seed):
-    demo = variance_demo(d_k, N, seed, edges=RAW_EDGES)
-    counts_scaled, below_scaled, above_scaled = histogram(demo["scaled"], SCALED_EDGES)
-    counts_raw = demo["counts_raw"]
+    demo = variance_demo(d_k, N, seed, edges=RAW_EDGES, scaled_edges=SCALED_EDGES)
+    counts_raw, counts_scaled = demo["counts_raw"], demo["counts_scaled"]
     return {
         "d_k": d_k, "log2_d_k": int(d_k).bit_length() - 1,  # the slider's position
         "seed": seed, "n": N, "sqrt_d_k": float(np.sqrt(d_k)),
@@ -40,5 +39,5 @@ def view(d_k, seed):
         "counts_raw": counts_raw, "counts_scaled": counts_scaled,
         "max_raw": int(counts_raw.max()), "max_scaled": int(counts_scaled.max()),
         "outside_raw": demo["below_raw"] + demo["above_raw"],
-        "outside_scaled": below_scaled + above_scaled,
+        "outside_scaled": demo["below_scaled"] + demo["above_scaled"],
     }
