@@ -6,7 +6,14 @@ Positions 0 .. N_POS-1 are drawn. `pair` is clamped to d_model/2 - 1 (the slider
 follows d_model). The two check numbers dot_diff and rot_error (~1e-15) are printed in
 e-notation by the page; their last digits depend on the platform's sin/cos (CPython at build
 time, Pyodide live), so the tests check their size, not their digits.
+
+The view comes in parts, each a function of a few parameters (PARTS). Without `shown` it is
+the whole view (the build, the tests, the page's first live update). The page passes
+`shown`, the parameters of what it displays, and gets only the parts whose parameters differ:
+moving k brings back the 2 x 2 block and one check number, not the 40 x d heatmap.
 """
+from functools import lru_cache
+
 import numpy as np
 
 from .. import positional
@@ -15,6 +22,9 @@ N_POS = 40          # positions in the heatmap and the curves
 CURVE_STEP = 0.25   # the curves are sampled between integer positions too
 TABLE_ROWS = 8      # positions in the accessible table
 SHOWN_KS = 8        # offsets k = 0 .. 7 listed as numbers (the plot goes to N_POS - 1)
+
+CURVE_X = np.arange(0, N_POS - 1 + 1e-9, CURVE_STEP)  # (157,) positions of the curve samples
+KS = np.arange(N_POS)  # (N_POS,) offsets of the dot-product curves
 
 PARAMS = {
     "d_model": {"type": "int", "min": 4, "max": 128, "default": 16,
@@ -27,6 +37,28 @@ PARAMS = {
           "help": "offset of the rotation check PE(p) R(k) = PE(p + k)"},
 }
 
+# What the page already displays (a dict of d_model, pair, p, k) is an input of the view, not a
+# block parameter: it is never in a block or a link.
+INPUTS = ("shown",)
+
+
+@lru_cache(maxsize=8)
+def tables(d_model):
+    """What depends on d_model alone: (pe (N_POS, d), fine (len(CURVE_X), d), frequencies,
+    wavelengths, dots from position 0 (N_POS,)). Cached: a slider for p, k or the pair
+    leaves d_model as it is."""
+    out = (positional.sinusoidal(N_POS, d_model), positional.encode(CURVE_X, d_model),
+           positional.frequencies(d_model), positional.wavelengths(d_model),
+           positional.offset_dots(d_model, KS, p=0))
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+def heat(pe):
+    """The heatmap's shades: PE in thousandths, rounded (sign -> colour, |h| / 1000 -> opacity).
+    Integers keep the 40 x d table short on its way to the page."""
+    return np.rint(pe * 1000).astype(int)  # (N_POS, d_model)
 
 
 def _table(pe, d_model, pair):
@@ -35,35 +67,71 @@ def _table(pe, d_model, pair):
     return pe[:TABLE_ROWS, cols], [f"维 {c}" for c in cols]  # (TABLE_ROWS, 6)
 
 
-def view(d_model, pair, p, k):
-    if d_model % 2:
-        raise ValueError(f"d_model must be even, not {d_model}")
-    pair = min(pair, d_model // 2 - 1)
-    pe = positional.sinusoidal(N_POS, d_model)  # (N_POS, d_model)
-    xs = np.arange(0, N_POS - 1 + 1e-9, CURVE_STEP)
-    fine = positional.encode(xs, d_model)  # (len(xs), d_model)
-    ks = np.arange(N_POS)
-    dots_0 = positional.offset_dots(d_model, ks, p=0)
-    dots_p = positional.offset_dots(d_model, ks, p=p)
-    dot_diff = float(np.max(np.abs(dots_0 - dots_p)))
-    rot_err = positional.rotation_error(k, d_model, n_pos=N_POS)
-    block = positional.rotation(k, d_model)[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2]  # (2, 2)
-    block = block.T  # (2, 2): the chapter writes R(k) acting on the column (sin, cos) of a pair
-    wavelength = float(positional.wavelengths(d_model)[pair])
+def constant_part():
+    return {"n_pos": N_POS, "curve_x": CURVE_X, "ks": KS}
+
+
+def d_part(d_model):
+    pe, _, _, wavelengths, dots_0 = tables(d_model)
+    return {
+        "d_model": d_model, "max_pair": d_model // 2 - 1, "half_d": d_model / 2,
+        "heat": heat(pe), "slowest_wavelength": float(wavelengths[-1]),
+        "dots_0": dots_0, "dot_k0": float(dots_0[0]),
+    }
+
+
+def pair_part(d_model, pair):
+    pe, fine, frequencies, wavelengths, _ = tables(d_model)
+    wavelength = float(wavelengths[pair])
     table, table_cols = _table(pe, d_model, pair)
     return {
-        "d_model": d_model, "pair": pair, "p": p, "k": k, "n_pos": N_POS,
-        "max_pair": d_model // 2 - 1,
-        "pe": pe,
+        "pair": pair, "pair_dims": f"{2 * pair}, {2 * pair + 1}",
+        "omega": float(frequencies[pair]), "wavelength": wavelength,
+        "turns": (N_POS - 1) / wavelength,
+        "curve_sin": fine[:, 2 * pair], "curve_cos": fine[:, 2 * pair + 1],
         "table": table, "table_cols": table_cols,
-        "pair_dims": f"{2 * pair}, {2 * pair + 1}",
-        "omega": float(positional.frequencies(d_model)[pair]),
-        "wavelength": wavelength, "turns": (N_POS - 1) / wavelength,
-        "slowest_wavelength": float(positional.wavelengths(d_model)[-1]),
-        "curve_x": xs, "curve_sin": fine[:, 2 * pair], "curve_cos": fine[:, 2 * pair + 1],
-        "ks": ks, "dots_0": dots_0, "dots_p": dots_p,
-        "dots": [dots_0[:SHOWN_KS], dots_p[:SHOWN_KS]],  # (2, SHOWN_KS) for the table
-        "dot_k0": float(dots_0[0]), "half_d": d_model / 2,
-        "dot_diff": dot_diff,
-        "rot_block": block, "rot_error": rot_err,
     }
+
+
+def p_part(d_model, p):
+    dots_0 = tables(d_model)[4]
+    dots_p = positional.offset_dots(d_model, KS, p=p)
+    return {
+        "p": p, "dots_p": dots_p,
+        "dots": [dots_0[:SHOWN_KS], dots_p[:SHOWN_KS]],  # (2, SHOWN_KS) for the table
+        "dot_diff": float(np.max(np.abs(dots_0 - dots_p))),
+    }
+
+
+def k_part(d_model, k):
+    return {"k": k, "rot_error": positional.rotation_error(k, d_model, n_pos=N_POS)}
+
+
+def block_part(d_model, pair, k):
+    block = positional.rotation(k, d_model)[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2]  # (2, 2)
+    # .T -> (2, 2): the chapter writes R(k) acting on the column (sin, cos) of a pair
+    return {"rot_block": block.T}
+
+
+# (the parameters a part depends on, the part); a part without parameters never changes
+PARTS = [
+    ((), constant_part),
+    (("d_model",), d_part),
+    (("d_model", "pair"), pair_part),
+    (("d_model", "p"), p_part),
+    (("d_model", "k"), k_part),
+    (("d_model", "pair", "k"), block_part),
+]
+
+
+def view(d_model, pair, p, k, shown=None):
+    if d_model % 2:
+        raise ValueError(f"d_model must be even, not {d_model}")
+    now = {"d_model": d_model, "pair": min(pair, d_model // 2 - 1), "p": p, "k": k}
+    if not isinstance(shown, dict):
+        shown = None
+    out = {}
+    for names, part in PARTS:
+        if shown is None or any(shown.get(name) != now[name] for name in names):
+            out.update(part(*(now[name] for name in names)))
+    return out

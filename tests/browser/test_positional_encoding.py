@@ -2,24 +2,36 @@
 assets/widgets/positional-encoding.js)."""
 import math
 
+from tests import reference
 from tests.browser.harness import assert_shows, params_of, pycore_view, updates
 
 HREF = "06-positional-encoding.html"
 
 
 def heat_cells(root):
-    """(count, [(class, fill-opacity)]) of the heatmap's rects, row-major."""
+    """[(x, y, class, fill-opacity)] of the heatmap's rects, in document order."""
     return root.evaluate("""root => [...root.querySelectorAll('[data-heat] rect')]
-        .map(r => [r.getAttribute('class'), Number(r.getAttribute('fill-opacity'))])""")
+        .map(r => [Number(r.getAttribute('x')), Number(r.getAttribute('y')),
+                   r.getAttribute('class'), Number(r.getAttribute('fill-opacity'))])""")
 
 
 def assert_heatmap(root, view):
+    """One unit cell per (position, dimension), row-major, scaled to 320 x 200; its colour is the
+    sign and its opacity the size of PE (worked out here, pair by pair) to 3 decimals."""
+    d = view["d_model"]
     cells = heat_cells(root)
-    pe = view["pe"]
-    assert len(cells) == len(pe) * view["d_model"]
-    for n, (cls, opacity) in enumerate(cells):
-        x = pe[n // view["d_model"]][n % view["d_model"]]
-        assert cls == ("pos" if x >= 0 else "neg") and abs(opacity - abs(x)) <= 0.0005, (n, cls, opacity, x)
+    assert len(cells) == len(view["heat"]) * d == 40 * d
+    transform = root.locator("[data-heat]").get_attribute("transform")
+    sx, sy = map(float, transform.removeprefix("scale(").removesuffix(")").split())
+    assert abs(sx - 320 / d) < 1e-9 and sy == 5
+    by_hand = [reference.pe(r, d) for r in range(40)]
+    for n, (x, y, cls, opacity) in enumerate(cells):
+        r, c = divmod(n, d)
+        pe = by_hand[r][c]
+        h = view["heat"][r][c]
+        assert (x, y) == (c, r)
+        assert cls == ("pos" if h >= 0 else "neg") and opacity == abs(h) / 1000, (n, cls, opacity, h)
+        assert abs(opacity - abs(pe)) <= 0.0005 and (cls == "pos") == (pe >= 0 or pe > -0.0005), (n, pe)
 
 
 def polyline(root, name):
@@ -157,3 +169,71 @@ def test_reset_restores_the_block(book_pages):
     assert_heatmap(root, view)
     assert root.locator("[data-control=d_model]").input_value() == str(params["d_model"])
     assert root.locator("[data-control=pair]").get_attribute("max") == str(params["d_model"] // 2 - 1)
+
+
+# -- the view in parts: the page sends what it shows and gets only what changed --
+
+def test_parts_bring_the_page_to_the_whole_view():
+    """For any move from one set of parameters to another, the whole view of the old ones
+    updated with the parts the page receives is the whole view of the new ones, and a slider
+    that leaves d_model alone brings no heatmap back."""
+    moves = [({"d_model": 16, "pair": 0, "p": 10, "k": 3}, {"k": 4}),
+             ({"d_model": 16, "pair": 0, "p": 10, "k": 3}, {"p": 200}),
+             ({"d_model": 16, "pair": 0, "p": 10, "k": 3}, {"pair": 7}),
+             ({"d_model": 16, "pair": 7, "p": 10, "k": 3}, {"d_model": 8, "pair": 3}),
+             ({"d_model": 8, "pair": 3, "p": 1, "k": 64}, {"d_model": 128, "p": 500}),
+             ({"d_model": 128, "pair": 63, "p": 2, "k": 1}, {"d_model": 4, "pair": 63})]
+    for before, change in moves:
+        after = {**before, **change}
+        old = pycore_view("positional-encoding", **before)
+        shown = {name: old[name] for name in ("d_model", "pair", "p", "k")}
+        part = pycore_view("positional-encoding", **after, shown=shown)
+        assert {**old, **part} == pycore_view("positional-encoding", **after), change
+        assert ("heat" in part) == ("d_model" in change), change
+        assert pycore_view("positional-encoding", **after, shown={
+            name: part.get(name, old[name]) for name in shown}) == {}  # nothing left to send
+    k_only = pycore_view("positional-encoding", d_model=16, pair=0, p=10, k=4,
+                         shown={"d_model": 16, "pair": 0, "p": 10, "k": 3})
+    assert set(k_only) == {"k", "rot_error", "rot_block"}
+
+
+def test_sliders_touch_only_their_parts_of_the_page(book_pages):
+    root = book_pages("positional-encoding").widget("positional-encoding")
+    params = params_of(root)
+    root.evaluate("""root => {
+        const label = (m) => m.target.closest('[data-heat]') ? 'heat' : m.target.dataset.curve || m.target.tagName;
+        root._changes = [];
+        root._watch = new MutationObserver((records) => root._changes.push(...records.map(label)));
+        root._watch.observe(root, { attributes: true, childList: true, subtree: true, characterData: true });
+        root._changed = () => {
+            const got = [...root._changes, ...root._watch.takeRecords().map(label)];
+            root._changes = [];
+            return got;
+        };
+    }""")
+
+    def changed():
+        return set(root.evaluate("root => root._changed()"))
+
+    root.locator("[data-control=k]").fill("9")
+    assert "heat" not in changed()
+    assert_shows(root, pycore_view("positional-encoding", **{**params, "k": 9}))
+    root.locator("[data-control=p]").fill("77")
+    got = changed()
+    assert "heat" not in got and "sin" not in got
+    root.locator("[data-control=pair]").fill("5")
+    got = changed()
+    assert "heat" not in got and "dots_p" not in got and "sin" in got
+    view = pycore_view("positional-encoding", **{**params, "k": 9, "p": 77, "pair": 5})
+    assert_shows(root, view)
+    assert_curves(root, view)
+    pair = 5
+    for d in (128, 4, 40, 16):  # the heatmap grows, shrinks, grows again from kept cells
+        root.locator("[data-control=d_model]").fill(str(d))
+        assert "heat" in changed()
+        pair = min(pair, d // 2 - 1)  # the slider keeps the clamped pair
+        view = pycore_view("positional-encoding", **{**params, "k": 9, "p": 77, "d_model": d, "pair": pair})
+        assert_shows(root, view)
+        assert_heatmap(root, view)
+        assert_curves(root, view)
+    root.evaluate("root => root._watch.disconnect()")
