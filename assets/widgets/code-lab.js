@@ -4,7 +4,13 @@
 // a shared link, and no link can run code in a reader's page): "运行" hands the box's text to
 // pycore as `code` alongside the state; reset forgets it, so pycore runs (and returns) the
 // original source again.
+// A run takes longer than a frame (the original block: ~35 ms of NumPy in Pyodide; edited code
+// can take seconds) and blocks the page while it runs, so "运行" and "恢复原始代码" first show
+// that the code is running (the button's text, a note, the old output dimmed, aria-busy), let
+// the browser paint that, then run; the new output replaces the old one when it is done.
 import { liveWidget } from "./common.js";
+
+const RUNNING = "正在运行，完成后结果会替换下面的输出…";
 
 // One element with optional text (textContent: whatever the reader's code names things).
 function el(tag, text, attrs = {}) {
@@ -64,16 +70,38 @@ export function mount(root, runtime) {
   // liveWidget's own, so it runs first).
   root.querySelector("[data-action=reset]").addEventListener("click", () => { code = null; });
   const widget = liveWidget(root, labRuntime, { draw });
-  const run = () => {
+  const runButton = root.querySelector("[data-action=run]");
+  const runLabel = runButton.textContent;
+  let busy = false;
+  function runSoon(start) {
+    if (busy) return;  // one run at a time; a second click while it is pending does nothing
+    busy = true;
+    root.setAttribute("aria-busy", "true");
+    runButton.textContent = "运行中…";
+    const noteBefore = note.textContent;
+    note.textContent = RUNNING;
+    // requestAnimationFrame runs just before the next paint; the timeout, just after it
+    requestAnimationFrame(() => setTimeout(() => {
+      try {
+        start();
+      } finally {
+        busy = false;
+        root.removeAttribute("aria-busy");
+        runButton.textContent = runLabel;
+        if (note.textContent === RUNNING) note.textContent = noteBefore;  // the view was refused
+      }
+    }, 0));
+  }
+  const run = () => runSoon(() => {
     code = box.value;
     widget.update({});
-  };
-  const restore = () => {
+  });
+  const restore = () => runSoon(() => {
     code = null;
     widget.reset();
-  };
+  });
 
-  root.querySelector("[data-action=run]").addEventListener("click", run);
+  runButton.addEventListener("click", run);
   root.querySelector("[data-action=restore]").addEventListener("click", restore);
   box.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && root.dataset.state === "live") {

@@ -1,5 +1,6 @@
 """Browser tests of the code-lab widget (pycore/widgets/code_lab.py, assets/widgets/code-lab.js):
-the reader's code runs in Pyodide and prints what the same code prints in CPython here."""
+the reader's code runs in Pyodide and prints what the same code prints in CPython here. A run
+first shows that it is running, then runs after the next paint: the tests wait for it."""
 import contextlib
 import io
 from pathlib import Path
@@ -20,6 +21,21 @@ def run_here(code):
         exec(code, namespace)
     trace, _ = namespace["lab_report"]()
     return out.getvalue(), [(name, str(shape)) for name, shape in trace]
+
+
+def finish(root, before):
+    """Wait until the widget has updated since `before` and is no longer busy."""
+    root.page.wait_for_function(
+        "([root, n]) => Number(root.dataset.updates || 0) > n && !root.hasAttribute('aria-busy')",
+        arg=[root.element_handle(), before])
+
+
+def run(root, action):
+    """Click a button (or press keys in the box) and wait for the run it starts."""
+    before = updates(root)
+    action()
+    finish(root, before)
+    assert updates(root) == before + 1
 
 
 def shown_shapes(root):
@@ -52,13 +68,22 @@ def test_code_lab_static_page_shows_the_code_and_its_output(browser, server):
 def test_running_the_original_prints_the_shapes(book_pages):
     root = book_pages("code-lab").widget("code-lab")
     before = updates(root)
-    took = root.evaluate("""root => {
+    # the click only marks the widget busy (the page paints that); the run follows
+    right_after = root.evaluate("""root => {
         const t = performance.now();
         root.querySelector('[data-action=run]').click();
-        return performance.now() - t;
+        return { took: performance.now() - t, busy: root.getAttribute('aria-busy'),
+                 button: root.querySelector('[data-action=run]').textContent,
+                 note: root.querySelector('[data-part=note]').textContent,
+                 updates: Number(root.dataset.updates) };
     }""")
+    assert right_after["busy"] == "true" and right_after["button"] == "运行中…"
+    assert "正在运行" in right_after["note"] and right_after["updates"] == before
+    assert right_after["took"] < 50, f"the click blocked the page for {right_after['took']:.0f} ms"
+    finish(root, before)
     assert updates(root) == before + 1
-    assert took < 2000, f"a run blocked the page for {took:.0f} ms"
+    assert root.locator("[data-action=run]").inner_text() == "▶ 运行"
+    assert root.locator('[data-part="note"]').inner_text() == "显示的是原始代码的运行结果"
     stdout, trace = run_here(SOURCE)
     assert shown_stdout(root) == stdout
     assert shown_shapes(root) == trace
@@ -68,15 +93,23 @@ def test_running_the_original_prints_the_shapes(book_pages):
     assert_shows(root, pycore_view("code-lab", **params_of(root)))
 
 
+def test_clicks_while_a_run_is_pending_start_no_second_run(book_pages):
+    root = book_pages("code-lab").widget("code-lab")
+    before = updates(root)
+    root.evaluate("""root => { const b = root.querySelector('[data-action=run]');
+                               b.click(); b.click(); b.click(); }""")
+    finish(root, before)
+    root.page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
+    assert updates(root) == before + 1
+
+
 def test_edited_code_runs_with_new_shapes(book_pages):
     root = book_pages("code-lab").widget("code-lab")
     box = root.locator("textarea")
     edited = SOURCE.replace(SIGNATURE, "batch=3, length=32, d_model=64, n_heads=4")
     assert edited != SOURCE
     box.fill(edited)
-    before = updates(root)
-    root.locator("[data-action=run]").click()
-    assert updates(root) == before + 1
+    run(root, root.locator("[data-action=run]").click)
     stdout, trace = run_here(edited)
     assert shown_stdout(root) == stdout
     assert shown_shapes(root) == trace
@@ -87,7 +120,7 @@ def test_edited_code_runs_with_new_shapes(book_pages):
     edited = SOURCE.replace("causal=True, prefix=6", "causal=True, prefix=10") \
                    .replace(SIGNATURE, "batch=1, length=40, d_model=128, n_heads=8")
     box.fill(edited)
-    box.press("Control+Enter")
+    run(root, lambda: box.press("Control+Enter"))
     stdout, trace = run_here(edited)
     assert shown_stdout(root) == stdout and shown_shapes(root) == trace
     assert root.locator('table[data-matrix="weights"] tbody tr').count() == 10
@@ -100,7 +133,7 @@ def test_a_bug_shows_a_traceback_and_reset_restores(book_pages):
     buggy = SOURCE.replace("x + attn)", "x + atn)")
     line = next(i for i, t in enumerate(buggy.splitlines(), 1) if "x + atn)" in t)
     box.fill(buggy)
-    root.locator("[data-action=run]").click()
+    run(root, root.locator("[data-action=run]").click)
     error = root.locator(".lab-error")
     assert error.is_visible() and error.get_attribute("role") == "alert"
     message = error.inner_text()
@@ -114,14 +147,14 @@ def test_a_bug_shows_a_traceback_and_reset_restores(book_pages):
     assert message.startswith(view["error"].rstrip("\n"))
     assert_shows(root, {**view, "error": message}, min_count=3)
     assert "atn" not in unquote(root.page.url)  # the code stays out of the page's address
-    root.locator("[data-action=restore]").click()  # 恢复原始代码
+    run(root, root.locator("[data-action=restore]").click)  # 恢复原始代码
     assert box.input_value() == SOURCE
     assert error.is_hidden()
     assert shown_stdout(root) == run_here(SOURCE)[0]
     assert_shows(root, pycore_view("code-lab", **params_of(root)), min_count=3 + 36)
     # and the widget still runs after the error
     box.fill(SOURCE.replace(SIGNATURE, "batch=4, length=32, d_model=128, n_heads=8"))
-    root.locator("[data-action=run]").click()
+    run(root, root.locator("[data-action=run]").click)
     assert root.locator('[data-bind="output_shape"]').inner_text() == "(4, 32, 128)"
     root.locator("[data-action=reset]").click()  # the frame's reset does the same
     assert box.input_value() == SOURCE
