@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import markdown, render
+from bookbuild import render
 from bookbuild.errors import BuildError
 from bookbuild.load import load_book
-from bookbuild.pipeline import compile_chapter
+from bookbuild.pipeline import Tools, compile_chapter
 from bookbuild.vendor import NUMPY_WHEEL
 
 HERE = Path(__file__).resolve().parent
@@ -24,12 +24,11 @@ RUNTIME = {"files": [], "pycore": "pycore-000000000000.zip", "numpy": NUMPY_WHEE
 def compile_pages(book_dir):
     """(book, {page name: html}) as the build renders them (without vendoring the runtime)."""
     book = load_book(book_dir)
-    md, jinja = markdown.make_parser(), render.make_env()
-    render.install_rules(md, jinja)
+    tools = Tools()
     env = {"links": [], "widget_ids": {}}
     for chapter in book.chapters:
-        compile_chapter(md, chapter, env)
-    return book, dict(render.render_pages(jinja, book, RUNTIME))
+        compile_chapter(tools, chapter, env)
+    return book, dict(render.render_pages(tools.jinja, book, RUNTIME))
 
 
 class Elements(HTMLParser):
@@ -102,7 +101,7 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     assert preloads == [(a["rel"], a["href"]) for a in book_page.find("link")
                         if "preload" in a["rel"]]
     scripts = [s["src"] for s in page.find("script")]
-    assert scripts == ["assets/theme.js", "assets/book.js", "assets/embed.js"]
+    assert scripts == ["assets/boot.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]
     back = page.find("a", href="04-attention.html#attention-04-attention")
     assert len(back) == 1 and back[0]["target"] == "_blank" and "noopener" in back[0]["rel"]
     assert any(t.startswith("出自《交互式 Transformer》第 4 节") for t in page.link_text)

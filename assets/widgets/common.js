@@ -148,11 +148,13 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
   const linked = urlState(root, initial);
-  try {
-    runtime.compute(name, { ...state, ...linked });
-  } catch (badLink) {  // a hand-edited link pycore refuses: start from the block instead
-    console.warn(`ignoring the URL state of ${root.id}:`, badLink);
-    for (const key of Object.keys(linked)) delete linked[key];
+  if (Object.keys(linked).length) {
+    try {
+      runtime.compute(name, { ...state, ...linked });
+    } catch (badLink) {  // a hand-edited link pycore refuses: start from the block instead
+      console.warn(`ignoring the URL state of ${root.id}:`, badLink);
+      for (const key of Object.keys(linked)) delete linked[key];
+    }
   }
   widget.update(linked);
   return widget;
