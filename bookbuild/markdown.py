@@ -4,21 +4,13 @@ The parser is CommonMark + GFM tables + dollar math + heading anchors. The rules
 functions (chapter, tokens, env) that annotate tokens or raise BuildError with the chapter's file
 and line; pipeline.CHAPTER_RULES lists them in order.
 """
+import functools
 import posixpath
 import re
 import shutil
 import unicodedata
 from pathlib import Path
 from urllib.parse import quote, unquote
-
-from latex2mathml.converter import convert as latex_to_mathml
-from markdown_it import MarkdownIt
-from mdit_py_plugins.anchors import anchors_plugin
-from mdit_py_plugins.dollarmath import dollarmath_plugin
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
 
 from .errors import BuildError
 
@@ -35,7 +27,14 @@ def slugify(text):
     return "-".join("".join(kept).split()) or "section"
 
 
+# markdown-it, latex2mathml and pygments are imported where they are used: a build whose chapters
+# all come from the cache (bookbuild/chapter_cache.py) never loads them.
+
 def highlight_code(code, lang, _attrs):
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
     try:
         lexer = get_lexer_by_name(lang) if lang else None
     except ClassNotFound:
@@ -46,6 +45,9 @@ def highlight_code(code, lang, _attrs):
 
 
 def make_parser():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.anchors import anchors_plugin
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
     md = MarkdownIt("commonmark", {"html": True, "highlight": highlight_code})
     md.enable("table")
     md.use(dollarmath_plugin, allow_labels=False, double_inline=True)
@@ -105,6 +107,12 @@ def _tex_problem(e):
     return f"{words}: {e}" if str(e) else words
 
 
+@functools.lru_cache(maxsize=4096)  # an edited chapter keeps most of its formulas
+def _mathml(tex, display):
+    from latex2mathml.converter import convert as latex_to_mathml
+    return latex_to_mathml(tex, display=display)
+
+
 def render_math(chapter, tokens, env):
     """$...$ and $$...$$ -> MathML at build time, so pages need no math JavaScript."""
     for t, parent in _walk(tokens):
@@ -115,7 +123,7 @@ def render_math(chapter, tokens, env):
                 raise BuildError("an empty formula: write TeX between the dollar signs, or write "
                                  "\\$ for a literal dollar sign", *where)
             try:
-                mathml = latex_to_mathml(tex, display=display)
+                mathml = _mathml(tex, display)
             except Exception as e:  # latex2mathml raises many types for bad TeX
                 raise BuildError(f"cannot render the formula `{tex[:60]}`: {_tex_problem(e)}", *where)
             unknown = UNKNOWN_TEX.search(mathml)
@@ -204,10 +212,11 @@ def check_images(chapter, tokens, env):
             raise BuildError(f"the image {src!r} needs a short description for readers who cannot "
                              "see it: ![描述](path)", chapter.path, line)
         try:
-            _, href = _image_target(chapter.path.parent, src)
+            file, href = _image_target(chapter.path.parent, src)
         except ValueError as e:
             raise BuildError(f"image {src!r}: {e}", chapter.path, line)
         t.attrs["src"] = quote(href)
+        env.setdefault("images", []).append(file)  # a cached chapter checks they still exist
 
 
 def copy_images(book_root, site_dir):

@@ -1,6 +1,7 @@
 """Stage 5 -- write: assets, the pycore archive and the pages go into a staging folder that
 replaces the previous site only when everything succeeded (a failed build changes nothing)."""
 import base64
+import functools
 import hashlib
 import io
 import os
@@ -9,7 +10,6 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from pygments.formatters import HtmlFormatter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,16 +19,27 @@ def pycore_archive(dest_dir):
 
     Deterministic bytes; the name carries a content hash so browsers may cache it forever.
     """
+    paths = sorted(p for p in (ROOT / "pycore").rglob("*") if p.suffix in (".py", ".rgb"))
+    name, data = _zip_pycore(tuple((p, *_stamp(p)) for p in paths))
+    (dest_dir / name).write_bytes(data)
+    return name
+
+
+def _stamp(path):
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=4)  # keyed on every file's size and mtime: rebuilt when one changes
+def _zip_pycore(files):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for path in sorted(p for p in (ROOT / "pycore").rglob("*") if p.suffix in (".py", ".rgb")):
+        for path, *_ in files:
             info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, path.read_bytes())
     data = buf.getvalue()
-    name = f"pycore-{hashlib.sha256(data).hexdigest()[:12]}.zip"
-    (dest_dir / name).write_bytes(data)
-    return name
+    return f"pycore-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
 
 
 def copy_assets(dest_dir):
@@ -40,6 +51,7 @@ def copy_assets(dest_dir):
     parts = [assets / "book.css"] + sorted(p for p in assets.glob("*.css") if p.name != "book.css")
     css = [p.read_text(encoding="utf-8") for p in parts + sorted((assets / "widgets").glob("*.css"))]
     (dest_dir / "book.css").write_text("\n".join(css), encoding="utf-8")
+    from pygments.formatters import HtmlFormatter  # only here: most builds need no pygments
     css = HtmlFormatter().get_style_defs(".highlight")
     (dest_dir / "pygments.css").write_text(css, encoding="utf-8")
 
@@ -49,9 +61,12 @@ def integrity(site_dir):
     every asset and the runtime's entry module, keyed by their path in the site."""
     files = sorted(p for p in (site_dir / "assets").rglob("*") if p.suffix in (".js", ".css"))
     files.append(site_dir / "pyodide" / "pyodide.mjs")
-    return {p.relative_to(site_dir).as_posix():
-            "sha384-" + base64.b64encode(hashlib.sha384(p.read_bytes()).digest()).decode()
-            for p in files}
+    return {p.relative_to(site_dir).as_posix(): _sri(p.read_bytes()) for p in files}
+
+
+@functools.lru_cache(maxsize=512)  # the preview server hashes the same files on every rebuild
+def _sri(data):
+    return "sha384-" + base64.b64encode(hashlib.sha384(data).digest()).decode()
 
 
 def write_pages(site_dir, pages):

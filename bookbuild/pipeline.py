@@ -4,7 +4,9 @@ Each stage has one contract; build.py is only a command-line driver over `build(
 """
 import time
 
-from . import markdown, output, render, search
+from markupsafe import Markup
+
+from . import chapter_cache, markdown, output, render, search
 from .load import load_book
 from .vendor import NUMPY_WHEEL, vendor_runtime
 from .widgets import claim_id, expand_widgets
@@ -21,32 +23,54 @@ CHAPTER_RULES = [
 ]
 
 
-def compile_chapter(md, chapter, env, cache=None):
-    """Markdown -> checked tokens -> chapter.html. With a cache (the preview server keeps one),
-    an unchanged chapter is not parsed again; its results are replayed into env."""
+def compile_chapter(tools, chapter, env, cache=None, code=None):
+    """Markdown -> checked tokens -> chapter.html. An unchanged chapter is not parsed again: its
+    record comes from `cache` (a dict the preview server keeps) or from the disk cache (when
+    `code`, the fingerprint of the build's code, is given), and is replayed into env."""
     key = (chapter.rel, chapter.source)
-    if cache is not None and key in cache:
-        chapter.title, chapter.headings, chapter.widgets, chapter.html, links = cache[key]
+    record = cache.get(key) if cache is not None else None
+    if record is None and code is not None:
+        record = chapter_cache.load(chapter, code)
+    if record is not None:
+        chapter.title, chapter.html = record["title"], Markup(record["html"])
+        chapter.headings = [tuple(h) for h in record["headings"]]
+        chapter.widgets = [dict(w) for w in record["widgets"]]
         for w in chapter.widgets:
             claim_id(env, w["id"], chapter.path, w["line"])
-        env["links"] += [(chapter, *link) for link in links]
-        return
-    first_link = len(env["links"])
-    tokens = md.parse(chapter.source)
-    for rule in CHAPTER_RULES:
-        rule(chapter, tokens, env)
-    render.render_chapter(md, chapter, tokens)
+        env["links"] += [(chapter, *link) for link in record["links"]]
+    else:
+        first_link = len(env["links"])
+        env["images"] = []
+        tokens = tools.md.parse(chapter.source)
+        for rule in CHAPTER_RULES:
+            rule(chapter, tokens, env)
+        render.render_chapter(tools.md, chapter, tokens)
+        record = {"title": chapter.title, "html": str(chapter.html), "headings": chapter.headings,
+                  "widgets": [{k: w[k] for k in ("name", "id", "params", "line", "html")}
+                              for w in chapter.widgets],
+                  "links": [link[1:] for link in env["links"][first_link:]],
+                  "images": [str(p) for p in env.pop("images")]}
+        if code is not None:
+            chapter_cache.store(chapter, code, record)
     if cache is not None:
-        links = [link[1:] for link in env["links"][first_link:]]
-        cache[key] = (chapter.title, chapter.headings, chapter.widgets, chapter.html, links)
+        cache[key] = record
 
 
-def make_tools():
-    """The Markdown parser and the Jinja environment (with our render rules): made once per
-    build, or once per preview session (kept in its cache until templates change)."""
-    md, jinja = markdown.make_parser(), render.make_env()
-    render.install_rules(md, jinja)
-    return md, jinja
+class Tools:
+    """The Jinja environment, and the Markdown parser with our render rules, made only when a
+    chapter has to be compiled (an all-cached build never loads markdown-it, latex2mathml,
+    pygments or NumPy). Made once per build, or once per preview session."""
+
+    def __init__(self):
+        self.jinja = render.make_env()
+        self._md = None
+
+    @property
+    def md(self):
+        if self._md is None:
+            self._md = markdown.make_parser()
+            render.install_rules(self._md, self.jinja)
+        return self._md
 
 
 def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
@@ -57,11 +81,13 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
     start = time.perf_counter()
     book = load_book(book_dir)
     if cache is not None and "tools" not in cache:
-        cache["tools"] = make_tools()
-    md, jinja = cache["tools"] if cache is not None else make_tools()
+        cache["tools"] = Tools()
+    tools = cache["tools"] if cache is not None else Tools()
+    jinja = tools.jinja
+    code = chapter_cache.fingerprint()
     env = {"links": [], "widget_ids": {}}
     for chapter in book.chapters:
-        compile_chapter(md, chapter, env, cache)
+        compile_chapter(tools, chapter, env, cache, code)
     markdown.check_links(book, env)
     with output.staging(out_dir) as site:
         runtime = {"files": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log),

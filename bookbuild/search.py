@@ -19,6 +19,7 @@ Cutting Chinese needs jieba's dictionary (a second or more to load), so the term
 chapter are cached on disk under the hash of its extracted text: an unchanged book loads no
 jieba at all.
 """
+import functools
 import hashlib
 import json
 import os
@@ -65,6 +66,7 @@ def _squash(parts):
     return " ".join("".join(parts).split())
 
 
+@functools.lru_cache(maxsize=256)  # the preview server rebuilds unchanged chapters often
 def sections(html):
     """Chapter HTML -> [{"level", "anchor", "heading", "text"}], one per h1-h3 heading with an
     id; a formula leaves nothing, a widget block leaves its title (its aria-label), a heading's
@@ -167,23 +169,29 @@ def terms(text, log=lambda *a: None):
 _MEMO = {}  # this process's chapter terms by key (the preview server rebuilds often)
 
 
+@functools.cache
+def jieba_version():
+    return version("jieba")  # reads package metadata: ~1 ms a call
+
+
 def chapter_terms(secs, *, cache_dir=None, log=lambda *a: None):
     """[(heading Counter, text Counter)] for a chapter's sections: from the cache when the
     extracted text is unchanged (jieba is not even loaded then), else computed and stored.
     cache_dir: default <TBOOK_CACHE or ~/.cache/transformer-book>/search."""
-    blob = json.dumps([FORMAT, version("jieba"), WORDS, [[s["heading"], s["text"]] for s in secs]],
+    blob = json.dumps([FORMAT, jieba_version(), WORDS, [[s["heading"], s["text"]] for s in secs]],
                       ensure_ascii=False)
     key = hashlib.sha256(blob.encode()).hexdigest()[:24]
     if key not in _MEMO:
         folder = cache_dir if cache_dir is not None else runtime_cache().parent / "search"
         path = folder / f"{key}.json"
         try:
-            _MEMO[key] = json.loads(path.read_text(encoding="utf-8"))
+            stored = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            _MEMO[key] = [[Counter(terms(s["heading"], log)), Counter(terms(s["text"], log))]
-                          for s in secs]
-            _store(path, _MEMO[key])
-    return [(Counter(h), Counter(t)) for h, t in _MEMO[key]]
+            stored = [[Counter(terms(s["heading"], log)), Counter(terms(s["text"], log))]
+                      for s in secs]
+            _store(path, stored)
+        _MEMO[key] = [(Counter(h), Counter(t)) for h, t in stored]
+    return _MEMO[key]  # shared between builds: callers only read it
 
 
 def _store(path, value):

@@ -17,11 +17,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from pycore.widgets import check_value, describe
-
 from .errors import BuildError, toml_error
-
-_describe = describe  # the name docsgen uses
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "widgets"
@@ -30,6 +26,10 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "widgets"
 def registry():
     """The pycore.widgets package as currently imported (the preview server may re-import it)."""
     return importlib.import_module("pycore.widgets")
+
+
+def _describe(spec):
+    return registry().describe(spec)
 
 
 def known_widgets():
@@ -62,11 +62,11 @@ def parse_block(name, body, file, line):
         if key in RESERVED:
             continue
         if key not in specs:
-            allowed = ", ".join(f"{k} ({describe(s)})" for k, s in specs.items())
+            allowed = ", ".join(f"{k} ({_describe(s)})" for k, s in specs.items())
             raise BuildError(f"widget {name} has no parameter {key!r}; allowed: {allowed}",
                              file, key_line)
         try:
-            params[key] = check_value(key, value, specs[key])
+            params[key] = registry().check_value(key, value, specs[key])
         except ValueError as e:
             raise BuildError(f"widget {name}: {e}", file, key_line)
     instance_id = given.get("id")

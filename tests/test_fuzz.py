@@ -18,7 +18,8 @@ from markupsafe import Markup
 from bookbuild import render
 from bookbuild.errors import BuildError
 from bookbuild.pipeline import build
-from bookbuild.widgets import check_value, known_widgets, parse_block, registry
+from bookbuild.widgets import known_widgets, parse_block, registry
+from pycore.widgets import check_value
 
 # a pygments plugin lexer looked up for an unknown fence language may raise the recursion limit
 pytestmark = pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")

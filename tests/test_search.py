@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import markdown, render, search
+from bookbuild import search
 from bookbuild.load import load_book
-from bookbuild.pipeline import compile_chapter
+from bookbuild.pipeline import Tools, compile_chapter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,11 +76,10 @@ def test_chapter_terms_come_from_the_disk_cache_the_second_time(tmp_path, monkey
 @pytest.fixture(scope="module")
 def book():
     book = load_book(ROOT / "book")
-    md, jinja = markdown.make_parser(), render.make_env()
-    render.install_rules(md, jinja)
+    tools = Tools()
     env = {"links": [], "widget_ids": {}}
     for chapter in book.chapters:
-        compile_chapter(md, chapter, env)
+        compile_chapter(tools, chapter, env)
     return book
 
 

@@ -1,0 +1,76 @@
+"""Compiled chapters on disk, so a build only parses, checks and renders the chapters that changed.
+
+A record holds what compiling a chapter produced (title, headings, widgets with their HTML, the
+chapter's HTML, the links and images it refers to). Its key is the chapter's file name and text
+plus a fingerprint of everything else that shapes the result: the build's own code, pycore, the
+templates and the Markdown/math/highlighting libraries. Change any of them and every record
+misses. Images are checked again on a hit (a record never hides a deleted image), and links are
+checked across the book on every build anyway.
+
+Folder: <TBOOK_CACHE or ~/.cache/transformer-book>/chapters; an unreadable or unwritable cache
+only costs time.
+"""
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+from .vendor import runtime_cache
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMAT = 1
+KEEP = 400  # records kept (oldest go first): a few versions of every chapter
+SOURCES = ("bookbuild", "pycore", "templates")
+LIBRARIES = ("markdown_it", "mdit_py_plugins", "latex2mathml", "pygments", "jinja2", "markupsafe",
+             "numpy")
+
+
+def folder():
+    return runtime_cache().parent / "chapters"
+
+
+def fingerprint():
+    """sha256 over the code and templates that compile a chapter, and the libraries' install
+    stamps (found without importing them: an all-hit build never loads them)."""
+    h = hashlib.sha256(f"format {FORMAT} python {sys.version}".encode())
+    for top in SOURCES:
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        st = os.stat(spec.origin)
+        h.update(f"{name} {spec.origin} {st.st_size} {st.st_mtime_ns}".encode())
+    return h.hexdigest()
+
+
+def key(chapter, code):
+    return hashlib.sha256(f"{code}\0{chapter.rel}\0{chapter.source}".encode()).hexdigest()[:32]
+
+
+def load(chapter, code):
+    """The chapter's record, or None when missing, unreadable or referring to a missing image."""
+    try:
+        record = json.loads((folder() / f"{key(chapter, code)}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not all(Path(p).is_file() for p in record["images"]):
+        return None
+    return record
+
+
+def store(chapter, code, record):
+    path = folder() / f"{key(chapter, code)}.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # builds may run side by side
+        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+        if len(os.listdir(path.parent)) > KEEP + KEEP // 4:  # prune now and then, not each time
+            old = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
+            for p in old[:-KEEP]:
+                p.unlink(missing_ok=True)
+    except OSError:
+        pass
