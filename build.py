@@ -16,7 +16,6 @@ from pathlib import Path
 
 from bookbuild.errors import BuildError
 from bookbuild.pipeline import build
-from bookbuild.serve import free_port, make_server
 
 HERE = Path(__file__).resolve().parent
 
@@ -55,6 +54,7 @@ def main(argv=None):
         print("the previous site/ (if any) was left unchanged", file=sys.stderr)
         return 1
     if args.command == "serve":
+        from bookbuild.serve import free_port, make_server
         server = make_server(args.out, port=free_port(preferred=args.port))
         print(f"serving the book at http://127.0.0.1:{server.server_port}/  (Ctrl-C to stop)",
               flush=True)

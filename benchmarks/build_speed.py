@@ -10,9 +10,16 @@ book/ (minus book.toml) as docs_dir, default theme and plugins (search). It does
 build: no formulas rendered, widget blocks left as code, no pre-computed widgets, no Pyodide.
 
 Definitions (both tools alike, each build a new process started from here):
-  cold  empty bytecode cache (PYTHONPYCACHEPREFIX = a new empty folder, so every module,
-        the standard library's included, is compiled again) and no output folder yet; the
-        Pyodide runtime is already downloaded (the build's runtime cache is kept).
+  cold  a first build right after installing: the build's own caches empty (TBOOK_CACHE =
+        a new folder: no compiled chapters, Jinja bytecode or search terms), anything a
+        library keeps in the temp folder gone (TMPDIR = a new empty folder), no output folder,
+        and the project's own modules never compiled (ours runs from a fresh copy of build.py,
+        bookbuild/, pycore/, templates/, assets/ and book/); installed libraries keep the
+        bytecode pip wrote when installing them. Only the downloaded Pyodide runtime is there
+        (its pinned files, linked into the new TBOOK_CACHE): downloading is not building.
+  cold, no bytecode  the same with an empty bytecode cache for everything
+        (PYTHONPYCACHEPREFIX = a new empty folder: every module, NumPy's and the standard
+        library's included, is compiled again) -- harsher than any real first build.
   warm  bytecode cached and the output folder of the previous build still there.
 Incremental: inside one process, bookbuild.pipeline.build with a `cache` dict (as the preview
 server does), after appending a line to one chapter of a copy of book/: median over the edits.
@@ -60,26 +67,56 @@ def run(cmd, env_extra=None):
     return elapsed
 
 
+def cold_env(folder, bytecode):
+    """Environment of a cold build: empty build and temp caches in `folder` (with only the pinned
+    runtime downloads linked into its runtime cache); no bytecode at all unless `bytecode`."""
+    from bookbuild.vendor import PINS, runtime_cache
+    runtime = runtime_cache()
+    cold_runtime = runtime_cache(folder / "tbook")
+    cold_runtime.mkdir(parents=True)
+    for name in PINS:
+        os.link(runtime / name, cold_runtime / name)
+    (folder / "tmp").mkdir()
+    env = {"TBOOK_CACHE": str(folder / "tbook"), "TMPDIR": str(folder / "tmp")}
+    if not bytecode:
+        env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    return env
+
+
+def fresh_copy(folder):
+    """The project's build as checked out, never run: its modules have no bytecode yet."""
+    for name in ("bookbuild", "pycore", "templates", "assets", "book"):
+        shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "build.py", folder / "build.py")
+    return folder / "build.py"
+
+
+MODES = ("cold", "cold, no bytecode", "warm")
+
+
 def compare(tmp, runs):
     yml = mkdocs_project(tmp)
     ours_out, theirs_out = tmp / "site-ours", tmp / "site-mkdocs"
     tools = {
-        "ours": lambda: [sys.executable, str(ROOT / "build.py"), "--out", str(ours_out)],
-        "mkdocs": lambda: [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(yml),
-                           "-d", str(theirs_out)],
+        "ours": lambda build_py=ROOT / "build.py": [sys.executable, str(build_py),
+                                                   "--out", str(ours_out)],
+        "mkdocs": lambda build_py=None: [sys.executable, "-m", "mkdocs", "build", "-q", "-f",
+                                         str(yml), "-d", str(theirs_out)],
     }
     outs = {"ours": ours_out, "mkdocs": theirs_out}
     warm_cache = tmp / "pycache-warm"
-    times = {(tool, mode): [] for tool in tools for mode in ("cold", "warm")}
+    times = {(tool, mode): [] for tool in tools for mode in MODES}
     for tool in tools:  # prime: warm bytecode cache and an output folder for each tool
         run(tools[tool](), {"PYTHONPYCACHEPREFIX": str(warm_cache)})
     for i in range(runs):
         order = list(tools) if i % 2 == 0 else list(tools)[::-1]  # alternate who goes first
         for tool in order:
-            shutil.rmtree(outs[tool], ignore_errors=True)
-            cold_cache = Path(tempfile.mkdtemp(dir=tmp, prefix="pycache-cold-"))
-            times[(tool, "cold")].append(run(tools[tool](), {"PYTHONPYCACHEPREFIX": str(cold_cache)}))
-            shutil.rmtree(cold_cache)
+            for mode, bytecode in (("cold", True), ("cold, no bytecode", False)):
+                shutil.rmtree(outs[tool], ignore_errors=True)
+                cold = Path(tempfile.mkdtemp(dir=tmp, prefix="cold-"))
+                build_py = fresh_copy(cold / "project") if tool == "ours" else None
+                times[(tool, mode)].append(run(tools[tool](build_py), cold_env(cold, bytecode)))
+                shutil.rmtree(cold)
             times[(tool, "warm")].append(run(tools[tool](), {"PYTHONPYCACHEPREFIX": str(warm_cache)}))
     return times
 
@@ -167,7 +204,7 @@ def main():
     ap.add_argument("--no-profile", action="store_true")
     args = ap.parse_args()
     try:
-        import mkdocs  # noqa: F401
+        import mkdocs  # noqa: F401  (only to say how to get it)
     except ImportError:
         raise SystemExit("mkdocs is the yardstick of this benchmark: pip install mkdocs")
     print(f"# build benchmark; {load_note()}")
@@ -175,12 +212,12 @@ def main():
         tmp = Path(tmp)
         times = compare(tmp, args.runs)
         print(f"whole book, {args.runs} runs each, alternating (seconds, new process per build):")
-        for mode in ("cold", "warm"):
+        for mode in MODES:
             ours, theirs = times[("ours", mode)], times[("mkdocs", mode)]
-            print(f"  {mode}  python build.py  {spread(ours, ' s')}")
-            print(f"  {mode}  mkdocs build     {spread(theirs, ' s')}")
+            print(f"  {mode:<17}  python build.py  {spread(ours, ' s')}")
+            print(f"  {mode:<17}  mkdocs build     {spread(theirs, ' s')}")
             pairs = [a / b for a, b in zip(ours, theirs)]
-            print(f"  {mode}  ratio ours/mkdocs {statistics.median(ours) / statistics.median(theirs):.2f} "
+            print(f"  {mode:<17}  ratio ours/mkdocs {statistics.median(ours) / statistics.median(theirs):.2f} "
                   f"(of medians; per run pair: {' '.join(f'{r:.2f}' for r in pairs)})   goal <= 0.5")
         edited, unchanged, _ = incremental(tmp, args.edits, args.chapter)
         print(f"\nincremental rebuild in one process after editing {args.chapter} "
