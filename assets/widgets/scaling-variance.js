@@ -10,19 +10,25 @@ export function mount(root, runtime) {
   const slider = root.querySelector("[data-control=log2_d_k]");
   const resample = root.querySelector("[data-action=resample]");
 
+  // The bars and the two std lines of each chart, looked up once (every update moves them all).
+  const parts = (key) => ({
+    bars: [...root.querySelectorAll(`[data-bar^="${key}."]`)],
+    lines: [0, 1].map((i) => root.querySelector(`[data-std="${key}.${i}"]`)),
+  });
+  const charts = { raw: parts("raw"), scaled: parts("scaled") };
+
   function drawChart(key, counts, top, edges, std) {
+    const { bars, lines } = charts[key];
     counts.forEach((c, i) => {
-      const bar = root.querySelector(`[data-bar="${key}.${i}"]`);
-      bar.setAttribute("y", -HEIGHT * c / top);
-      bar.setAttribute("height", HEIGHT * c / top);
+      bars[i].setAttribute("y", -HEIGHT * c / top);
+      bars[i].setAttribute("height", HEIGHT * c / top);
     });
     const lo = edges[0];
     const hi = edges[edges.length - 1];
     [-std, std].forEach((x, i) => {
-      const line = root.querySelector(`[data-std="${key}.${i}"]`);
       const px = WIDTH * (x - lo) / (hi - lo);
-      line.setAttribute("x1", px);
-      line.setAttribute("x2", px);
+      lines[i].setAttribute("x1", px);
+      lines[i].setAttribute("x2", px);
     });
   }
 
