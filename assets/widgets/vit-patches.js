@@ -35,103 +35,166 @@ const placeRect = (rect, row, col, P) => {
   rect.setAttribute("height", P);
 };
 
+// The bars of the strip as one path: a 14 px wide bar per token, BAR px for the largest weight.
+const barsPath = (relative) => relative.map((x, i) =>
+  `M${PITCH * (i + 1) + 3} ${(BAR_BASE - BAR * x).toFixed(2)}h14V${BAR_BASE}h-14z`).join("");
+
 export function mount(root, runtime) {
   const photo = root.querySelector("svg.vit-photo");
-  const attn = photo.querySelector(".vit-attn");
   const grid = photo.querySelector(".vit-grid");
-  const topRects = () => [...photo.querySelectorAll(".vit-top rect")];
+  const topRects = [...photo.querySelectorAll(".vit-top rect")];
   const selected = photo.querySelector(".vit-selected");
   const cursorRect = photo.querySelector(".vit-cursor");
   const strip = root.querySelector("svg.vit-strip");
   const stripWrap = root.querySelector(".vit-strip-wrap");
-  const thumbs = strip.querySelector(".vit-thumbs");
   const bars = strip.querySelector(".vit-bars");
-  const ticks = strip.querySelector(".vit-ticks");
   const stripSelected = strip.querySelector(".vit-strip-selected");
   const details = root.querySelector(".vit-table-wrap");
+  const scroll = details.querySelector(".vit-scroll");
   const pButtons = [...root.querySelectorAll("[data-p]")];
   const slider = root.querySelector("[data-control=temperature]");
   const cursorRow = root.querySelector(".vit-cursor-row");
   const cursorCol = root.querySelector(".vit-cursor-col");
   const imageRef = `#${root.id}-img`;
 
-  let builtP = Number(photo.dataset.builtP);
   let cursor = JSON.parse(root.dataset.params).index;
-  let [shownIndex, shownP] = [null, null];
   const side = (P) => SIZE / P;
 
-  // Everything whose element count depends on P: patch veils, grid lines, strip, table.
-  function build(view) {
-    const { P, grid_h: h, grid_w: w, n_tokens: nTokens } = view;
-    attn.replaceChildren();
-    for (let r = 0; r < h; r++) {
+  // Everything whose element count depends on P, built once per P (the page's own P comes
+  // pre-rendered): patch veils, grid lines, thumbnails, ticks, the weights table. The SVG
+  // groups of every P built so far stay in the page, all but the current one display="none"
+  // (showing one again is one attribute; taking 784 thumbnails out and back in costs a full
+  // layout of them). Only the current table is in the page: it holds the shown numbers.
+  // `veil` and `shade` remember what each patch shows, so an update writes only what changed.
+  const layers = new Map();
+  const thumbsGroup = strip.querySelector(".vit-thumbs");
+  const ticksGroup = strip.querySelector(".vit-ticks");
+
+  function adopt(P) {
+    const attn = photo.querySelector(".vit-attn");
+    const table = scroll.querySelector("table");
+    const cells = [...table.querySelectorAll("tbody td")];
+    layers.set(P, {
+      attn, veils: [...attn.children], veil: [...attn.children].map((r) => r.getAttribute("fill-opacity")),
+      grid: grid.getAttribute("d"),
+      thumbs: thumbsGroup.querySelector("[data-for-p]"),
+      ticks: ticksGroup.querySelector("[data-for-p]"),
+      table, cells, shade: cells.map((td) => td.className),
+    });
+  }
+
+  function build(P) {
+    const w = side(P);
+    const n = w * w;
+    const hidden = { display: "none", "data-for-p": P };
+    const attn = el("g", { class: "vit-attn", ...hidden });
+    for (let r = 0; r < w; r++) {
       for (let c = 0; c < w; c++) el("rect", { x: c * P, y: r * P, width: P, height: P }, attn);
     }
     let d = "";
-    for (let k = 1; k < h; k++) d += `M0 ${k * P}H${SIZE}`;
+    for (let k = 1; k < w; k++) d += `M0 ${k * P}H${SIZE}`;
     for (let k = 1; k < w; k++) d += `M${k * P} 0V${SIZE}`;
-    grid.setAttribute("d", d);
 
-    const width = PITCH * nTokens;
-    strip.setAttribute("width", width);
-    strip.setAttribute("viewBox", `0 0 ${width} 70`);
-    thumbs.querySelectorAll("svg").forEach((s) => s.remove());
-    bars.replaceChildren();
-    ticks.querySelectorAll("text:not(:first-child)").forEach((t) => t.remove());
-    for (let i = 0; i < h * w; i++) {
+    const thumbs = el("g", hidden);
+    const ticks = el("g", hidden);
+    for (let i = 0; i < n; i++) {
       const [r, c] = [Math.floor(i / w), i % w];
       const x = PITCH * (i + 1);
       const thumb = el("svg", { x: x + 1, y: 1, width: THUMB, height: THUMB,
                                 viewBox: `${c * P} ${r * P} ${P} ${P}` }, thumbs);
       el("use", { href: imageRef }, thumb);
-      el("rect", { x: x + 3, y: BAR_BASE, width: 14, height: 0 }, bars);
       if (c === 0) {
         const t = el("text", { x: x + PITCH / 2, y: 64, "text-anchor": "middle" }, ticks);
         t.textContent = String(i);
       }
     }
+    grid.before(attn);  // under the grid lines and the frames, like the pre-rendered one
+    thumbsGroup.append(thumbs);
+    ticksGroup.append(ticks);
 
-    const digits = P === 8 ? 4 : 3;
     const table = html("table", { class: "matrix heat vit-weights", "data-matrix": `weights_p${P}`,
-                                  "data-digits": digits });
+                                  "data-digits": P === 8 ? 4 : 3 });
     const headRow = html("tr", {}, "", html("thead", {}, "", table));
     html("th", { scope: "col" }, "", headRow);
     for (let c = 0; c < w; c++) html("th", { scope: "col" }, String(c), headRow);
     const body = html("tbody", {}, "", table);
-    for (let r = 0; r < h; r++) {
+    const cells = [];
+    for (let r = 0; r < w; r++) {
       const tr = html("tr", {}, "", body);
       html("th", { scope: "row" }, String(r), tr);
-      for (let c = 0; c < w; c++) html("td", {}, "", tr);
+      for (let c = 0; c < w; c++) cells.push(html("td", {}, "", tr));
     }
-    const scroll = details.querySelector(".vit-scroll");
-    scroll.replaceChildren(table);
-    bindAll(scroll, view);
+    const layer = { attn, veils: [...attn.children], veil: new Array(n).fill(null), grid: d,
+                    thumbs, ticks, table, cells, shade: new Array(n).fill(null) };
+    layers.set(P, layer);
+    return layer;
+  }
+
+  const layer = (P) => layers.get(P) ?? build(P);
+
+  let shownP = Number(photo.dataset.builtP);
+  adopt(shownP);
+
+  function swapIn(P, view) {
+    const [was, now] = [layer(shownP), layer(P)];
+    for (const part of ["attn", "thumbs", "ticks"]) {
+      was[part].setAttribute("display", "none");
+      now[part].removeAttribute("display");
+    }
+    grid.setAttribute("d", now.grid);
+    was.table.replaceWith(now.table);
+    const width = PITCH * view.n_tokens;
+    strip.setAttribute("width", width);
+    strip.setAttribute("viewBox", `0 0 ${width} 70`);
+    bindAll(scroll, view);  // the table that just came in (liveWidget bound the one that left)
     details.open = P !== 8;
-    builtP = P;
+    shownP = P;
     photo.dataset.builtP = String(P);
   }
 
-  function draw(view) {
-    if (view.P !== builtP) build(view);
-    const P = view.P;
-    [...attn.children].forEach((rect, i) => {
-      rect.setAttribute("fill-opacity", (DIM * (1 - view.relative[i])).toFixed(3));
-    });
-    topRects().forEach((rect, k) => placeRect(rect, view.top_row[k], view.top_col[k], P));
-    placeRect(selected, view.row, view.col, P);
-    [...bars.children].forEach((rect, i) => {
-      const height = BAR * view.relative[i];
-      rect.setAttribute("y", (BAR_BASE - height).toFixed(2));
-      rect.setAttribute("height", height.toFixed(2));
-    });
-    stripSelected.setAttribute("x", PITCH * (view.index + 1));
-    if (view.index !== shownIndex || view.P !== shownP) {  // bring the selected token into view
-      stripWrap.scrollLeft = Math.max(0, PITCH * (view.index + 1.5) - stripWrap.clientWidth / 2);
-      [shownIndex, shownP] = [view.index, view.P];
+  // Bring the selected token into view once the frame is laid out, not inside the input event
+  // (reading the strip's width right after the writes above would force a layout here).
+  let scrollTo = null;
+  function scrollStrip(index) {
+    if (scrollTo === null) {
+      requestAnimationFrame(() => {
+        stripWrap.scrollLeft = Math.max(0, PITCH * (scrollTo + 1.5) - stripWrap.clientWidth / 2);
+        scrollTo = null;
+      });
     }
-    root.querySelectorAll(".vit-weights tbody td").forEach((td, i) => {
-      td.className = shadeClass(view.relative[i]);
+    scrollTo = index;
+  }
+
+  let [shownIndex, barsD] = [null, bars.getAttribute("d")];
+  function draw(view) {
+    const P = view.P;
+    const moved = P !== shownP || view.index !== shownIndex;
+    if (P !== shownP) swapIn(P, view);
+    const { veils, veil, cells, shade } = layer(P);
+    // each weight over the row's largest: 1 for the largest (veil, shade, bar height)
+    const relative = view[`weights_p${P}`].flat().map((x) => x / view.max_weight);
+    relative.forEach((x, i) => {
+      const opacity = (DIM * (1 - x)).toFixed(3);
+      if (veil[i] !== opacity) {
+        veils[i].setAttribute("fill-opacity", opacity);
+        veil[i] = opacity;
+      }
+      const cls = shadeClass(x);
+      if (shade[i] !== cls) {
+        cells[i].className = cls;
+        shade[i] = cls;
+      }
     });
+    topRects.forEach((rect, k) => placeRect(rect, view.top_row[k], view.top_col[k], P));
+    placeRect(selected, view.row, view.col, P);
+    const d = barsPath(relative);
+    if (d !== barsD) {
+      bars.setAttribute("d", d);
+      barsD = d;
+    }
+    stripSelected.setAttribute("x", PITCH * (view.index + 1));
+    if (moved) scrollStrip(view.index);
+    shownIndex = view.index;
   }
 
   function showCursor() {
@@ -152,6 +215,21 @@ export function mount(root, runtime) {
   let widget = null;
   widget = liveWidget(root, runtime, { draw, sync });
   showCursor();
+  // Build the other patch sizes' layers while the page is idle, one per idle moment, and let
+  // pycore compute (and cache) their patch features, so that even the first click on a P
+  // button only swaps groups and computes one row.
+  const idle = window.requestIdleCallback ?? ((task) => setTimeout(task, 300));
+  const prebuild = (sizes) => sizes.length && idle(() => {
+    const P = sizes[0];
+    layer(P);
+    try {
+      runtime.compute(root.dataset.widget, { ...widget.state, P, index: 0 });
+    } catch (err) {  // only a head start: the click computes again and reports any problem
+      console.warn(err);
+    }
+    prebuild(sizes.slice(1));
+  });
+  prebuild(pButtons.map((b) => Number(b.dataset.p)).filter((P) => !layers.has(P)));
 
   const live = () => root.dataset.state === "live";
 

@@ -61,8 +61,9 @@ def view(P, index, temperature):
         "n_patches": n, "n_tokens": vit.n_tokens(SIZE, SIZE, P), "patch_dim": vit.patch_dim(P),
         "n_scores": vit.n_tokens(SIZE, SIZE, P) ** 2,
         "feature_table": [raw[index], std[index]],  # (2, 4): as measured, standardised
-        f"weights_p{P}": row.reshape(h, w),         # (h, w): the row laid out as the grid, sums to 1
-        "relative": row / row.max(),                # (N,): 1 for the largest weight (overlay, shades)
+        # (h, w): the row laid out as the grid, sums to 1; the page shades each patch and sizes
+        # its bar by weight / max_weight (1 for the largest)
+        f"weights_p{P}": row.reshape(h, w),
         "row_sum": row.sum(), "max_weight": row.max(), "self_weight": row[index],
         "top_index": top, "top_row": rows[top], "top_col": cols[top], "top_weight": row[top],
         "mean_distance": vit.mean_attention_distance(row, index, (h, w), P),

@@ -104,6 +104,13 @@ def table_cells(root):
     return [float(t) for t in root.locator("table.vit-weights tbody td").all_text_contents()]
 
 
+def shown_layer(root, selector):
+    """How many elements match in the layers shown for the current P (the patch veils,
+    thumbnails and ticks of other patch sizes stay in the page with display="none")."""
+    return root.evaluate("""(root, selector) => [...root.querySelectorAll(selector)]
+        .filter((e) => !e.closest('[display=none]')).length""", selector)
+
+
 def click_patch(root, row, col, P):
     svg = root.locator("svg.vit-photo")
     box = svg.bounding_box()
@@ -121,6 +128,46 @@ def assert_row_table(root, view):
     assert root.locator("table.vit-weights").get_attribute("data-matrix") == f"weights_p{view['P']}"
 
 
+DRAWING_JS = """root => {
+    const shown = (sel) => [...root.querySelectorAll(sel)].filter((e) => !e.closest('[display=none]'));
+    const attr = (e, ...names) => names.map((n) => Number(e.getAttribute(n)));
+    const place = (e) => attr(e, 'x', 'y', 'width', 'height');
+    return {
+        veils: shown('.vit-attn rect').map((r) => attr(r, 'x', 'y', 'width', 'height', 'fill-opacity')),
+        bars: root.querySelector('.vit-bars').getAttribute('d'),
+        shades: [...root.querySelectorAll('table.vit-weights tbody td')].map((td) => td.className),
+        ticks: shown('.vit-ticks text').map((t) => t.textContent),
+        strip: attr(root.querySelector('svg.vit-strip'), 'width'),
+        selected: place(root.querySelector('.vit-selected')),
+        top: [...root.querySelectorAll('.vit-top rect')].map(place),
+        grid: root.querySelector('.vit-grid').getAttribute('d'),
+    };
+}"""
+
+
+def assert_drawing(root, view):
+    """What the page draws from the view: a veil over each patch (darker for a smaller weight),
+    a bar per token, a shade per table cell, the ticks, the selected and the top-5 frames."""
+    P, w, n = view["P"], view["grid_w"], view["n_patches"]
+    weights = np.ravel(view[f"weights_p{P}"])
+    relative = weights / weights.max()
+    got = root.evaluate(DRAWING_JS)
+    assert len(got["veils"]) == n
+    for i, (x, y, width, height, opacity) in enumerate(got["veils"]):
+        assert (x, y, width, height) == ((i % w) * P, (i // w) * P, P, P)
+        assert abs(opacity - 0.8 * (1 - relative[i])) <= 0.0005, (i, opacity)
+    bars = [tuple(map(float, b.split("h")[0].split())) for b in got["bars"].split("M")[1:]]
+    assert len(bars) == n
+    assert all(x == 20 * (i + 1) + 3 and abs(y - (46 - 24 * relative[i])) <= 0.006
+               for i, (x, y) in enumerate(bars))
+    assert got["shades"] == [f"s{min(9, max(0, int(np.floor(r * 9 + 0.5))))}" for r in relative]
+    assert got["ticks"] == ["CLS"] + [str(r * w) for r in range(w)]
+    assert got["strip"] == [20 * (n + 1)]
+    assert got["selected"] == [view["col"] * P, view["row"] * P, P, P]
+    assert got["top"] == [[c * P, r * P, P, P] for r, c in zip(view["top_row"], view["top_col"])]
+    assert got["grid"].count("M") == 2 * (w - 1)
+
+
 def test_static_numbers_equal_pycore(browser, server):
     page = browser.new_page(java_script_enabled=False)
     page.goto(server + "11-vit.html")
@@ -132,6 +179,7 @@ def test_static_numbers_equal_pycore(browser, server):
     assert shown(root, "n_tokens") == "197" and shown(root, "patch_dim") == "768"
     assert root.locator(".vit-thumbs svg").count() == 196  # the patch thumbnails after [CLS]
     assert root.locator(".vit-attn rect").count() == 196
+    assert_drawing(root, view)
     page.close()
 
 
@@ -152,8 +200,9 @@ def test_patch_size_buttons_change_tokens_and_vector_length(book_pages):
     view = pycore_view(NAME, P=8, index=379, temperature=params["temperature"])
     assert_shows(root, view, min_count=784 + 20)
     assert (shown(root, "n_tokens"), shown(root, "patch_dim")) == ("785", "192")
-    assert root.locator(".vit-thumbs svg").count() == 784 and root.locator(".vit-attn rect").count() == 784
+    assert shown_layer(root, ".vit-thumbs svg") == 784 and shown_layer(root, ".vit-attn rect") == 784
     assert_row_table(root, view)
+    assert_drawing(root, view)
     # P = 8 -> 32: patch 379 centre (108, 124) -> the 32 x 32 patch (3, 3) = 24
     root.locator('[data-p="32"]').click()
     view = pycore_view(NAME, P=32, index=24, temperature=params["temperature"])
@@ -161,6 +210,7 @@ def test_patch_size_buttons_change_tokens_and_vector_length(book_pages):
     assert (shown(root, "n_tokens"), shown(root, "patch_dim")) == ("50", "3072")
     assert root.locator('[data-p="32"]').get_attribute("aria-pressed") == "true"
     assert_row_table(root, view)
+    assert_drawing(root, view)
 
 
 def test_clicking_patches_shows_their_rows(book_pages):
@@ -228,6 +278,39 @@ def test_reset_restores_the_block(book_pages):
     root.locator("[data-action=reset]").click()
     view = pycore_view(NAME, **params)
     assert_shows(root, view, min_count=196 + 20)
-    assert root.locator(".vit-thumbs svg").count() == 196
+    assert shown_layer(root, ".vit-thumbs svg") == 196
     assert root.locator('[data-p="16"]').get_attribute("aria-pressed") == "true"
     assert_row_table(root, view)
+
+
+def test_each_patch_size_is_built_once_and_moves_redraw_in_place(book_pages):
+    """Going back to a patch size shows the groups built for it before (same elements), with
+    the numbers and drawing of the new row; moving the temperature or the selected patch
+    changes attributes and text only: no element is added or removed."""
+    root = book_pages(NAME).widget(NAME)
+    T = params_of(root)["temperature"]
+    ids = """root => { const g = [...root.querySelectorAll('.vit-attn, .vit-thumbs > g, table.vit-weights')]
+        .filter((e) => !e.closest('[display=none]'));
+        return g.map((e) => (e._id ??= Math.random().toString(36).slice(2))); }"""
+    first = {16: root.evaluate(ids)}
+    for P, index in ((8, 379), (32, 24), (16, 105), (8, 435), (32, 24)):  # each the old centre
+        root.locator(f'[data-p="{P}"]').click()
+        view = pycore_view(NAME, P=P, index=index, temperature=T)
+        assert_shows(root, view)
+        assert_row_table(root, view)
+        assert_drawing(root, view)
+        first.setdefault(P, root.evaluate(ids))
+        assert root.evaluate(ids) == first[P]
+    root.evaluate("""root => {
+        root._changes = [];
+        root._kind = (m) => [...m.addedNodes, ...m.removedNodes].some((n) => n.nodeType === 1) ? 'element' : m.type;
+        root._watch = new MutationObserver((records) => root._changes.push(...records.map(root._kind)));
+        root._watch.observe(root, { childList: true, subtree: true, attributes: true });
+    }""")
+    root.locator("[data-control=temperature]").fill("0.6")
+    click_patch(root, 1, 5, 32)
+    view = pycore_view(NAME, P=32, index=1 * 7 + 5, temperature=0.6)
+    assert_shows(root, view)
+    assert_drawing(root, view)
+    kinds = root.evaluate("root => { const late = root._watch.takeRecords(); root._watch.disconnect(); return [...root._changes, ...late.map(root._kind)]; }")
+    assert "attributes" in kinds and "element" not in kinds
