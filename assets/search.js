@@ -1,23 +1,41 @@
 // Full-text search over the book, in the browser and offline. The index (search-index.json at
 // the site root, written by bookbuild/search.py) is fetched on the first focus of the box.
 //
-// A query is cut into units the way the build cut the book: a Chinese run by longest match
-// against the index's own Chinese terms (the browser has no jieba), each word also standing
-// for the shorter indexed words inside it; an ASCII word lowercased, with its parts ("top-k",
-// camelCase humps) and, while it is being typed, the indexed words it begins ("layern" ->
-// layernorm). A section's score is the sum over units of the best BM25 score among the unit's
-// terms (times their weight); a term in the section's heading adds a bonus of its own.
+// A query is cut into units the way the build cut the book: a Chinese run into its overlapping
+// bigrams ("位置编码" -> 位置, 置编, 编码), one unit each; a lone Chinese character stands for
+// itself and, more weakly, for the indexed bigrams that hold it; an ASCII word lowercased, with
+// its parts ("top-k", camelCase humps) and, while it is being typed, the indexed words it begins
+// ("layern" -> layernorm). Ranking is BM25 with OR over the units: a section's score is the sum
+// over units of the best score among the unit's terms (times their weight), a term in the
+// section's heading adds a bonus of its own; then
+// - coordination: the sum is multiplied by (units matched / units the book has)^COORD, so a
+//   section holding every bigram of the query comes before one holding a few of them many times,
+//   and a bigram that occurs nowhere (a typo, "的缩" across two words) does not empty the list;
+// - phrase: for a Chinese run of 3+ characters, the longest stretch of it that occurs verbatim
+//   in the section's heading or text (which the index ships whole) multiplies that run's part of
+//   the score by up to 1 + PHRASE (the whole run found), so "位置编码" prefers sections that say
+//   位置编码 to sections that say 位置 and 编码 apart;
+// - heading word: a Chinese run of the query that is a whole run of the heading (between
+//   punctuation, spaces or ASCII: "注意力" in "4. 注意力：带着问题去找答案", not in "多头注意力")
+//   multiplies that run's part by 1 + HEAD_RUN. Bigrams lose word boundaries; the headings'
+//   punctuation gives some back, and a heading is where the book names its topics.
 // Everything shown comes from the index and goes into the page as text nodes, never as HTML.
 
 const INDEX_URL = new URL("../search-index.json", import.meta.url);
-const FORMAT = 1;              // bookbuild/search.py FORMAT
+const FORMAT = 2;              // bookbuild/search.py FORMAT
 const K1 = 1.2, B = 0.75;      // BM25 for the section text
 const HEAD = 2.5, B_HEAD = 0.75;  // the heading bonus and its length normalisation
-const INNER = 0.4;             // weight of a word found inside a longer query word
+const INNER = 0.4;             // weight of a part of a query word, or of a bigram for a lone character
 const PREFIX = 0.5;            // weight of an indexed word that the query word only begins
+const COORD = 2;               // exponent of the share of the query's units a section holds
+const PHRASE = 1;              // the whole Chinese run found verbatim doubles its part of the score
+const HEAD_RUN = 1;            // the run is a whole run of the heading: doubled again
 const MAX_PREFIX = 40, MAX_RESULTS = 8, SNIPPET = 60;
 
-const RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*/g;
+const CJK = "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff";
+const RUN = new RegExp(`[${CJK}]+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*`, "g");
+const IS_CJK = new RegExp(`^[${CJK}]`);
+const CJK_RUN = new RegExp(`[${CJK}]+`, "g");
 const HUMP = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g;
 const STOP_EN = new Set(("an and are as at be by for from in is it its of on or that the this to " +
                          "with we you").split(" "));
@@ -37,23 +55,20 @@ export function asciiTerms(word) {
   return out.filter((t) => t.length > 1 && !/^[0-9]+$/.test(t) && !STOP_EN.has(t));
 }
 
-function innerWords(word, has) {
-  const out = [];
-  for (let i = 0; i < word.length; i++) {
-    for (let j = i + 2; j <= word.length; j++) {
-      if (j - i < word.length && has(word.slice(i, j))) out.push(word.slice(i, j));
-    }
-  }
-  return out;
+// bookbuild/search.py chinese_terms(): overlapping bigrams, a lone character as itself.
+export function chineseTerms(run) {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  return chars.slice(1).map((c, i) => chars[i] + c);
 }
 
-// Query text -> units, each a list of [term, weight], and marks: per query word, the word and
-// the shorter words standing for it, to highlight in titles and snippets.
+// Query text -> units (lists of [term, weight]; unit.run: the Chinese run it comes from, an index
+// into runs), runs (the query's Chinese runs) and marks: per query word, the word and the shorter
+// terms standing for it, to highlight in titles and snippets.
 export function parseQuery(text, index) {
-  const units = [], marks = [];
-  const has = (t) => Object.prototype.hasOwnProperty.call(index.terms, t);
+  const units = [], runs = [], marks = [];
   for (const run of text.normalize("NFKC").match(RUN) || []) {
-    if (/^[\x00-\x7f]/.test(run)) {
+    if (!IS_CJK.test(run)) {
       const [whole, ...parts] = asciiTerms(run);
       if (!whole) continue;
       const unit = [[whole, 1], ...parts.map((p) => [p, INNER])];
@@ -63,31 +78,23 @@ export function parseQuery(text, index) {
       marks.push([whole, ...parts]);
       continue;
     }
-    const single = [];
-    for (let i = 0; i < run.length;) {
-      let len = Math.min(index.maxCjk, run.length - i);
-      while (len >= 2 && !has(run.slice(i, i + len))) len--;
-      if (len < 2) { single.push(run[i]); i++; continue; }
-      const word = run.slice(i, i + len);
-      const inner = innerWords(word, has);
-      units.push([[word, 1], ...inner.map((w) => [w, INNER])]);
-      marks.push([word, ...inner]);
-      i += len;
-    }
-    if (!units.length && single.length === 1 && run.length === 1) {
-      // one character alone: the indexed words that hold it ("猫" -> 小猫)
-      const words = index.cjk.filter((w) => w.includes(run)).slice(0, MAX_PREFIX);
-      if (words.length) units.push(words.map((w) => [w, INNER]));
+    const bigrams = chineseTerms(run), at = runs.push(run) - 1;
+    if (bigrams[0] === run) {  // a lone character: itself, and the bigrams that hold it
+      const holding = index.cjk.filter((t) => t.length === 2 && t.includes(run)).slice(0, MAX_PREFIX);
+      units.push(Object.assign([[run, 1], ...holding.map((t) => [t, INNER])], { run: at }));
       marks.push([run]);
+      continue;
     }
+    for (const b of bigrams) units.push(Object.assign([[b, 1]], { run: at }));
+    marks.push([run, ...bigrams]);
   }
-  return { units, marks };
+  return { units, runs, marks };
 }
 
 // ---------------------------------------------------------------- ranking
 
 function termScores(index, term) {
-  const list = index.terms[term];
+  const list = Object.prototype.hasOwnProperty.call(index.terms, term) ? index.terms[term] : null;
   const scores = new Map();
   if (!list) return scores;
   const n = index.docs.length, df = list.length / 2;
@@ -104,9 +111,24 @@ function termScores(index, term) {
   return scores;
 }
 
+// The share of a run's bigrams covered by its longest stretch found verbatim in the section:
+// 0 when no two consecutive bigrams are found together (or the run has fewer than two), 1 when
+// the whole run is there.
+export function phraseShare(run, haystack) {
+  const chars = [...run];
+  if (chars.length < 3) return 0;
+  for (let len = chars.length; len >= 3; len--) {
+    for (let i = 0; i + len <= chars.length; i++) {
+      if (haystack.includes(chars.slice(i, i + len).join(""))) return (len - 2) / (chars.length - 2);
+    }
+  }
+  return 0;
+}
+
 // [{doc, score}] best first (ties: book order).
-export function rank(index, units) {
-  const total = new Map();
+export function rank(index, { units, runs = [] }) {
+  const parts = new Map();   // doc -> {free: score outside runs, run: [score per run], matched}
+  let known = 0;
   for (const unit of units) {
     const best = new Map();
     for (const [term, weight] of unit) {
@@ -114,24 +136,41 @@ export function rank(index, units) {
         if (weight * s > (best.get(doc) || 0)) best.set(doc, weight * s);
       }
     }
-    for (const [doc, s] of best) total.set(doc, (total.get(doc) || 0) + s);
+    if (best.size) known++;
+    for (const [doc, s] of best) {
+      if (!parts.has(doc)) parts.set(doc, { free: 0, run: runs.map(() => 0), matched: 0 });
+      const p = parts.get(doc);
+      if (unit.run === undefined) p.free += s; else p.run[unit.run] += s;
+      p.matched++;
+    }
   }
-  return [...total].map(([doc, score]) => ({ doc, score }))
-    .sort((a, b) => b.score - a.score || a.doc - b.doc);
+  const out = [];
+  for (const [doc, p] of parts) {
+    const haystack = `${index.docs[doc][2]}\n${index.text[doc]}`;
+    let score = p.free;
+    p.run.forEach((s, r) => {
+      if (!s) return;
+      const word = index.headRuns[doc].has(runs[r]) ? 1 + HEAD_RUN : 1;
+      score += s * word * (1 + PHRASE * phraseShare(runs[r], haystack));
+    });
+    out.push({ doc, score: score * (p.matched / known) ** COORD });
+  }
+  return out.sort((a, b) => b.score - a.score || a.doc - b.doc);
 }
 
 export function prepare(index) {
   if (index.format !== FORMAT) throw new Error(`search index format ${index.format}, expected ${FORMAT}`);
   const all = Object.keys(index.terms);
-  index.ascii = all.filter((t) => /^[a-z0-9]/.test(t)).sort();
-  index.cjk = all.filter((t) => !/^[a-z0-9]/.test(t));
-  index.maxCjk = index.cjk.reduce((m, t) => Math.max(m, t.length), 2);
+  const df = (t) => index.terms[t].length;
+  index.ascii = all.filter((t) => !IS_CJK.test(t)).sort();
+  index.cjk = all.filter((t) => IS_CJK.test(t)).sort((a, b) => df(b) - df(a) || (a < b ? -1 : 1));
+  index.headRuns = index.docs.map((d) => new Set(d[2].normalize("NFKC").match(CJK_RUN)));
   return index;
 }
 
 export function search(index, text) {
-  const { units, marks } = parseQuery(text, index);
-  return { hits: rank(index, units).slice(0, MAX_RESULTS), marks };
+  const query = parseQuery(text, index);
+  return { hits: rank(index, query).slice(0, MAX_RESULTS), marks: query.marks };
 }
 
 // ---------------------------------------------------------------- display
@@ -149,20 +188,23 @@ function occurrences(lower, word) {
   return out;
 }
 
-// Spans to mark in text, in order: each query word where it occurs, else the shorter words
-// standing for it. spans.first: where the first whole query word occurs (else the first span).
+// Spans to mark in text, in order, overlapping ones merged: each query word where it occurs,
+// else the shorter terms standing for it (a Chinese run's bigrams, an ASCII word's parts).
+// spans.first: where the first whole query word occurs (else the first span).
 function findMarks(text, marks) {
   const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  let spans = [], first = null;
+  const found = [];
+  let first = null;
   for (const [whole, ...inner] of marks) {
-    let found = occurrences(lower, whole);
-    if (found.length) first = Math.min(first ?? Infinity, found[0][0]);
-    else found = inner.sort((a, b) => b.length - a.length).flatMap((w) => occurrences(lower, w));
-    for (const [a, b] of found) {
-      if (!spans.some(([s, e]) => a < e && b > s)) spans.push([a, b]);
-    }
+    const spans = occurrences(lower, whole);
+    if (spans.length) first = Math.min(first ?? Infinity, spans[0][0]);
+    found.push(...(spans.length ? spans : inner.flatMap((w) => occurrences(lower, w))));
   }
-  spans = spans.sort((x, y) => x[0] - y[0]);
+  const spans = [];
+  for (const [a, b] of found.sort((x, y) => x[0] - y[0])) {
+    const last = spans[spans.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b); else spans.push([a, b]);
+  }
   spans.first = first ?? (spans.length ? spans[0][0] : 0);
   return spans;
 }
@@ -320,5 +362,5 @@ class SearchBox {
   }
 }
 
-const root = document.querySelector(".search[data-search]");
+const root = globalThis.document?.querySelector(".search[data-search]");  // none outside a page
 if (root) new SearchBox(root);

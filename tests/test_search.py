@@ -1,7 +1,7 @@
-"""bookbuild.search: sections cut from chapter HTML, the term rules, the per-chapter cache, and
-the index of the real book (its size, its anchors, counts checked against the text, and the
-first hit of single-term queries under a BM25 written out here). The query side (assets/
-search.js) is tested in Chromium by tests/browser/test_search.py."""
+"""bookbuild.search: sections cut from chapter HTML, the term rules (ASCII words, Chinese
+bigrams), and the index of the real book (its size, its anchors, counts checked against the
+text, and the first hit of queries under the ranking of assets/search.js written out again
+here). The query side itself is tested in Chromium by tests/browser/test_search.py."""
 import json
 import math
 import re
@@ -55,20 +55,27 @@ def test_ascii_terms(word, expected):
     assert search.ascii_terms(word) == expected
 
 
-def test_terms_of_ascii_text_need_no_jieba(monkeypatch):
-    monkeypatch.setattr(search, "_load_jieba", lambda log: pytest.fail("jieba loaded"))
+def test_terms_of_ascii_text():
     assert search.terms("The KV cache, ＬａｙｅｒＮｏｒｍ and top-p: 0.25") == [
         "kv", "cache", "layernorm", "layer", "norm", "top-p", "top"]
 
 
-def test_chapter_terms_come_from_the_disk_cache_the_second_time(tmp_path, monkeypatch):
-    secs = [{"heading": "Softmax Basics", "text": "softmax softmax of logits"}]
-    first = search.chapter_terms(secs, cache_dir=tmp_path)
-    assert first == [({"softmax": 1, "basics": 1}, {"softmax": 2, "logits": 1})]
-    assert len(list(tmp_path.glob("*.json"))) == 1
-    monkeypatch.setattr(search, "_MEMO", {})
-    monkeypatch.setattr(search, "terms", lambda *a: pytest.fail("recomputed"))
-    assert search.chapter_terms(secs, cache_dir=tmp_path) == first
+@pytest.mark.parametrize("run,expected", [
+    ("位置编码", ["位置", "置编", "编码"]),
+    ("点积", ["点积"]),
+    ("它", ["它"]),                        # alone: the character itself
+    ("注意注意", ["注意", "意注", "注意"]),  # repeated, in order
+])
+def test_chinese_terms_are_overlapping_bigrams(run, expected):
+    assert search.chinese_terms(run) == expected
+
+
+def test_terms_of_mixed_text():
+    # runs end at ASCII, digits, spaces and punctuation; "“它”" is a lone character
+    assert search.terms("6. 位置编码：让 RoPE 把“它”转进Q和K里") == [
+        "位置", "置编", "编码", "让", "rope", "ro", "pe", "把", "它", "转进", "和", "里"]
+    # NFKC: a compatibility ideograph becomes the unified one
+    assert search.terms("\uf9b5\u4f8b") == ["例例"]
 
 
 # ---------------------------------------------------------------- the real book
@@ -91,7 +98,7 @@ def index(book):
 def test_written_index_is_compact_json(book, tmp_path):
     size = search.write_index(tmp_path, book)
     data = (tmp_path / search.INDEX_NAME).read_bytes()
-    assert size == len(data) < 300_000, f"search index is {size} bytes"
+    assert size == len(data) < 450_000, f"search index is {size} bytes"  # ~11k bigrams: ~400 kB
     assert json.loads(data)["format"] == search.FORMAT
 
 
@@ -104,14 +111,28 @@ def test_one_doc_per_heading_with_its_anchor(book, index):
     assert len(index["text"]) == len(index["docs"])
 
 
+CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
 def test_vocabulary(index):
     vocab = index["terms"]
-    for term in ["位置编码", "位置", "编码", "注意力", "点积", "因果掩码", "softmax", "layernorm",
-                 "layer", "norm", "kv", "vit", "chinchilla", "rope", "top-p"]:
+    for term in ["位置", "置编", "编码", "注意", "意力", "点积", "因果", "果掩", "掩码", "没有", "它",
+                 "softmax", "layernorm", "layer", "norm", "kv", "vit", "chinchilla", "rope",
+                 "top-p"]:
         assert term in vocab, term
-    for term in ["的", "一个", "没有", "the", "of"]:
+    for term in ["位置编码", "注意力", "the", "of"]:
         assert term not in vocab, term
-    assert all(len(t) > 1 and not t.isdigit() for t in vocab)
+    assert all(len(t) > 1 and not t.isdigit() for t in vocab if t.isascii())
+    assert all(len(t) <= 2 for t in vocab if not t.isascii())
+
+
+def test_a_one_character_term_stands_alone_in_each_of_its_docs(index):
+    singles = [t for t in index["terms"] if len(t) == 1]
+    assert "它" in singles and len(singles) > 20
+    for t in singles:
+        for doc in index["terms"][t][::2]:
+            runs = CJK_RUN.findall(index["docs"][doc][2] + " " + index["text"][doc])
+            assert t in runs, (t, doc)
 
 
 @pytest.mark.parametrize("word", ["softmax", "vit", "chinchilla"])
@@ -126,26 +147,72 @@ def test_postings_count_the_word_in_each_text(index, word):
     assert dict(zip(postings[::2], postings[1::2])) == expected
 
 
-def best_doc(index, term, k1=1.2, b=0.75, head=2.5, b_head=0.75):
-    """The top section for a one-term query: BM25 on the text, plus the heading bonus."""
-    postings, docs = index["terms"][term], index["docs"]
-    df, n = len(postings) // 2, len(docs)
-    idf = math.log((n - df + 0.5) / (df + 0.5) + 1)
+@pytest.mark.parametrize("bigram", ["注意", "掩码", "小猫"])
+def test_postings_count_overlapping_bigrams(index, bigram):
+    expected = {}
+    for doc, text in enumerate(index["text"]):
+        n = len(re.findall(f"(?={bigram})", text))  # overlapping: "注意注意" holds 注意 twice
+        if n or bigram in index["docs"][doc][2]:
+            expected[doc] = -n - 1 if bigram in index["docs"][doc][2] else n
+    postings = index["terms"][bigram]
+    assert dict(zip(postings[::2], postings[1::2])) == expected
+
+
+def bigrams(run):
+    return [a + b for a, b in zip(run, run[1:])]
+
+
+def best_doc(index, query, k1=1.2, b=0.75, head=2.5, b_head=0.75, coord=2, phrase=1, head_run=1):
+    """The top section for a query of whole ASCII words and Chinese runs, ranked as search.js
+    ranks: per unit (an ASCII word, a bigram of a run) BM25 on the text plus the heading bonus;
+    the sum times (units matched / units the book has) ** coord; a Chinese run's part times
+    1 + head_run when the run is a whole run of the heading, and times 1 + phrase * (the share of
+    its bigrams covered by its longest stretch found verbatim in heading or text)."""
+    docs, n = index["docs"], len(index["docs"])
+    units = []  # (term, run or None)
+    for word in query.split():
+        if word.isascii():
+            units.append((word.lower(), None))
+        else:
+            units += [(g, word) for g in bigrams(word)]
+    known = sum(1 for t, _ in units if t in index["terms"])
+    score = {}  # doc -> {run or None: summed BM25}, and doc -> units matched
+    matched = {}
+    for term, run in units:
+        postings = index["terms"].get(term, [])
+        df = len(postings) // 2
+        idf = math.log((n - df + 0.5) / (df + 0.5) + 1)
+        for doc, v in zip(postings[::2], postings[1::2]):
+            tf = -v - 1 if v < 0 else v
+            t = tf / (1 - b + b * docs[doc][3] / index["avg"][0])
+            bonus = head / (1 - b_head + b_head * docs[doc][4] / index["avg"][1]) if v < 0 else 0
+            part = score.setdefault(doc, {})
+            part[run] = part.get(run, 0) + idf * (t * (k1 + 1) / (t + k1) + bonus)
+            matched[doc] = matched.get(doc, 0) + 1
     best = (-1.0, None)
-    for doc, v in zip(postings[::2], postings[1::2]):
-        tf = -v - 1 if v < 0 else v
-        t = tf / (1 - b + b * docs[doc][3] / index["avg"][0])
-        bonus = head / (1 - b_head + b_head * docs[doc][4] / index["avg"][1]) if v < 0 else 0
-        best = max(best, (idf * (t * (k1 + 1) / (t + k1) + bonus), -doc))
+    for doc, parts in score.items():
+        heading, text = docs[doc][2], index["text"][doc]
+        total = 0
+        for run, s in parts.items():
+            if run is not None:
+                if run in CJK_RUN.findall(heading):
+                    s *= 1 + head_run
+                longest = max((j - i for i in range(len(run)) for j in range(i + 3, len(run) + 1)
+                               if run[i:j] in heading + "\n" + text), default=0)
+                s *= 1 + phrase * (max(longest - 2, 0) / (len(run) - 2) if len(run) > 2 else 0)
+            total += s
+        best = max(best, (total * (matched[doc] / known) ** coord, -doc))
     return docs[-best[1]]
 
 
-@pytest.mark.parametrize("term,chapter", [
+@pytest.mark.parametrize("query,chapter", [
     ("softmax", "02-softmax.html"), ("注意力", "04-attention.html"),
     ("多头", "05-multi-head.html"), ("layernorm", "07-encoder-layer.html"),
     ("因果掩码", "08-decoder.html"), ("kv", "09-sampling.html"), ("vit", "11-vit.html"),
-    ("chinchilla", "13-training.html"),
+    ("chinchilla", "13-training.html"), ("位置编码", "06-positional-encoding.html"),
+    ("多头注意力", "05-multi-head.html"), ("kv 缓存", "09-sampling.html"),
+    ("参数量", "10-parameters.html"),
 ])
-def test_first_hit_of_one_term(index, term, chapter):
-    doc = best_doc(index, term)
+def test_first_hit(index, query, chapter):
+    doc = best_doc(index, query)
     assert index["chapters"][doc[0]][0] == chapter, doc
