@@ -31,6 +31,12 @@ QUERIES = [
     ("点积", "01-dot-product.html", None),
     ("多头注意力", "05-multi-head.html", None),
     ("Swin", "11-vit.html", "swin"),
+    # added with the bigram cut (FORMAT 2)
+    ("参数量", "10-parameters.html", "参数量"),
+    ("KV 缓存", "09-sampling.html", "kv"),                 # ASCII word and Chinese run together
+    ("键值缓存", "09-sampling.html", "kv"),                 # not in the book verbatim: OR over bigrams
+    ("温度采样", "09-sampling.html", "温度"),               # ditto
+    ("它", "04-attention.html", None),                     # a lone character of the running example
 ]
 
 
@@ -81,6 +87,19 @@ def test_hits_show_title_chapter_and_marked_snippet(search_page):
     page.fill(BOX, '<img src=x onerror="window.pwned=1">softmax')
     assert page.locator("#tbook-search-results img").count() == 0
     assert page.evaluate("window.pwned") is None
+
+
+def test_chinese_marks_are_whole_runs_or_their_bigrams(search_page):
+    page = search_page.page
+    page.fill(BOX, "位置编码")
+    expect(page.locator(FIRST)).to_be_visible()
+    assert page.locator(f"{FIRST} .search-hit-title mark").all_inner_texts() == ["位置编码"]
+    # the run is not in the heading "温度": its bigram that is gets marked, merged spans only
+    page.fill(BOX, "温度采样")
+    expect(page.locator(FIRST)).to_be_visible()
+    assert page.locator(f"{FIRST} .search-hit-title mark").all_inner_texts() == ["温度"]
+    marks = page.locator(f"{FIRST} .search-hit-snippet mark").all_inner_texts()
+    assert marks and set(marks) <= {"温度", "采样", "温度采样"}, marks
 
 
 def test_no_match_says_so(search_page):
