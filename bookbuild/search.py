@@ -90,6 +90,11 @@ def heading_text(source):
 
 # ---------------------------------------------------------------- terms
 
+@functools.lru_cache(maxsize=8192)  # the book repeats its words: most calls are hits
+def _ascii_terms(word):
+    return tuple(ascii_terms(word))
+
+
 def ascii_terms(word):
     """One ASCII word -> its terms: lowercased whole, then parts split at - and _, and the humps
     of a camelCase word when every hump has two letters or more."""
@@ -110,15 +115,21 @@ def chinese_terms(run):
     or the character itself when it stands alone ("它" between quotes)."""
     if len(run) == 1:
         return [run]
-    return [run[i:i + 2] for i in range(len(run) - 1)]
+    return list(map(str.__add__, run, run[1:]))
 
 
 def terms(text):
     """Text -> its index terms, in order, repeated as often as they occur."""
     out = []
     for run in RUN.findall(unicodedata.normalize("NFKC", text)):
-        out += ascii_terms(run) if run[0].isascii() else chinese_terms(run)
+        out += _ascii_terms(run) if run[0].isascii() else chinese_terms(run)
     return out
+
+
+@functools.lru_cache(maxsize=1024)  # the preview server rebuilds unchanged sections often
+def section_terms(heading, text):
+    """A section's (heading Counter, text Counter) of terms; shared between builds: read only."""
+    return Counter(terms(heading)), Counter(terms(text))
 
 
 # ---------------------------------------------------------------- the index
@@ -141,13 +152,13 @@ def build_index(book, *, log=lambda *a: None):
         secs = [{**s, "heading": titles.get(s["anchor"]) or s["heading"]}
                 for s in sections(chapter.html)]
         for i, s in enumerate(secs):
-            head, body = Counter(terms(s["heading"])), Counter(terms(s["text"]))
+            head, body = section_terms(s["heading"], s["text"])
             doc = len(docs)
             title = i == 0 and s["level"] == 1  # the chapter's title: link to the page itself
             docs.append([ci, "" if title else s["anchor"], s["heading"] or chapter.title,
                          sum(body.values()), sum(head.values())])
             text.append(s["text"][:SNIPPET_TEXT])
-            for t in sorted(body.keys() | head.keys()):
+            for t in body.keys() | head.keys():  # each list grows in doc order; keys sorted below
                 postings.setdefault(t, []).extend((doc, -body[t] - 1 if t in head else body[t]))
     n = max(1, len(docs))
     avg = [round(sum(d[3] for d in docs) / n, 2), round(sum(d[4] for d in docs) / n, 2)]
