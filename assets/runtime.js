@@ -31,6 +31,7 @@ function wasmFailure() {
 
 async function boot() {
   if (typeof WebAssembly !== "object") throw new Error("这个浏览器不支持 WebAssembly");
+  performance.mark("tbook:boot");  // the marks let benchmarks/boot.py --trace split the boot
   const indexURL = new URL(meta("tbook-runtime"), document.baseURI).href;
   const pycoreURL = new URL(meta("tbook-pycore"), document.baseURI).href;
   // Start fetching pycore while Pyodide and NumPy load.
@@ -46,9 +47,11 @@ async function boot() {
   } finally {
     watch.restore();
   }
+  performance.mark("tbook:pyodide");
   const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
   py.unpackArchive(await archive, "zip", { extractDir: sitePackages });
   const callJson = py.pyimport("pycore.widgets").call_json;
+  performance.mark("tbook:pycore");
   return {
     compute(name, params) {
       return JSON.parse(callJson(name, JSON.stringify(params)));

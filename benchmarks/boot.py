@@ -97,6 +97,10 @@ def trace(browser, url, done_selector):
     events = page.evaluate("() => window.__bootTrace")
     resources = page.evaluate("""() => performance.getEntriesByType("resource").map((r) =>
         [r.startTime, r.responseEnd, r.name.split("/").slice(-2).join("/"), r.transferSize])""")
+    # runtime.js marks: boot started, Pyodide + NumPy loaded, pycore unpacked and imported
+    events += page.evaluate("""() => performance.getEntriesByType("mark")
+        .filter((m) => m.name.startsWith("tbook:")).map((m) => [m.startTime, m.name])""")
+    events.sort()
     context.close()
     print(f"\ntimeline of one visit of {url.rsplit('/', 1)[-1]} (ms from navigation start):")
     for start, end, name, size in sorted(resources):
