@@ -28,11 +28,20 @@ function html(name, attrs = {}, text = "", parent = null) {
 }
 
 const shadeClass = (x) => `s${Math.min(9, Math.max(0, Math.round(x * 9)))}`;
+// Writes that leave an unchanged value alone (reading an attribute costs no layout; writing
+// one, even the same value, makes the browser redo style for the element).
+const setAttr = (node, name, value) => {
+  const text = String(value);
+  if (node.getAttribute(name) !== text) node.setAttribute(name, text);
+};
+const setText = (node, text) => {
+  if (node.textContent !== text) node.textContent = text;
+};
 const placeRect = (rect, row, col, P) => {
-  rect.setAttribute("x", col * P);
-  rect.setAttribute("y", row * P);
-  rect.setAttribute("width", P);
-  rect.setAttribute("height", P);
+  setAttr(rect, "x", col * P);
+  setAttr(rect, "y", row * P);
+  setAttr(rect, "width", P);
+  setAttr(rect, "height", P);
 };
 
 // The bars of the strip as one path: a 14 px wide bar per token, BAR px for the largest weight.
@@ -192,7 +201,7 @@ export function mount(root, runtime) {
       bars.setAttribute("d", d);
       barsD = d;
     }
-    stripSelected.setAttribute("x", PITCH * (view.index + 1));
+    setAttr(stripSelected, "x", PITCH * (view.index + 1));
     if (moved) scrollStrip(view.index);
     shownIndex = view.index;
   }
@@ -202,13 +211,13 @@ export function mount(root, runtime) {
     const w = side(P);
     const [r, c] = [Math.floor(cursor / w), cursor % w];
     placeRect(cursorRect, r, c, P);
-    cursorRow.textContent = String(r);
-    cursorCol.textContent = String(c);
+    setText(cursorRow, String(r));
+    setText(cursorCol, String(c));
   }
 
   const sync = (state) => {
-    pButtons.forEach((b) => b.setAttribute("aria-pressed", String(Number(b.dataset.p) === state.P)));
-    slider.value = state.temperature;
+    pButtons.forEach((b) => setAttr(b, "aria-pressed", Number(b.dataset.p) === state.P));
+    if (Number(slider.value) !== state.temperature) slider.value = state.temperature;
     cursor = state.index;
     if (widget) showCursor();
   };
