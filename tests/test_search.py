@@ -6,6 +6,7 @@ import json
 import math
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -78,6 +79,35 @@ def test_terms_of_mixed_text():
     assert search.terms("\uf9b5\u4f8b") == ["例例"]
 
 
+def tiny_book(html):
+    chapter = SimpleNamespace(href="a.html", title="甲", headings=[(1, "甲", "t")], html=html)
+    return SimpleNamespace(chapters=[chapter])
+
+
+def test_written_index_comes_from_the_cache_while_the_book_is_unchanged(tmp_path, monkeypatch):
+    cache, site = tmp_path / "cache", tmp_path / "site"
+    site.mkdir()
+    book = tiny_book('<h1 id="t">甲</h1><p>注意力 softmax</p>')
+    monkeypatch.setattr(search, "_LAST", {})
+    size = search.write_index(site, book, cache_dir=cache)
+    first = (site / search.INDEX_NAME).read_bytes()
+    assert size == len(first) and len(list(cache.glob("*.json"))) == 1
+    assert json.loads(first)["terms"]["意力"] == [0, 1]
+    monkeypatch.setattr(search, "build_index", lambda *a, **k: pytest.fail("built again"))
+    monkeypatch.setattr(search, "_LAST", {})  # a new process: from the disk
+    assert search.write_index(site, book, cache_dir=cache) == size
+    assert (site / search.INDEX_NAME).read_bytes() == first
+    (site / search.INDEX_NAME).unlink()
+    cache.joinpath(f"{search.index_key(book)}.json").unlink()  # same process: from memory
+    assert search.write_index(site, book, cache_dir=cache) == size
+    assert (site / search.INDEX_NAME).read_bytes() == first
+    monkeypatch.undo()
+    changed = tiny_book('<h1 id="t">甲</h1><p>注意力 softmax 多头</p>')
+    assert search.index_key(changed) != search.index_key(book)
+    search.write_index(site, changed, cache_dir=cache)
+    assert "多头" in json.loads((site / search.INDEX_NAME).read_bytes())["terms"]
+
+
 # ---------------------------------------------------------------- the real book
 
 @pytest.fixture(scope="module")
@@ -96,7 +126,7 @@ def index(book):
 
 
 def test_written_index_is_compact_json(book, tmp_path):
-    size = search.write_index(tmp_path, book)
+    size = search.write_index(tmp_path, book, cache_dir=tmp_path / "cache")
     data = (tmp_path / search.INDEX_NAME).read_bytes()
     assert size == len(data) < 450_000, f"search index is {size} bytes"  # ~11k bigrams: ~400 kB
     assert json.loads(data)["format"] == search.FORMAT
