@@ -1,6 +1,6 @@
 // Widget positional-encoding: sliders for d_model, the dimension pair, the start position p of
 // the second dot-product curve, and the rotation offset k. pycore: pycore/widgets/positional_encoding.py.
-// Geometry as in the template: heatmap 320 x 200 (unit cells scaled by 320/d x 5), curves
+// Geometry as in the template: heatmap 320 x 200 (unit squares scaled by 320/d x 5), curves
 // 8 px per position and 40 px per unit, dot products 8 px per k and 80 px per d/2.
 //
 // The view comes in parts (PARTS in the pycore module): the page sends what it shows
@@ -8,11 +8,9 @@
 // those. Moving k touches the 2 x 2 block and one number; only d_model redraws the heatmap.
 import { liveWidget } from "./common.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 
 const points = (xs, ys, sx, sy) => xs.map((x, i) => `${(x * sx).toFixed(2)},${(ys[i] * sy).toFixed(2)}`).join(" ");
-const opacity = (h) => (Math.abs(h) / 1000).toFixed(3);
 
 export function mount(root, runtime) {
   const heatMap = root.querySelector("[data-heat]");
@@ -21,44 +19,32 @@ export function mount(root, runtime) {
   const slider = (name) => root.querySelector(`[data-control="${name}"]`);
   const sliders = ["d_model", "pair", "p", "k"].map(slider);
 
-  // The heatmap: one <g> per position; cells[r][c] are its rects, kept (detached) when d_model
-  // shrinks and put back when it grows; shades[r][c] is the heat value a rect shows.
-  const rows = [...heatMap.children];
-  const cells = rows.map((g) => [...g.children]);
-  const shades = cells.map((row) => row.map((rect) =>
-    Math.round(1000 * Number(rect.getAttribute("fill-opacity"))) * (rect.classList.contains("neg") ? -1 : 1)));
-  let columns = cells[0].length;
-
-  function cell(r, c) {
-    const rect = document.createElementNS(SVG, "rect");
-    rect.setAttribute("x", c);
-    rect.setAttribute("y", r);
-    rect.setAttribute("width", 1);
-    rect.setAttribute("height", 1);
-    return rect;
-  }
+  // The heatmap: one path per shade h (-L..L but 0; the template, pycore's heat()), holding
+  // the unit squares of the cells that have it, a run of equal cells down a column as one
+  // rectangle. However large d_model, the heatmap is 2L elements; only their `d` changes.
+  const paths = new Map([...heatMap.children].map((path) => [Number(path.dataset.shade), path]));
+  const drawn = new Map([...paths].map(([h, path]) => [h, path.getAttribute("d")]));
 
   function drawHeat(heat) {
     const d = heat[0].length;
-    heatMap.setAttribute("transform", `scale(${WIDTH / d} 5)`);
-    rows.forEach((g, r) => {
-      const row = cells[r];
-      const shade = shades[r];
-      for (let c = row.length; c < d; c++) {
-        row.push(cell(r, c));
-        shade.push(null);
+    const n = heat.length;
+    const squares = new Map([...paths.keys()].map((h) => [h, ""]));
+    for (let c = 0; c < d; c++) {
+      let r = 0;
+      while (r < n) {
+        const h = heat[r][c];
+        let end = r + 1;
+        while (end < n && heat[end][c] === h) end += 1;
+        if (squares.has(h)) squares.set(h, `${squares.get(h)}M${c} ${r}h1v${end - r}h-1z`);
+        r = end;
       }
-      if (d > columns) g.append(...row.slice(columns, d));
-      for (let c = columns - 1; c >= d; c--) row[c].remove();
-      heat[r].forEach((h, c) => {
-        const was = shade[c];
-        if (h === was) return;
-        if (was === null || (h < 0) !== (was < 0)) row[c].setAttribute("class", h < 0 ? "neg" : "pos");
-        if (was === null || Math.abs(h) !== Math.abs(was)) row[c].setAttribute("fill-opacity", opacity(h));
-        shade[c] = h;
-      });
+    }
+    heatMap.setAttribute("transform", `scale(${WIDTH / d} 5)`);
+    squares.forEach((path, h) => {
+      if (drawn.get(h) === path) return;
+      paths.get(h).setAttribute("d", path);
+      drawn.set(h, path);
     });
-    columns = d;
   }
 
   let current = {};   // the view the page shows, merged from the parts received

@@ -22,6 +22,7 @@ N_POS = 40          # positions in the heatmap and the curves
 CURVE_STEP = 0.25   # the curves are sampled between integer positions too
 TABLE_ROWS = 8      # positions in the accessible table
 SHOWN_KS = 8        # offsets k = 0 .. 7 listed as numbers (the plot goes to N_POS - 1)
+HEAT_LEVELS = 50    # the heatmap's shades per sign: |PE| to the nearest 1/50
 
 CURVE_X = np.arange(0, N_POS - 1 + 1e-9, CURVE_STEP)  # (157,) positions of the curve samples
 KS = np.arange(N_POS)  # (N_POS,) offsets of the dot-product curves
@@ -56,9 +57,10 @@ def tables(d_model):
 
 
 def heat(pe):
-    """The heatmap's shades: PE in thousandths, rounded (sign -> colour, |h| / 1000 -> opacity).
-    Integers keep the 40 x d table short on its way to the page."""
-    return np.rint(pe * 1000).astype(int)  # (N_POS, d_model)
+    """The heatmap's shades: PE in fiftieths, rounded, as integers from -50 to 50 (sign ->
+    colour, |h| / 50 -> opacity). The page draws one path per shade, so the 40 x d cells cost
+    at most 100 elements whatever d is; the numbers themselves are in the table."""
+    return np.rint(pe * HEAT_LEVELS).astype(int)  # (N_POS, d_model)
 
 
 def _table(pe, d_model, pair):
@@ -68,7 +70,7 @@ def _table(pe, d_model, pair):
 
 
 def constant_part():
-    return {"n_pos": N_POS, "curve_x": CURVE_X, "ks": KS}
+    return {"n_pos": N_POS, "heat_levels": HEAT_LEVELS, "curve_x": CURVE_X, "ks": KS}
 
 
 def d_part(d_model):

@@ -1,6 +1,7 @@
 """Browser tests of the positional-encoding widget (pycore/widgets/positional_encoding.py,
 assets/widgets/positional-encoding.js)."""
 import math
+import re
 
 from tests import reference
 from tests.browser.harness import assert_shows, params_of, pycore_view, updates
@@ -8,30 +9,42 @@ from tests.browser.harness import assert_shows, params_of, pycore_view, updates
 HREF = "06-positional-encoding.html"
 
 
-def heat_cells(root):
-    """[(x, y, class, fill-opacity)] of the heatmap's rects, in document order."""
-    return root.evaluate("""root => [...root.querySelectorAll('[data-heat] rect')]
-        .map(r => [Number(r.getAttribute('x')), Number(r.getAttribute('y')),
-                   r.getAttribute('class'), Number(r.getAttribute('fill-opacity'))])""")
+def heat_cells(root, levels):
+    """{(dimension, position): shade} read from the heatmap's paths: each path is one shade
+    (class pos/neg, fill-opacity |h| / levels) and a list of unit rectangles M c r h1 v n h-1 z,
+    n cells down column c from position r."""
+    paths = root.evaluate("""root => [...root.querySelectorAll('[data-heat] path')].map(p =>
+        [p.getAttribute('class'), Number(p.getAttribute('fill-opacity')), p.getAttribute('d')])""")
+    cells = {}
+    for cls, opacity, d in paths:
+        h = round(opacity * levels) * (1 if cls == "pos" else -1)
+        assert cls in ("pos", "neg") and abs(opacity - abs(h) / levels) < 1e-9
+        assert re.fullmatch(r"(M\d+ \d+h1v\d+h-1z)*", d), d[:80]
+        for c, r, n in re.findall(r"M(\d+) (\d+)h1v(\d+)h-1z", d):
+            for y in range(int(r), int(r) + int(n)):
+                assert (int(c), y) not in cells  # every cell in one path only
+                cells[int(c), y] = h
+    return cells
 
 
 def assert_heatmap(root, view):
-    """One unit cell per (position, dimension), row-major, scaled to 320 x 200; its colour is the
-    sign and its opacity the size of PE (worked out here, pair by pair) to 3 decimals."""
-    d = view["d_model"]
-    cells = heat_cells(root)
-    assert len(cells) == len(view["heat"]) * d == 40 * d
+    """One unit square per (dimension, position) that is not blank, scaled to 320 x 200; its
+    colour is the sign and its opacity the size of PE (worked out here, pair by pair) to the
+    nearest 1/50."""
+    d, levels = view["d_model"], view["heat_levels"]
+    assert levels == 50
+    cells = heat_cells(root, levels)
     transform = root.locator("[data-heat]").get_attribute("transform")
     sx, sy = map(float, transform.removeprefix("scale(").removesuffix(")").split())
     assert abs(sx - 320 / d) < 1e-9 and sy == 5
+    assert len(view["heat"]) == 40 and len(view["heat"][0]) == d
     by_hand = [reference.pe(r, d) for r in range(40)]
-    for n, (x, y, cls, opacity) in enumerate(cells):
-        r, c = divmod(n, d)
-        pe = by_hand[r][c]
-        h = view["heat"][r][c]
-        assert (x, y) == (c, r)
-        assert cls == ("pos" if h >= 0 else "neg") and opacity == abs(h) / 1000, (n, cls, opacity, h)
-        assert abs(opacity - abs(pe)) <= 0.0005 and (cls == "pos") == (pe >= 0 or pe > -0.0005), (n, pe)
+    for r in range(40):
+        for c in range(d):
+            h = view["heat"][r][c]
+            assert cells.get((c, r), 0) == h, (c, r)
+            assert abs(h / levels - by_hand[r][c]) <= 0.5 / levels + 1e-12, (c, r, h, by_hand[r][c])
+    assert all(c < d and r < 40 for c, r in cells)
 
 
 def polyline(root, name):
