@@ -73,7 +73,7 @@ export function mount(root, runtime) {
   // pre-rendered): patch veils, grid lines, thumbnails, ticks, the weights table. The SVG
   // groups of every P built so far stay in the page, all but the current one display="none"
   // (showing one again is one attribute; taking 784 thumbnails out and back in costs a full
-  // layout of them). Only the current table is in the page: it holds the shown numbers.
+  // layout of them). At most the current table is in the page: it holds the shown numbers.
   // `veil` and `shade` remember what each patch shows, so an update writes only what changed.
   const layers = new Map();
   const thumbsGroup = strip.querySelector(".vit-thumbs");
@@ -151,14 +151,27 @@ export function mount(root, runtime) {
       now[part].removeAttribute("display");
     }
     grid.setAttribute("d", now.grid);
-    was.table.replaceWith(now.table);
     const width = PITCH * view.n_tokens;
     strip.setAttribute("width", width);
     strip.setAttribute("viewBox", `0 0 ${width} 70`);
-    bindAll(scroll, view);  // the table that just came in (liveWidget bound the one that left)
-    details.open = P !== 8;
     shownP = P;
     photo.dataset.builtP = String(P);
+    details.open = P !== 8;
+    showTable(view);
+  }
+
+  // The weights table of the current P is in the page only while its <details> is open (at
+  // P = 8 it starts closed: 784 cells that nobody sees need no numbers); opening it puts the
+  // table in and fills it, and from then on every update fills it (liveWidget's bindAll).
+  function showTable(view) {
+    const want = details.open ? layer(shownP).table : null;
+    const have = scroll.querySelector("table");
+    if (want === have) return;
+    have?.remove();
+    if (want) {
+      scroll.append(want);
+      bindAll(scroll, view);
+    }
   }
 
   // Bring the selected token into view once the frame is laid out, not inside the input event
@@ -224,6 +237,8 @@ export function mount(root, runtime) {
   let widget = null;
   widget = liveWidget(root, runtime, { draw, sync });
   showCursor();
+  showTable(widget.view);
+  details.addEventListener("toggle", () => showTable(widget.view));
   // Build the other patch sizes' layers while the page is idle, one per idle moment, and let
   // pycore compute (and cache) their patch features, so that even the first click on a P
   // button only swaps groups and computes one row.

@@ -118,11 +118,23 @@ def click_patch(root, row, col, P):
     svg.click(position={"x": (col + 0.5) * P * scale, "y": (row + 0.5) * P * scale})
 
 
+def open_weights(root):
+    """Open the weights table's <details> (closed at P = 8: the page fills the table only
+    while it is open)."""
+    if not root.locator("details.vit-table-wrap").evaluate("d => d.open"):
+        root.locator("details.vit-table-wrap summary").click()
+    root.locator("details.vit-table-wrap table.vit-weights").wait_for()
+
+
 def assert_row_table(root, view):
-    """The full row as a table: one cell per patch, the largest on the selected patch, sum 1."""
-    cells = table_cells(root)
-    assert len(cells) == view["n_patches"]
+    """The full row as a table: one cell per patch, the largest on the selected patch, sum 1;
+    each cell the view's weight to the digits shown."""
+    open_weights(root)
     digits = int(root.locator("table.vit-weights").get_attribute("data-digits"))
+    weights = np.ravel(view[f"weights_p{view['P']}"])
+    cells = table_cells(root)
+    assert all(abs(c - w) <= 0.5 * 10 ** -digits + 1e-9 for c, w in zip(cells, weights))
+    assert len(cells) == view["n_patches"]
     assert int(np.argmax(cells)) == view["index"]
     assert abs(sum(cells) - 1) <= len(cells) * 0.5 * 10 ** -digits
     assert root.locator("table.vit-weights").get_attribute("data-matrix") == f"weights_p{view['P']}"
@@ -151,6 +163,7 @@ def assert_drawing(root, view):
     P, w, n = view["P"], view["grid_w"], view["n_patches"]
     weights = np.ravel(view[f"weights_p{P}"])
     relative = weights / weights.max()
+    open_weights(root)
     got = root.evaluate(DRAWING_JS)
     assert len(got["veils"]) == n
     for i, (x, y, width, height, opacity) in enumerate(got["veils"]):
@@ -198,6 +211,9 @@ def test_patch_size_buttons_change_tokens_and_vector_length(book_pages):
     root.locator('[data-p="8"]').click()
     assert updates(root) == before + 1
     view = pycore_view(NAME, P=8, index=379, temperature=params["temperature"])
+    assert root.locator("table.vit-weights").count() == 0  # closed at P = 8: no table to fill
+    assert_shows(root, view, min_count=20)
+    open_weights(root)
     assert_shows(root, view, min_count=784 + 20)
     assert (shown(root, "n_tokens"), shown(root, "patch_dim")) == ("785", "192")
     assert shown_layer(root, ".vit-thumbs svg") == 784 and shown_layer(root, ".vit-attn rect") == 784
