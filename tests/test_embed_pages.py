@@ -101,7 +101,7 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     assert preloads == [(a["rel"], a["href"]) for a in book_page.find("link")
                         if "preload" in a["rel"]]
     scripts = [s["src"] for s in page.find("script")]
-    assert scripts == ["assets/boot.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]
+    assert scripts == ["assets/theme.js", "assets/book.js", "assets/embed.js"]
     back = page.find("a", href="04-attention.html#attention-04-attention")
     assert len(back) == 1 and back[0]["target"] == "_blank" and "noopener" in back[0]["rel"]
     assert any(t.startswith("出自《交互式 Transformer》第 4 节") for t in page.link_text)
