@@ -97,7 +97,10 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         markdown.copy_images(book.root, site)
         runtime["pycore"] = output.pycore_archive(site / "assets")
         runtime["sri"] = output.integrity(site)
-        output.write_pages(site, render.render_pages(jinja, book, runtime))
+        memo = None if cache is None else render.page_memo(cache.get("pages", {}), code, book, runtime)
+        output.write_pages(site, render.render_pages(jinja, book, runtime, memo))
+        if memo is not None:
+            cache["pages"] = memo["new"]  # the preview's next rebuild renders only what changed
         search.write_index(site, book, log=log)
         output.write_service_worker(site, jinja)
     n_widgets = sum(len(c.widgets) for c in book.chapters)

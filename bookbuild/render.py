@@ -1,4 +1,5 @@
 """Stage 4 -- render: tokens -> chapter HTML -> full pages with Jinja2 templates."""
+import hashlib
 import json
 import math
 import re
@@ -102,7 +103,7 @@ def widget_title(html):
     return unescape(m.group(1)) if m else ""
 
 
-def embed_pages(jinja, book, runtime):
+def embed_pages(jinja, book, runtime, memo=None):
     """Yield (embed-<chapter slug>.html, html) for every chapter and (embed-<widget id>.html,
     html) for every widget: the same content and runtime as the book, without its navigation,
     for other sites' iframes. Flat at the site root, so relative URLs stay right."""
@@ -119,19 +120,47 @@ def embed_pages(jinja, book, runtime):
                                  f"{what}; give the widget another id", c.path, line)
             taken[href] = f"the embed page of {what}"
             html = Markup(w["html"]) if w else None
-            yield href, embed.render(book=book, chapter=c, number=section_number(c, i),
-                                     root="", runtime=runtime, embed_id=name, widget=w,
-                                     widget_html=html, widget_title=widget_title(html or ""))
+            yield href, _memo(memo, ("embed", i, name, memo and memo["chapters"][i]), lambda: embed.render(
+                book=book, chapter=c, number=section_number(c, i), root="", runtime=runtime,
+                embed_id=name, widget=w, widget_html=html, widget_title=widget_title(html or "")))
 
 
-def render_pages(jinja, book, runtime):
-    """Yield (relative path, html) for every page of the site."""
+def render_pages(jinja, book, runtime, memo=None):
+    """Yield (relative path, html) for every page of the site. `memo` (optional, see page_memo)
+    hands back a page whose inputs did not change instead of rendering it again."""
     chapters = book.chapters
     page = jinja.get_template("page.html")
     for i, c in enumerate(chapters):
-        yield c.href, page.render(book=book, chapter=c, root="", runtime=runtime,
-                                  prev=chapters[i - 1] if i else None,
-                                  next=chapters[i + 1] if i + 1 < len(chapters) else None)
-    yield "index.html", jinja.get_template("index.html").render(
-        book=book, root="", runtime=runtime, chapter=None)
-    yield from embed_pages(jinja, book, runtime)
+        yield c.href, _memo(memo, ("page", i, memo and memo["chapters"][i]), lambda: page.render(
+            book=book, chapter=c, root="", runtime=runtime, prev=chapters[i - 1] if i else None,
+            next=chapters[i + 1] if i + 1 < len(chapters) else None))
+    yield "index.html", _memo(memo, ("index",), lambda: jinja.get_template("index.html").render(
+        book=book, root="", runtime=runtime, chapter=None))
+    yield from embed_pages(jinja, book, runtime, memo)
+
+
+def page_memo(store, code, book, runtime):
+    """A memo for render_pages over `store` (a dict kept between builds, e.g. by the preview
+    server). A page's key covers everything its templates read: the build's code and templates
+    (`code`), the runtime's file names and integrity hashes, the book's title and outline (every
+    page lists the chapters), and the page's own chapter -- title, headings, widgets and HTML."""
+    digest = lambda value: hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()  # noqa: E731
+    outline = [book.title, [[part, [[c.rel, c.href, c.title, len(c.widgets)] for c in cs]]
+                            for part, cs in book.parts]]
+    shared = digest([code, runtime, outline])
+    chapters = [digest([shared, c.rel, c.slug, c.title, c.headings, str(c.html),
+                        [[w["id"], w["name"], w["line"], str(w["html"])] for w in c.widgets]])
+                for c in book.chapters]
+    fresh = {}  # only this build's pages stay: the store does not grow with every edit
+    return {"shared": shared, "chapters": chapters, "old": store, "new": fresh}
+
+
+def _memo(memo, key, render):
+    if memo is None:
+        return render()
+    key = (memo["shared"],) + key
+    html = memo["old"].get(key)
+    if html is None:
+        html = render()
+    memo["new"][key] = html
+    return html

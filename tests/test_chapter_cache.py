@@ -100,3 +100,26 @@ def test_an_unreadable_record_is_compiled_again(book, tmp_path, parses):
     build(book, tmp_path / "site", log=quiet)
     assert len(parses) == 4
     assert Path(tmp_path / "site" / "b.html").is_file()
+
+
+def test_the_preview_renders_again_only_the_pages_whose_inputs_changed(book, tmp_path):
+    cache, out = {}, tmp_path / "site"
+    build(book, out, log=quiet, cache=cache)
+    first = dict(cache["pages"])
+    page_of = lambda pages, i: {k[1:3] for k in pages if k[1] in ("page", "embed") and k[2] == i}  # noqa: E731
+    assert page_of(first, 0) and page_of(first, 1)
+
+    a = book / "a.md"
+    a.write_text(a.read_text(encoding="utf-8") + "\n\n只改正文。\n", encoding="utf-8")
+    build(book, out, log=quiet, cache=cache)
+    kept = {k for k in cache["pages"] if k in first}
+    assert {k[1:3] for k in kept} == page_of(first, 1) | {("index",)}  # b and the index reused
+    assert "只改正文" in (out / "a.html").read_text(encoding="utf-8")
+
+    text = a.read_text(encoding="utf-8")
+    title = next(line for line in text.split("\n") if line.startswith("# "))
+    a.write_text(text.replace(title, title + "（新标题）", 1), encoding="utf-8")
+    before = dict(cache["pages"])
+    build(book, out, log=quiet, cache=cache)
+    assert not set(cache["pages"]) & set(before)  # every page lists the chapters: all again
+    assert "（新标题）" in (out / "b.html").read_text(encoding="utf-8")
