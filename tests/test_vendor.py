@@ -218,9 +218,12 @@ def test_site_lock_keeps_numpy_only_with_the_new_hash():
 
 def test_altered_or_stale_derived_files_are_made_again(fake, tmp_path):
     cache = make_dist(tmp_path / "c/pyodide-0.27.7")
+    (cache / "stored-0").mkdir()  # left by an older build: another format
+    (cache / "stored-0/python_stdlib.zip").write_bytes(b"old")
     lines = []
     vendor.vendor_runtime(tmp_path / "a", cache_dir=tmp_path / "c", log=lines.append)
     stored = cache / STORED
+    assert not (cache / "stored-0").exists()
     assert len(lines) == 1 and "re-packed" in lines[0]
     (tmp_path / "a/python_stdlib.zip").unlink()  # the build never writes through its links
     (stored / "python_stdlib.zip").write_bytes(FAKE["python_stdlib.zip"])  # altered in place
