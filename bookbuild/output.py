@@ -10,6 +10,8 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from .vendor import REPACK_FORMAT
+
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,7 +80,7 @@ def write_pages(site_dir, pages):
 
 def write_service_worker(site_dir, jinja):
     """site/sw.js, listing every file of the site; its version changes with any file."""
-    files, h = [], hashlib.sha256()
+    files, h = [], hashlib.sha256(f"runtime {REPACK_FORMAT}".encode())  # re-packing changes it
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(site_dir).as_posix()
         files.append(rel)
