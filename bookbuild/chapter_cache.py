@@ -74,3 +74,44 @@ def store(chapter, code, record):
                 p.unlink(missing_ok=True)
     except OSError:
         pass
+
+
+def load_pages():
+    """The pages of the last build ({memo key: html}, see render.page_memo), or {}."""
+    try:
+        return json.loads((folder() / "last.pages").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def store_pages(pages):
+    path = folder() / "last.pages"  # not *.json: store() prunes those
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(pages, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
+def pygments_css():
+    """pygments' stylesheet for highlighted code, kept per pygments install (importing pygments
+    is most of what copying the assets costs)."""
+    spec = importlib.util.find_spec("pygments")
+    st = os.stat(spec.origin)
+    stamp = hashlib.sha256(f"{spec.origin} {st.st_size} {st.st_mtime_ns}".encode()).hexdigest()[:16]
+    path = folder() / f"pygments-{stamp}.css"
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        from pygments.formatters import HtmlFormatter
+        css = HtmlFormatter().get_style_defs(".highlight")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(css, encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+    return css

@@ -10,6 +10,7 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from . import chapter_cache
 from .vendor import REPACK_FORMAT
 
 
@@ -53,8 +54,7 @@ def copy_assets(dest_dir):
     parts = [assets / "book.css"] + sorted(p for p in assets.glob("*.css") if p.name != "book.css")
     css = [p.read_text(encoding="utf-8") for p in parts + sorted((assets / "widgets").glob("*.css"))]
     (dest_dir / "book.css").write_text("\n".join(css), encoding="utf-8")
-    from pygments.formatters import HtmlFormatter  # only here: most builds need no pygments
-    css = HtmlFormatter().get_style_defs(".highlight")
+    css = chapter_cache.pygments_css()
     (dest_dir / "pygments.css").write_text(css, encoding="utf-8")
 
 
@@ -78,8 +78,9 @@ def write_pages(site_dir, pages):
         path.write_text(html, encoding="utf-8")
 
 
-def write_service_worker(site_dir, jinja):
-    """site/sw.js, listing every file of the site; its version changes with any file."""
+def write_service_worker(site_dir, render_sw):
+    """site/sw.js, listing every file of the site; its version changes with any file.
+    render_sw(version, files) -> the text of sw.js (templates/sw.js)."""
     files, h = [], hashlib.sha256(f"runtime {REPACK_FORMAT}".encode())  # re-packing changes it
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(site_dir).as_posix()
@@ -88,8 +89,7 @@ def write_service_worker(site_dir, jinja):
         if not rel.startswith("pyodide/"):  # the runtime is pinned by hash already
             h.update(path.read_bytes())
     version = "book-" + h.hexdigest()[:16]
-    (site_dir / "sw.js").write_text(jinja.get_template("sw.js").render(version=version, files=files),
-                                    encoding="utf-8")
+    (site_dir / "sw.js").write_text(render_sw(version, files), encoding="utf-8")
 
 
 @contextmanager

