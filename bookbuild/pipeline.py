@@ -113,10 +113,12 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         output.write_service_worker(site, lambda version, files: render.cached(
             memo, ("sw", version), lambda: tools.jinja.get_template("sw.js").render(
                 version=version, files=files)))
-    if memo["new"] != pages:  # the next build renders only the pages whose inputs changed
+    # The next build renders only the pages whose inputs changed: the preview server keeps them
+    # in memory, a build from the command line on disk.
+    if cache is not None:
+        cache["pages"] = memo["new"]
+    elif memo["new"] != pages:
         chapter_cache.store_pages(memo["new"])
-        if cache is not None:
-            cache["pages"] = memo["new"]
     n_widgets = sum(len(c.widgets) for c in book.chapters)
     log(f"built {len(book.chapters)} chapters, {n_widgets} widgets into {out_dir} "
         f"in {time.perf_counter() - start:.2f} s")
