@@ -62,15 +62,24 @@ def load(chapter, code):
 
 
 def store(chapter, code, record):
-    path = folder() / f"{key(chapter, code)}.json"
+    write(folder() / f"{key(chapter, code)}.json", json.dumps(record, ensure_ascii=False), keep=KEEP)
+
+
+def write(path, data, keep=None):
+    """Write a cache file atomically (builds may run side by side); with `keep`, leave at most
+    about that many *.json files in its folder (the oldest go). An unwritable cache only costs
+    time: errors are ignored."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # builds may run side by side
-        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        if isinstance(data, str):
+            tmp.write_text(data, encoding="utf-8")
+        else:
+            tmp.write_bytes(data)
         tmp.replace(path)
-        if len(os.listdir(path.parent)) > KEEP + KEEP // 4:  # prune now and then, not each time
+        if keep is not None and len(os.listdir(path.parent)) > keep + keep // 4:  # now and then
             old = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
-            for p in old[:-KEEP]:
+            for p in old[:-keep]:
                 p.unlink(missing_ok=True)
     except OSError:
         pass
@@ -85,14 +94,7 @@ def load_pages():
 
 
 def store_pages(pages):
-    path = folder() / "last.pages"  # not *.json: store() prunes those
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(pages, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass
+    write(folder() / "last.pages", json.dumps(pages, ensure_ascii=False))  # not *.json: kept
 
 
 def pygments_css():
@@ -107,11 +109,5 @@ def pygments_css():
     except OSError:
         from pygments.formatters import HtmlFormatter
         css = HtmlFormatter().get_style_defs(".highlight")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(css, encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass
+    write(path, css)
     return css

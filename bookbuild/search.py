@@ -24,13 +24,13 @@ hash and a copy (write_index).
 import functools
 import hashlib
 import json
-import os
 import re
 import unicodedata
 from collections import Counter
 from html import unescape
 from pathlib import Path
 
+from . import chapter_cache
 from .vendor import runtime_cache
 
 INDEX_NAME = "search-index.json"
@@ -212,13 +212,4 @@ def write_index(site, book, *, cache_dir=None, log=lambda *a: None):
 
 
 def _store(path, data):
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # builds may run side by side
-        tmp.write_bytes(data)
-        tmp.replace(path)
-        old = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
-        for p in old[:-CACHE_KEEP]:
-            p.unlink(missing_ok=True)
-    except OSError:
-        pass  # an unwritable cache only costs time
+    chapter_cache.write(path, data, keep=CACHE_KEEP)

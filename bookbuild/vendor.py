@@ -97,13 +97,8 @@ def _sha256_of(path: str, size: int, mtime_ns: int, inode: int) -> str:
         while chunk := f.read(1 << 20):
             h.update(chunk)
     stamps[path] = stamp + [h.hexdigest()]
-    try:
-        stamps_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = stamps_file.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(stamps), encoding="utf-8")
-        tmp.replace(stamps_file)
-    except OSError:
-        pass  # an unwritable cache only costs time
+    from .chapter_cache import write  # (chapter_cache imports this module)
+    write(stamps_file, json.dumps(stamps))
     return h.hexdigest()
 
 
