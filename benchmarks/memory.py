@@ -14,13 +14,12 @@ For each chapter with widgets (or --chapter), opened in its own tab once every w
   page        JS heap used + wasm: the figure held against the 300 MB goal;
   renderer    RSS and PSS of the tab's renderer process (from /proc; includes Chromium's own
               code and caches), for scale.
-Build: peak RSS (ru_maxrss from os.wait4 of that child alone) of `python build.py` and, for
+Build: peak RSS (ru_maxrss from os.wait4, taken by a small launcher process; see LAUNCHER) of `python build.py` and, for
 scale, of `mkdocs build` on the same chapters (if mkdocs is installed), a few runs each.
 
     python3 benchmarks/memory.py [--chapter 04-attention.html] [--builds 3]
 """
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -35,15 +34,28 @@ from common import (ROOT, built_site, chapters_with_widgets, launch, load_note, 
 MB = 1024 * 1024
 
 
+# Linux keeps, in a process's peak RSS, the image it was forked from: a child forked straight
+# from this process (tens of MB, Playwright loaded) would report at least this process's size.
+# So a small fresh Python forks the build and reports the build's own peak (ru_maxrss, KB).
+LAUNCHER = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def peak_rss(cmd):
     """(peak RSS in MB of that process alone, wall seconds)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(map(str, cmd))} failed with exit code {proc.returncode}")
-    return usage.ru_maxrss / 1024, time.perf_counter() - start  # Linux: ru_maxrss in KB
+    done = subprocess.run([sys.executable, "-c", LAUNCHER, *map(str, cmd)],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(map(str, cmd))} failed with exit code {done.returncode}")
+    peak_kb = int(done.stdout.strip().splitlines()[-1])
+    return peak_kb / 1024, time.perf_counter() - start
 
 
 def build_memory(runs):
