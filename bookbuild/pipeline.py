@@ -3,6 +3,7 @@
 Each stage has one contract; build.py is only a command-line driver over `build()`.
 """
 import time
+from pathlib import Path
 
 from markupsafe import Markup
 
@@ -31,6 +32,8 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
     record = cache.get(key) if cache is not None else None
     if record is None and code is not None:
         record = chapter_cache.load(chapter, code)
+    if record is not None and not all(Path(f).is_file() for f in record["images"]):
+        record = None  # an image it shows is gone: compile again, so the error names the line
     if record is not None:
         chapter.title, chapter.html = record["title"], Markup(record["html"])
         chapter.headings = [tuple(h) for h in record["headings"]]

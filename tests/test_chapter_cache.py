@@ -125,3 +125,11 @@ def test_the_preview_renders_again_only_the_pages_whose_inputs_changed(book, tmp
     build(book, out, log=quiet, cache=cache)
     assert not set(cache["pages"]) & set(before)  # every page lists the chapters: all again
     assert "（新标题）" in (out / "b.html").read_text(encoding="utf-8")
+
+
+def test_a_deleted_image_is_reported_by_the_preview_too(book, tmp_path):
+    cache = {}
+    build(book, tmp_path / "site", log=quiet, cache=cache)
+    (book / "images" / "dot.png").unlink()
+    with pytest.raises(BuildError, match="dot.png"):
+        build(book, tmp_path / "site", log=quiet, cache=cache)
