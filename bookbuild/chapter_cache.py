@@ -1,4 +1,5 @@
-"""Compiled chapters on disk, so a build only parses, checks and renders the chapters that changed.
+"""The build's caches on disk: compiled chapters (so a build only parses, checks and renders the
+chapters that changed), the last build's pages, pygments' stylesheet; write() serves them all.
 
 A record holds what compiling a chapter produced (title, headings, widgets with their HTML, the
 chapter's HTML, the links and images it refers to). Its key is the chapter's file name and text
@@ -60,7 +61,8 @@ def load(chapter, code):
 
 
 def store(chapter, code, record):
-    write(folder() / f"{key(chapter, code)}.json", json.dumps(record, ensure_ascii=False), keep=KEEP)
+    path = folder() / f"{key(chapter, code)}.json"
+    write(path, json.dumps(record, ensure_ascii=False), keep=KEEP)
 
 
 def write(path, data, keep=None):

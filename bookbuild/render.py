@@ -119,7 +119,8 @@ def embed_pages(jinja, book, runtime, memo=None):
                                  f"{what}; give the widget another id", c.path, line)
             taken[href] = f"the embed page of {what}"
             html = Markup(w["html"]) if w else None
-            yield href, _memo(memo, ("embed", i, name, memo and memo["chapters"][i]), lambda: jinja.get_template("embed.html").render(
+            key = ("embed", i, name, _chapter(memo, i))
+            yield href, cached(memo, key, lambda: jinja.get_template("embed.html").render(
                 book=book, chapter=c, number=section_number(c, i), root="", runtime=runtime,
                 embed_id=name, widget=w, widget_html=html, widget_title=widget_title(html or "")))
 
@@ -130,10 +131,11 @@ def render_pages(jinja, book, runtime, memo=None):
     environment, or anything whose get_template makes it only when a page must be rendered."""
     chapters = book.chapters
     for i, c in enumerate(chapters):
-        yield c.href, _memo(memo, ("page", i, memo and memo["chapters"][i]), lambda: jinja.get_template("page.html").render(
-            book=book, chapter=c, root="", runtime=runtime, prev=chapters[i - 1] if i else None,
-            next=chapters[i + 1] if i + 1 < len(chapters) else None))
-    yield "index.html", _memo(memo, ("index",), lambda: jinja.get_template("index.html").render(
+        yield c.href, cached(memo, ("page", i, _chapter(memo, i)), lambda: jinja.get_template(
+            "page.html").render(book=book, chapter=c, root="", runtime=runtime,
+                                prev=chapters[i - 1] if i else None,
+                                next=chapters[i + 1] if i + 1 < len(chapters) else None))
+    yield "index.html", cached(memo, ("index",), lambda: jinja.get_template("index.html").render(
         book=book, root="", runtime=runtime, chapter=None))
     yield from embed_pages(jinja, book, runtime, memo)
 
@@ -143,7 +145,8 @@ def page_memo(store, code, book, runtime):
     server). A page's key covers everything its templates read: the build's code and templates
     (`code`), the runtime's file names and integrity hashes, the book's title and outline (every
     page lists the chapters), and the page's own chapter -- title, headings, widgets and HTML."""
-    digest = lambda value: hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()  # noqa: E731
+    def digest(value):
+        return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()
     outline = [book.title, [[part, [[c.rel, c.href, c.title, len(c.widgets)] for c in cs]]
                             for part, cs in book.parts]]
     shared = digest([code, runtime, outline])
@@ -154,12 +157,12 @@ def page_memo(store, code, book, runtime):
     return {"shared": shared, "chapters": chapters, "old": store, "new": fresh}
 
 
+def _chapter(memo, i):
+    return memo["chapters"][i] if memo else None
+
+
 def cached(memo, key, render):
-    """render(), or the text the memo holds for the same key and inputs."""
-    return _memo(memo, key, render)
-
-
-def _memo(memo, key, render):
+    """render(), or the text the memo (see page_memo) holds for the same key and inputs."""
     if memo is None:
         return render()
     key = "\0".join(map(str, (memo["shared"],) + key))
