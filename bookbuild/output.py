@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import chapter_cache
-from .vendor import REPACK_FORMAT
+from .vendor import RECIPE
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +81,7 @@ def write_pages(site_dir, pages):
 def write_service_worker(site_dir, render_sw):
     """site/sw.js, listing every file of the site; its version changes with any file.
     render_sw(version, files) -> the text of sw.js (templates/sw.js)."""
-    files, h = [], hashlib.sha256(f"runtime {REPACK_FORMAT}".encode())  # re-packing changes it
+    files, h = [], hashlib.sha256(f"runtime {RECIPE}".encode())  # the site's runtime files change
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(site_dir).as_posix()
         files.append(rel)

@@ -18,8 +18,9 @@ them re-packed with every member stored (same names, bytes, order, timestamps an
 so the host's compression works on the whole content. The wheel also leaves out the members no
 browser reads (WHEEL_BUILD_ONLY). Pyodide checks the wheel against the sha256 in
 pyodide-lock.json, so the site's lock file is derived too: the official one cut down to the one
-package the site ships (NumPy), with the re-packed wheel's sha256. These derived files are made
-from the verified originals by a deterministic function of their bytes, once, and kept in
+package the site ships (NumPy), with the re-packed wheel's sha256. The modules a page
+imports while it boots are in the two zips as bytecode instead of source (bookbuild/bytecode.py;
+needs Node.js). These derived files are made from the verified originals, once, and kept in
 ``<runtime cache>/stored-<REPACK_FORMAT>`` with a manifest of their hashes, checked every build.
 """
 import csv
@@ -35,6 +36,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from bookbuild import bytecode
 from bookbuild.errors import BuildError
 
 VERSION = "0.27.7"
@@ -58,8 +60,27 @@ DERIVED_FILES: tuple[str, ...] = STORED + (LOCK,)
 # by static type checkers only, never by Python's import. The site's wheel leaves them out.
 WHEEL_BUILD_ONLY = (".h", ".c", ".a", ".pxd", ".pyx", ".pc", ".ini", ".cfg", ".build", ".template",
                     ".pyi")
-REPACK_FORMAT = 2  # bump whenever the derivation changes: caches of other formats are not read
+# Also left out: f2py, which builds extension modules from Fortran with a Fortran compiler (of
+# no use where there is none; numpy.f2py is imported only when asked for), and the extension
+# modules only NumPy's own test suite imports (Pyodide leaves that suite out of the wheel).
+# Pyodide loads every extension module of a wheel as it installs it, so these cost boot time too.
+WHEEL_UNUSED = ("numpy/f2py/", "numpy/_core/_simd.", "numpy/_core/_operand_flag_tests.",
+                "numpy/_core/_rational_tests.", "numpy/_core/_struct_ufunc_tests.",
+                "numpy/_core/_umath_tests.")
+REPACK_FORMAT = 3  # bump whenever the derivation changes: caches of other formats are not read
 MANIFEST = "manifest.json"
+
+
+def _recipe() -> str:
+    """What the derived files depend on besides the originals: the format, the lists of
+    members left out, and the code that compiles the boot modules."""
+    h = hashlib.sha256(repr((REPACK_FORMAT, WHEEL_BUILD_ONLY, WHEEL_UNUSED)).encode())
+    for name in ("bytecode_pyodide.py", "bytecode.mjs"):
+        h.update(Path(__file__).with_name(name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+RECIPE = _recipe()
 
 
 def _read_pins(path: Path) -> dict[str, str]:
@@ -219,15 +240,16 @@ def _record_without(record: bytes, dropped: set[str]) -> bytes:
     return "".join(kept).encode("utf-8")
 
 
-def repack_stored(data: bytes, drop: tuple[str, ...] = ()) -> bytes:
+def repack_stored(data: bytes, drop: tuple[str, ...] = (), drop_under: tuple[str, ...] = ()) -> bytes:
     """The zip ``data`` again with every member stored (not compressed): the same names,
     contents, order, timestamps, permissions and creator system, nothing else (no extra fields,
     no comments). Nothing comes from the clock or the platform: equal input, equal output.
-    Members whose names end with one of ``drop`` are left out, and so are their lines in a
-    wheel's ``*.dist-info/RECORD``."""
+    Members whose names end with one of ``drop`` or start with one of ``drop_under`` are left
+    out, and so are their lines in a wheel's ``*.dist-info/RECORD``."""
     buf = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(buf, "w") as out:
-        dropped = {i.filename for i in src.infolist() if i.filename.endswith(drop)}
+        dropped = {i.filename for i in src.infolist()
+                   if i.filename.endswith(drop) or i.filename.startswith(drop_under)}
         for old in src.infolist():
             if old.filename in dropped:
                 continue
@@ -252,10 +274,18 @@ def site_lock(lock_data: bytes, wheel_sha256: str) -> bytes:
     return json.dumps({"info": lock["info"], "packages": {"numpy": numpy}}).encode()
 
 
-def derive(source: Path) -> dict[str, bytes]:
+def derive(source: Path, log=print) -> dict[str, bytes]:
     """The site's versions of DERIVED_FILES, made from the verified originals in ``source``."""
     files = {"python_stdlib.zip": repack_stored((source / "python_stdlib.zip").read_bytes()),
-             NUMPY_WHEEL: repack_stored((source / NUMPY_WHEEL).read_bytes(), WHEEL_BUILD_ONLY)}
+             NUMPY_WHEEL: repack_stored((source / NUMPY_WHEEL).read_bytes(), WHEEL_BUILD_ONLY,
+                                        WHEEL_UNUSED)}
+    if bytecode.node():
+        files, compiled = bytecode.compile_boot_modules(source, files)
+        log(f"compiled the {len(compiled)} modules a page imports while it boots to bytecode")
+    else:
+        log("Node.js not found: the site's runtime keeps Python source only, and each page "
+            "compiles its modules while it boots (about twice as slow). Install Node.js and "
+            "rebuild to have them compiled once, here.")
     wheel_sha256 = hashlib.sha256(files[NUMPY_WHEEL]).hexdigest()
     files[LOCK] = site_lock((source / LOCK).read_bytes(), wheel_sha256)
     return files
@@ -266,6 +296,7 @@ def _manifest_ok(folder: Path) -> bool:
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         return (manifest["format"] == REPACK_FORMAT
+                and manifest["recipe"] == RECIPE and manifest["bytecode"] == bool(bytecode.node())
                 and manifest["from"] == {n: PINS[n] for n in DERIVED_FILES}
                 and sorted(manifest["files"]) == sorted(DERIVED_FILES)
                 and all(sha256_of(folder / n) == h for n, h in manifest["files"].items()))
@@ -284,11 +315,11 @@ def derived_files(source: Path, cache: Path, log=print) -> Path:
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=cache))
     try:
         hashes = {}
-        for name, data in derive(source).items():
+        for name, data in derive(source, log).items():
             (work / name).write_bytes(data)
             hashes[name] = hashlib.sha256(data).hexdigest()
         manifest = {"format": REPACK_FORMAT, "from": {n: PINS[n] for n in DERIVED_FILES},
-                    "files": hashes}
+                    "recipe": RECIPE, "bytecode": bool(bytecode.node()), "files": hashes}
         (work / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
         work.chmod(0o755)  # mkdtemp made it private
         if not _manifest_ok(folder):  # else another build has just made the same files
@@ -301,7 +332,7 @@ def derived_files(source: Path, cache: Path, log=print) -> Path:
                     raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    log(f"re-packed {' and '.join(STORED)} with stored members in {time.monotonic() - start:.1f} s")
+    log(f"derived the site's {', '.join(DERIVED_FILES)} in {time.monotonic() - start:.1f} s")
     return folder
 
 
