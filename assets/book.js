@@ -2,7 +2,7 @@
 // Until then (or if the runtime cannot load) the pre-rendered numbers stay on the page.
 // Moving to another chapter keeps the runtime (navigate.js): its widgets go live at once.
 import { enableNavigation } from "./navigate.js";
-import { bootRuntime } from "./runtime.js";
+import { bootRuntime, fetchDataFiles } from "./runtime.js";
 import { setState } from "./widgets/common.js";
 
 const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
@@ -14,10 +14,13 @@ function showNotice(message) {
   notice.hidden = false;
 }
 
+const dataFilesOf = (root) => root.dataset.files?.split(" ") ?? [];
+
 async function mountAll(roots, modules, runtime) {
   await Promise.all(roots.map(async (root, i) => {
     try {
       const module = await modules[i];
+      await runtime.addDataFiles(dataFilesOf(root));
       module.mount(root, runtime);
       setState(root, "live");
     } catch (err) {
@@ -75,6 +78,7 @@ function makeLive(container) {
   // The widgets' front-end modules load while the runtime boots, not after it.
   const modules = roots.map((root) => import(`./widgets/${root.dataset.widget}.js`));
   modules.forEach((m) => m.catch(() => {}));  // reported per widget in mountAll
+  fetchDataFiles(roots.flatMap(dataFilesOf)).catch(() => {});  // likewise
   return bootRuntime().then((runtime) => mountAll(roots, modules, runtime), (err) => {
     console.error(err);
     const why = typeof WebAssembly === "undefined" ? "这个浏览器不支持 WebAssembly" : err.message;

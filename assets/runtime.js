@@ -6,6 +6,26 @@ const meta = (name) => document.querySelector(`meta[name="${name}"]`).content;
 
 let booting = null;
 
+// The files beside pycore that some views read (DATA_FILES in pycore/widgets/<name>.py, such as
+// the ViT photo) are not in the archive every page downloads: a page fetches the ones its
+// widgets name in data-files, while the runtime boots, and each only once.
+const dataFiles = new Map();
+
+export function fetchDataFiles(names) {
+  return Promise.all(names.map((name) => {
+    if (!dataFiles.has(name)) {
+      const url = new URL(`pycore-data/${name}`, new URL(meta("tbook-pycore"), document.baseURI));
+      const data = fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`cannot fetch ${url}: HTTP ${r.status}`);
+        return r.arrayBuffer();
+      });
+      data.catch(() => dataFiles.delete(name));  // a later page may try again
+      dataFiles.set(name, data);
+    }
+    return dataFiles.get(name);
+  }));
+}
+
 export function bootRuntime() {
   booting ??= boot();
   return booting;
@@ -52,9 +72,19 @@ async function boot() {
   py.unpackArchive(await archive, "zip", { extractDir: sitePackages });
   const callJson = py.pyimport("pycore.widgets").call_json;
   performance.mark("tbook:pycore");
+  const written = new Set();
   return {
     compute(name, params) {
       return JSON.parse(callJson(name, JSON.stringify(params)));
+    },
+    // Put the named data files where pycore reads them (beside its modules).
+    async addDataFiles(names) {
+      const buffers = await fetchDataFiles(names);
+      names.forEach((name, i) => {
+        if (written.has(name)) return;
+        py.FS.writeFile(`${sitePackages}/pycore/${name}`, new Uint8Array(buffers[i]));
+        written.add(name);
+      });
     },
   };
 }

@@ -18,13 +18,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def pycore_archive(dest_dir):
-    """Zip pycore/ (the very source the build just ran) for Pyodide's unpackArchive.
+    """Zip pycore/'s Python (the very source the build just ran) for Pyodide's unpackArchive;
+    its data files (DATA_FILES of the widgets that read them) go to assets/pycore-data/, for
+    the pages that show those widgets to fetch.
 
     Deterministic bytes; the name carries a content hash so browsers may cache it forever.
     """
-    paths = sorted(p for p in (ROOT / "pycore").rglob("*") if p.suffix in (".py", ".rgb"))
+    paths = sorted(p for p in (ROOT / "pycore").rglob("*.py"))
     name, data = _zip_pycore(tuple((p, *_stamp(p)) for p in paths))
     (dest_dir / name).write_bytes(data)
+    (dest_dir / "pycore-data").mkdir(exist_ok=True)
+    for path in sorted((ROOT / "pycore").glob("*.rgb")):
+        shutil.copyfile(path, dest_dir / "pycore-data" / path.name)
     return name
 
 

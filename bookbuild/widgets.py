@@ -135,5 +135,7 @@ def expand_widgets(chapter, tokens, env):
         except Exception as e:  # a parameter combination the view cannot handle
             raise BuildError(f"widget {name}: pycore could not compute these parameters: {e}",
                              chapter.path, line)
-        t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view, "line": line}
+        files = list(getattr(registry().module(name), "DATA_FILES", ()))
+        t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view, "line": line,
+                            "files": files}
         chapter.widgets.append(t.meta["widget"])

@@ -180,7 +180,7 @@ def block_computes_and_renders(name, params, jinja, tolerate=()):
         raise
     json.dumps(view, allow_nan=True)  # plain Python: what the browser receives
     html = render.render_widget(jinja, {"name": name, "id": "w", "params": full, "view": view,
-                                        "line": 3})
+                                        "line": 3, "files": []})
     assert isinstance(html, (str, Markup)) and 'data-widget="' + name + '"' in html
 
 

@@ -6,6 +6,8 @@ the widget name become underscores) defines:
 
     PARAMS = {name: spec}   # what a widget block (and the reader's controls) may set
     INPUTS = ("code",)      # optional: view inputs that are not parameters (passed as given)
+    DATA_FILES = ("x.rgb",)  # optional: files beside pycore/ the view reads; not in the archive
+                            # every page downloads, a page fetches them for its widgets only
     def view(**params) -> dict
 
 A spec is data: a "type" (float, int, bool, choice, vector), a "default", and per type min/max,

@@ -2,7 +2,8 @@
 "look for similar patches" head (pycore.vit) run from one clicked patch.
 
 The photo's pixels ship beside pycore as raw RGB bytes (pycore/photo224.rgb, written by
-`python3 -m bookbuild.photo`), so the same pixels are read in CPython and in Pyodide.
+`python3 -m bookbuild.photo`), so the same pixels are read in CPython and in Pyodide; a page
+fetches them only when it shows this widget (DATA_FILES).
 The patch features are computed once per patch size; a click only computes one row.
 """
 from functools import lru_cache
@@ -14,6 +15,8 @@ from .. import vit
 
 SIZE = 224
 TOP = 5  # how many of the most-attended patches the widget lists
+
+DATA_FILES = ("photo224.rgb",)
 
 PARAMS = {
     "P": {"type": "choice", "choices": [8, 16, 32], "default": 16,

@@ -29,11 +29,15 @@ def test_committed_photo_copies_equal_prepare_photo():
     assert np.array_equal(vit_patches.photo(), expected)
 
 
-def test_pycore_archive_carries_the_photo(tmp_path):
+def test_photo_ships_beside_the_pycore_archive_not_in_it(tmp_path):
+    """Every page downloads the archive; only pages with this widget fetch the photo."""
     name = output.pycore_archive(tmp_path)
     with zipfile.ZipFile(io.BytesIO((tmp_path / name).read_bytes())) as z:
-        assert z.read("pycore/photo224.rgb") == (ROOT / "pycore" / "photo224.rgb").read_bytes()
+        assert "pycore/photo224.rgb" not in z.namelist()
         assert "pycore/widgets/vit_patches.py" in z.namelist()
+    photo = (ROOT / "pycore" / "photo224.rgb").read_bytes()
+    assert (tmp_path / "pycore-data" / "photo224.rgb").read_bytes() == photo
+    assert vit_patches.DATA_FILES == ("photo224.rgb",)
 
 
 # -- the view against values worked out another way --
