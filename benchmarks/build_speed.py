@@ -15,8 +15,11 @@ Definitions (both tools alike, each build a new process started from here):
         library keeps in the temp folder gone (TMPDIR = a new empty folder), no output folder,
         and the project's own modules never compiled (ours runs from a fresh copy of build.py,
         bookbuild/, pycore/, templates/, assets/ and book/); installed libraries keep the
-        bytecode pip wrote when installing them. Only the downloaded Pyodide runtime is there
-        (its pinned files, linked into the new TBOOK_CACHE): downloading is not building.
+        bytecode pip wrote when installing them. Only the Pyodide runtime is there, as the
+        first build on a machine sets it up, once, whatever the book: its pinned downloads
+        and the site's versions derived from them (bookbuild/vendor.py: re-packed zips, boot
+        modules compiled by Pyodide under Node.js; ~7 s, printed by that first build), linked
+        into the new TBOOK_CACHE: downloading and setting up the runtime is not building.
   cold, no bytecode  the same with an empty bytecode cache for everything
         (PYTHONPYCACHEPREFIX = a new empty folder: every module, NumPy's and the standard
         library's included, is compiled again) -- harsher than any real first build.
@@ -70,13 +73,15 @@ def run(cmd, env_extra=None):
 
 
 def cold_env(folder, bytecode):
-    """Environment of a cold build: empty build and temp caches in `folder` (with only the pinned
-    runtime downloads linked into its runtime cache); no bytecode at all unless `bytecode`."""
-    from bookbuild.vendor import PINS, runtime_cache
+    """Environment of a cold build: empty build and temp caches in `folder` (with only the set-up
+    runtime -- downloads and derived files -- linked into its runtime cache); no bytecode at all
+    unless `bytecode`."""
+    from bookbuild.vendor import PINS, REPACK_FORMAT, runtime_cache
     runtime = runtime_cache()
     cold_runtime = runtime_cache(folder / "tbook")
-    cold_runtime.mkdir(parents=True)
-    for name in PINS:
+    derived = f"stored-{REPACK_FORMAT}"
+    (cold_runtime / derived).mkdir(parents=True)
+    for name in list(PINS) + [f"{derived}/{p.name}" for p in (runtime / derived).iterdir()]:
         os.link(runtime / name, cold_runtime / name)
     (folder / "tmp").mkdir()
     env = {"TBOOK_CACHE": str(folder / "tbook"), "TMPDIR": str(folder / "tmp")}
