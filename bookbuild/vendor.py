@@ -280,8 +280,13 @@ def derive(source: Path, log=print) -> dict[str, bytes]:
              NUMPY_WHEEL: repack_stored((source / NUMPY_WHEEL).read_bytes(), WHEEL_BUILD_ONLY,
                                         WHEEL_UNUSED)}
     if bytecode.node():
-        files, compiled = bytecode.compile_boot_modules(source, files)
-        log(f"compiled the {len(compiled)} modules a page imports while it boots to bytecode")
+        try:
+            files, compiled = bytecode.compile_boot_modules(source, files)
+            log(f"compiled the {len(compiled)} modules a page imports while it boots to bytecode")
+        except (BuildError, OSError, ValueError) as e:  # the site works without: keep the source
+            log(f"warning: {getattr(e, 'message', e)}\nThe site's runtime keeps Python source "
+                f"only (pages boot about twice as slow). To try again, delete the folder "
+                f"stored-{REPACK_FORMAT} in the runtime cache.")
     else:
         log("Node.js not found: the site's runtime keeps Python source only, and each page "
             "compiles its modules while it boots (about twice as slow). Install Node.js and "
@@ -292,11 +297,13 @@ def derive(source: Path, log=print) -> dict[str, bytes]:
 
 
 def _manifest_ok(folder: Path) -> bool:
-    """``folder`` holds the derived files of the pinned originals, unchanged since written."""
+    """``folder`` holds the derived files of the pinned originals, unchanged since written, made
+    by this recipe, and with Node.js there or not as it is now (so installing Node.js later
+    gets the boot modules compiled; a compile that failed is not tried on every build)."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         return (manifest["format"] == REPACK_FORMAT
-                and manifest["recipe"] == RECIPE and manifest["bytecode"] == bool(bytecode.node())
+                and manifest["recipe"] == RECIPE and manifest["node"] == bool(bytecode.node())
                 and manifest["from"] == {n: PINS[n] for n in DERIVED_FILES}
                 and sorted(manifest["files"]) == sorted(DERIVED_FILES)
                 and all(sha256_of(folder / n) == h for n, h in manifest["files"].items()))
@@ -319,7 +326,7 @@ def derived_files(source: Path, cache: Path, log=print) -> Path:
             (work / name).write_bytes(data)
             hashes[name] = hashlib.sha256(data).hexdigest()
         manifest = {"format": REPACK_FORMAT, "from": {n: PINS[n] for n in DERIVED_FILES},
-                    "recipe": RECIPE, "bytecode": bool(bytecode.node()), "files": hashes}
+                    "recipe": RECIPE, "node": bool(bytecode.node()), "files": hashes}
         (work / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
         work.chmod(0o755)  # mkdtemp made it private
         if not _manifest_ok(folder):  # else another build has just made the same files

@@ -249,6 +249,28 @@ def test_altered_or_stale_derived_files_are_made_again(fake, tmp_path):
     assert sorted(p.name for p in cache.iterdir()) == sorted(NAMES + [STORED])  # no temp
 
 
+def test_failed_compile_keeps_the_source_and_says_so(fake, tmp_path, monkeypatch):
+    """Node.js is there but compiling fails (say, too old a Node.js): the build goes on with
+    the source-only runtime, warns once, and does not try again on every build."""
+    calls = []
+
+    def fail(runtime, zips):
+        calls.append(runtime)
+        raise BuildError("compiling the runtime's boot modules with Pyodide under Node.js failed")
+
+    monkeypatch.setattr(vendor.bytecode, "node", lambda: "/usr/bin/node")
+    monkeypatch.setattr(vendor.bytecode, "compile_boot_modules", fail)
+    lines = []
+    make_dist(tmp_path / "c/pyodide-0.27.7")
+    vendor.vendor_runtime(tmp_path / "a", cache_dir=tmp_path / "c", log=lines.append)
+    assert_site_versions(tmp_path / "a")
+    assert len(calls) == 1 and any(line.startswith("warning: compiling") and "stored-" in line
+                                   for line in lines)
+    vendor.vendor_runtime(tmp_path / "b", cache_dir=tmp_path / "c", log=lines.append)
+    assert len(calls) == 1
+    assert_site_versions(tmp_path / "b")
+
+
 def test_pin_file_holds_the_official_hashes():
     assert vendor.PINS == OFFICIAL
     assert sorted(vendor.RUNTIME_FILES) == sorted(NAMES)
