@@ -61,9 +61,18 @@ def bytecode(source: bytes, filename: str, docstrings: bool) -> bytes:
     return _code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
 
 
-def record_line(name: str, body: bytes) -> str:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(body).digest()).rstrip(b"=").decode()
-    return f"{name},sha256={digest},{len(body)}"
+def renew_record(record: bytes, renamed: dict[str, tuple[str, bytes]]) -> bytes:
+    """A wheel's RECORD (CSV: path, hash, size) with the line of every renamed file made anew
+    for its new name and body; every other line kept byte for byte."""
+    lines = []
+    for line in record.decode("utf-8").splitlines(keepends=True):
+        path = next(csv.reader([line]), [""])[0]
+        if path in renamed:
+            name, body = renamed[path]
+            digest = base64.urlsafe_b64encode(hashlib.sha256(body).digest()).rstrip(b"=")
+            line = f"{name},sha256={digest.decode()},{len(body)}\n"
+        lines.append(line)
+    return "".join(lines).encode("utf-8")
 
 
 def rewrite(name: str, prefix: str, hot: set[str], docstrings: bool) -> list[str]:
@@ -72,7 +81,7 @@ def rewrite(name: str, prefix: str, hot: set[str], docstrings: bool) -> list[str
     with zipfile.ZipFile(f"/work/in/{name}") as src:
         members = [(info, src.read(info)) for info in src.infolist()]
     renamed = {}
-    for i, (info, body) in enumerate(members):
+    for info, body in members:
         if info.filename.endswith(".py") and prefix + info.filename in hot:
             keep = docstrings or info.filename.startswith(KEEP_DOCSTRINGS)
             pyc = bytecode(body, prefix + info.filename, keep)
@@ -83,11 +92,8 @@ def rewrite(name: str, prefix: str, hot: set[str], docstrings: bool) -> list[str
             new_name = info.filename
             if info.filename in renamed:
                 new_name, body = renamed[info.filename]
-            elif info.filename.endswith(".dist-info/RECORD"):  # other lines kept byte for byte
-                lines = body.decode("utf-8").splitlines(keepends=True)
-                body = "".join(record_line(*renamed[path]) + "\n" if path in renamed else line
-                               for line in lines
-                               for path in [next(csv.reader([line]), [""])[0]]).encode("utf-8")
+            elif info.filename.endswith(".dist-info/RECORD"):
+                body = renew_record(body, renamed)
             new = zipfile.ZipInfo(new_name, date_time=info.date_time)
             new.external_attr, new.create_system = info.external_attr, info.create_system
             out.writestr(new, body, compress_type=zipfile.ZIP_STORED)
