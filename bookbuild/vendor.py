@@ -285,11 +285,11 @@ def derive(source: Path, log=print) -> dict[str, bytes]:
             log(f"compiled the {len(compiled)} modules a page imports while it boots to bytecode")
         except (BuildError, OSError, ValueError) as e:  # the site works without: keep the source
             log(f"warning: {getattr(e, 'message', e)}\nThe site's runtime keeps Python source "
-                f"only (pages boot about twice as slow). To try again, delete the folder "
+                f"only (pages take about 1.7 times as long to boot). To try again, delete the folder "
                 f"stored-{REPACK_FORMAT} in the runtime cache.")
     else:
         log("Node.js not found: the site's runtime keeps Python source only, and each page "
-            "compiles its modules while it boots (about twice as slow). Install Node.js and "
+            "compiles its modules while it boots (about 1.7 times as long). Install Node.js and "
             "rebuild to have them compiled once, here.")
     wheel_sha256 = hashlib.sha256(files[NUMPY_WHEEL]).hexdigest()
     files[LOCK] = site_lock((source / LOCK).read_bytes(), wheel_sha256)
