@@ -21,3 +21,8 @@ def test_runtime_comes_from_the_site(book_pages):
     assert {"pyodide.asm.wasm", "python_stdlib.zip"} <= names
     assert any(n.startswith("numpy-2.0.2") for n in names)
     assert any("/assets/pycore-" in u for u in page.requests)
+    # data files (the ViT photo) only for pages whose widgets read them (DATA_FILES)
+    assert not any("/assets/pycore-data/" in u for u in page.requests)
+    vit = book_pages("vit-patches")
+    assert [u.rsplit("/", 2)[1:] for u in vit.requests if "/pycore-data/" in u] == \
+        [["pycore-data", "photo224.rgb"]]
