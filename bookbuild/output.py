@@ -28,7 +28,7 @@ def pycore_archive(dest_dir):
     name, data = _zip_pycore(tuple((p, *_stamp(p)) for p in paths))
     (dest_dir / name).write_bytes(data)
     (dest_dir / "pycore-data").mkdir(exist_ok=True)
-    for path in sorted((ROOT / "pycore").glob("*.rgb")):
+    for path in sorted(p for p in (ROOT / "pycore").iterdir() if p.is_file() and p.suffix != ".py"):
         shutil.copyfile(path, dest_dir / "pycore-data" / path.name)
     return name
 
