@@ -22,7 +22,8 @@ def node() -> str | None:
     return shutil.which("node")
 
 
-def compile_boot_modules(runtime: Path, zips: dict[str, bytes]) -> tuple[dict[str, bytes], list[str]]:
+def compile_boot_modules(runtime: Path, zips: dict[str, bytes]
+                         ) -> tuple[dict[str, bytes], list[str]]:
     """``zips`` (python_stdlib.zip and the NumPy wheel, stored members) with every module a
     page imports while it boots turned from source into bytecode, and the list of those
     modules' paths. ``runtime`` is the verified official Pyodide folder that compiles them."""

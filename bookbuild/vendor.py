@@ -240,7 +240,8 @@ def _record_without(record: bytes, dropped: set[str]) -> bytes:
     return "".join(kept).encode("utf-8")
 
 
-def repack_stored(data: bytes, drop: tuple[str, ...] = (), drop_under: tuple[str, ...] = ()) -> bytes:
+def repack_stored(data: bytes, drop: tuple[str, ...] = (),
+                  drop_under: tuple[str, ...] = ()) -> bytes:
     """The zip ``data`` again with every member stored (not compressed): the same names,
     contents, order, timestamps, permissions and creator system, nothing else (no extra fields,
     no comments). Nothing comes from the clock or the platform: equal input, equal output.
@@ -285,8 +286,8 @@ def derive(source: Path, log=print) -> dict[str, bytes]:
             log(f"compiled the {len(compiled)} modules a page imports while it boots to bytecode")
         except (BuildError, OSError, ValueError) as e:  # the site works without: keep the source
             log(f"warning: {getattr(e, 'message', e)}\nThe site's runtime keeps Python source "
-                f"only (pages take about 1.7 times as long to boot). To try again, delete the folder "
-                f"stored-{REPACK_FORMAT} in the runtime cache.")
+                f"only (pages take about 1.7 times as long to boot). To try again, delete the "
+                f"folder stored-{REPACK_FORMAT} in the runtime cache.")
     else:
         log("Node.js not found: the site's runtime keeps Python source only, and each page "
             "compiles its modules while it boots (about 1.7 times as long). Install Node.js and "
