@@ -2,8 +2,8 @@
 // Until then (or if the runtime cannot load) the pre-rendered numbers stay on the page.
 // Moving to another chapter keeps the runtime (navigate.js): its widgets go live at once.
 import { enableNavigation } from "./navigate.js";
-import { bootRuntime, fetchDataFiles } from "./runtime.js";
-import { setState } from "./widgets/common.js";
+import { bootRuntime, connect } from "./runtime.js";
+import { firstView, setState } from "./widgets/common.js";
 
 const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
 
@@ -22,7 +22,7 @@ async function mountAll(roots, modules, runtime) {
       const module = await modules[i];
       await runtime.addDataFiles(dataFilesOf(root));
       module.mount(root, runtime);
-      setState(root, "live");
+      await firstView(root);  // live (liveWidget sets the state) once its first view is drawn
     } catch (err) {
       console.error(err);
       setState(root, "error", `这个小部件出错了：${err.message}；显示的是构建时算好的数字。`);
@@ -78,7 +78,7 @@ function makeLive(container) {
   // The widgets' front-end modules load while the runtime boots, not after it.
   const modules = roots.map((root) => import(`./widgets/${root.dataset.widget}.js`));
   modules.forEach((m) => m.catch(() => {}));  // reported per widget in mountAll
-  fetchDataFiles(roots.flatMap(dataFilesOf)).catch(() => {});  // likewise
+  connect().addDataFiles(roots.flatMap(dataFilesOf)).catch(() => {});  // likewise
   return bootRuntime().then((runtime) => mountAll(roots, modules, runtime), (err) => {
     console.error(err);
     const why = typeof WebAssembly === "undefined" ? "这个浏览器不支持 WebAssembly" : err.message;

@@ -1,90 +1,116 @@
-// The Python runtime of the page: Pyodide + NumPy + pycore, all served by the site itself.
-// Booted once per page; every widget computes through runtime.compute(name, params), which
-// calls pycore.widgets.call_json -- the same view functions the build ran in CPython.
+// The page's side of the Python runtime. Pyodide + NumPy + pycore run in a worker
+// (runtime-worker.js), off the page's main thread; every widget computes through
+// runtime.compute(name, params), which resolves to pycore.widgets.call_json's view -- the same
+// view functions the build ran in CPython.
+//
+// A page with widgets starts the worker from its <head> (this module, loaded async), so
+// Python boots while the chapter is still being parsed. A SharedWorker serves every page of
+// the book and survives the navigation to the next chapter, whose widgets then go live at
+// once; where SharedWorker is missing, the page gets a dedicated Worker of its own.
 
-const meta = (name) => document.querySelector(`meta[name="${name}"]`).content;
+const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content;
 
-let booting = null;
+let connection = null;
+let inflight = 0;          // requests sent and not yet answered (see settled())
+let idle = [];
 
-// The files beside pycore that some views read (DATA_FILES in pycore/widgets/<name>.py, such as
-// the ViT photo) are not in the archive every page downloads: a page fetches the ones its
-// widgets name in data-files, while the runtime boots, and each only once.
-const dataFiles = new Map();
-
-export function fetchDataFiles(names) {
-  return Promise.all(names.map((name) => {
-    if (!dataFiles.has(name)) {
-      const url = new URL(`pycore-data/${name}`, new URL(meta("tbook-pycore"), document.baseURI));
-      const data = fetch(url).then((r) => {
-        if (!r.ok) throw new Error(`cannot fetch ${url}: HTTP ${r.status}`);
-        return r.arrayBuffer();
-      });
-      data.catch(() => dataFiles.delete(name));  // a later page may try again
-      dataFiles.set(name, data);
-    }
-    return dataFiles.get(name);
-  }));
-}
-
-export function bootRuntime() {
-  booting ??= boot();
-  return booting;
-}
-
-// Pyodide 0.27 reports a failed fetch or instantiation of its WebAssembly only through
-// console.warn("wasm instantiation failed!") and then never settles loadPyodide's promise.
-// Turn that report into a rejection, so the page can say the runtime is unavailable.
-function wasmFailure() {
-  const warn = console.warn;
-  let restore;
-  const failed = new Promise((_, reject) => {
-    console.warn = (...args) => {
-      warn.apply(console, args);
-      if (String(args[0]).includes("wasm instantiation failed")) {
-        reject(new Error("WebAssembly 运行时下载或实例化失败"));
-      }
-    };
-    restore = () => { console.warn = warn; };
-  });
-  return { failed, restore };
-}
-
-async function boot() {
-  if (typeof WebAssembly !== "object") throw new Error("这个浏览器不支持 WebAssembly");
-  performance.mark("tbook:boot");  // the marks let benchmarks/boot.py --trace split the boot
-  const indexURL = new URL(meta("tbook-runtime"), document.baseURI).href;
-  const pycoreURL = new URL(meta("tbook-pycore"), document.baseURI).href;
-  // Start fetching pycore while Pyodide and NumPy load.
-  const archive = fetch(pycoreURL).then((r) => {
-    if (!r.ok) throw new Error(`cannot fetch ${pycoreURL}: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  });
-  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
-  const watch = wasmFailure();
-  let py;
-  try {
-    py = await Promise.race([loadPyodide({ indexURL, packages: ["numpy"] }), watch.failed]);
-  } finally {
-    watch.restore();
-  }
-  performance.mark("tbook:pyodide");
-  const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
-  py.unpackArchive(await archive, "zip", { extractDir: sitePackages });
-  const callJson = py.pyimport("pycore.widgets").call_json;
-  performance.mark("tbook:pycore");
-  const written = new Set();
-  return {
-    compute(name, params) {
-      return JSON.parse(callJson(name, JSON.stringify(params)));
-    },
-    // Put the named data files where pycore reads them (beside its modules).
-    async addDataFiles(names) {
-      const buffers = await fetchDataFiles(names);
-      names.forEach((name, i) => {
-        if (written.has(name)) return;
-        py.FS.writeFile(`${sitePackages}/pycore/${name}`, new Uint8Array(buffers[i]));
-        written.add(name);
-      });
-    },
+function open() {
+  const pycore = new URL(meta("tbook-pycore"), document.baseURI);
+  const url = new URL("runtime-worker.js", import.meta.url);
+  url.searchParams.set("pycore", pycore.pathname.split("/").pop());
+  url.searchParams.set("v", meta("tbook-worker-version") ?? "");
+  const waiting = new Map();  // id -> {message, resolve, reject}
+  let next = 1;
+  let answered = false;
+  let broken = null;
+  const settle = () => {
+    if (--inflight === 0) idle.splice(0).forEach((resolve) => resolve());
   };
+  const fail = (err) => {
+    broken = err;
+    waiting.forEach((p) => { p.reject(err); settle(); });
+    waiting.clear();
+  };
+  const onmessage = ({ data }) => {
+    answered = true;
+    const pending = waiting.get(data.id);
+    if (!pending) return;
+    waiting.delete(data.id);
+    if (data.ok) pending.resolve(data);
+    else pending.reject(Object.assign(new Error(data.error), { boot: Boolean(data.boot) }));
+    queueMicrotask(settle);  // after the awaiting widget has sent its next request, if any
+  };
+
+  // A dedicated worker: where SharedWorker is missing, or refused (a page of the book framed
+  // by another site, in a browser that keeps shared storage from third-party frames).
+  let port;
+  const dedicated = () => {
+    const worker = new Worker(url, { type: "module", name: "tbook-runtime" });
+    worker.onmessage = onmessage;
+    worker.onerror = () => fail(new Error("运行时的 worker 没能启动"));
+    port = worker;
+    waiting.forEach(({ message }, id) => port.postMessage({ id, ...message }));
+  };
+  if (typeof SharedWorker === "function") {
+    const shared = new SharedWorker(url, { type: "module", name: "tbook-runtime", extendedLifetime: true });
+    shared.onerror = () => { if (!answered && !broken) dedicated(); };
+    port = shared.port;
+    port.onmessage = onmessage;
+  } else {
+    dedicated();
+  }
+
+  const request = (message) => {
+    if (broken) return Promise.reject(broken);
+    inflight++;
+    const id = next++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { message, resolve, reject });
+      port.postMessage({ id, ...message });
+    });
+  };
+
+  const runtime = {
+    async compute(name, params) {
+      return JSON.parse((await request({ op: "compute", name, params })).view);
+    },
+    // Have the worker fetch the named data files and put them where pycore reads them.
+    async addDataFiles(names) {
+      if (names.length) await request({ op: "files", names });
+    },
+    // Diagnostics (tests, benchmarks): the URLs the worker fetched; its WebAssembly memory.
+    async requests() { return (await request({ op: "requests" })).urls; },
+    async memory() { return request({ op: "memory" }); },
+  };
+  performance.mark("tbook:boot");  // benchmarks/boot.py --trace splits the boot with these
+  const ready = request({ op: "boot" }).then(({ bootSeconds }) => {
+    performance.mark("tbook:runtime", { detail: { bootSeconds } });
+    return runtime;
+  });
+  return { runtime, ready };
 }
+
+// Start the worker (once per page) and send requests before it has booted.
+export function connect() {
+  connection ??= open();
+  return connection.runtime;
+}
+
+// The runtime once booted; rejects with the reason if it cannot boot.
+export function bootRuntime() {
+  connect();
+  return connection.ready;
+}
+
+// Resolves once no request to the runtime is waiting for its answer (tests and benchmarks wait
+// on it after an input, as a reader waits to see the result).
+export async function settled() {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (inflight === 0) return;
+    await new Promise((resolve) => idle.push(resolve));
+  }
+}
+
+// Loaded from the <head> of a page with widgets: boot now, while the page is parsed.
+if (meta("tbook-boot") === "early") bootRuntime().catch(() => {});  // book.js reports failures

@@ -92,16 +92,12 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     assert page.find("meta", name="tbook-embed")[0]["content"] == "attention-04-attention"
     assert page.find("meta", name="tbook-pycore")[0]["content"] == "assets/" + RUNTIME["pycore"]
     # the head matches the book's (templates/embed.html repeats base.html's): same runtime
-    # metas, same preloads of the runtime files
+    # metas, so the same runtime worker
     book_page = Elements(pages["04-attention.html"])
-    for name in ("tbook-root", "tbook-runtime", "tbook-pycore"):
+    for name in ("tbook-root", "tbook-pycore", "tbook-boot", "tbook-worker-version"):
         assert page.find("meta", name=name) == book_page.find("meta", name=name), name
-    preloads = [(a["rel"], a["href"]) for a in page.find("link") if "preload" in a["rel"]]
-    assert len(preloads) >= 7
-    assert preloads == [(a["rel"], a["href"]) for a in book_page.find("link")
-                        if "preload" in a["rel"]]
     scripts = [s["src"] for s in page.find("script")]
-    assert scripts == ["assets/theme.js", "assets/book.js", "assets/embed.js"]
+    assert scripts == ["assets/runtime.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]
     back = page.find("a", href="04-attention.html#attention-04-attention")
     assert len(back) == 1 and back[0]["target"] == "_blank" and "noopener" in back[0]["rel"]
     assert any(t.startswith("出自《交互式 Transformer》第 4 节") for t in page.link_text)

@@ -25,7 +25,8 @@ def repo(tmp_path):
     for folder in ("bookbuild", "pycore", "templates", "assets"):
         shutil.copytree(REPO / folder, root / folder, ignore=skip)
     for file in ("build.py", "pyproject.toml", "tests/__init__.py", "tests/browser/__init__.py",
-                 "tests/browser/conftest.py", "tests/browser/harness.py"):
+                 "tests/browser/conftest.py", "tests/browser/harness.py",
+                 "tests/browser/settle.py"):
         (root / file).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(REPO / file, root / file)
     shutil.copytree(REPO / "tests" / "bad_inputs" / "_shared", root / "book")

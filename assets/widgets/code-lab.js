@@ -4,10 +4,10 @@
 // a shared link, and no link can run code in a reader's page): "运行" hands the box's text to
 // pycore as `code` alongside the state; reset forgets it, so pycore runs (and returns) the
 // original source again.
-// A run takes longer than a frame (the original block: ~35 ms of NumPy in Pyodide; edited code
-// can take seconds) and blocks the page while it runs, so "运行" and "恢复原始代码" first show
-// that the code is running (the button's text, a note, the old output dimmed, aria-busy), let
-// the browser paint that, then run; the new output replaces the old one when it is done.
+// A run takes longer than a frame (the original block: ~30 ms of NumPy in Pyodide; edited code
+// can take seconds). It runs in the runtime's worker, so the page stays responsive meanwhile:
+// "运行" and "恢复原始代码" show that the code is running (the button's text, a note, the old
+// output dimmed, aria-busy) until the new output replaces the old one.
 import { liveWidget } from "./common.js";
 
 const RUNNING = "正在运行，完成后结果会替换下面的输出…";
@@ -45,8 +45,8 @@ export function mount(root, runtime) {
   }
   let code = null;  // the text last run; null = the original source
   const labRuntime = {
-    compute(name, params) {
-      const view = runtime.compute(name, code === null ? params : { ...params, code });
+    async compute(name, params) {
+      const view = await runtime.compute(name, code === null ? params : { ...params, code });
       fitTable(view);
       return view;
     },
@@ -73,33 +73,23 @@ export function mount(root, runtime) {
   const runButton = root.querySelector("[data-action=run]");
   const runLabel = runButton.textContent;
   let busy = false;
-  function runSoon(start) {
+  function runWith(source, start) {
     if (busy) return;  // one run at a time; a second click while it is pending does nothing
     busy = true;
     root.setAttribute("aria-busy", "true");
     runButton.textContent = "运行中…";
     const noteBefore = note.textContent;
     note.textContent = RUNNING;
-    // requestAnimationFrame runs just before the next paint; the timeout, just after it
-    requestAnimationFrame(() => setTimeout(() => {
-      try {
-        start();
-      } finally {
-        busy = false;
-        root.removeAttribute("aria-busy");
-        runButton.textContent = runLabel;
-        if (note.textContent === RUNNING) note.textContent = noteBefore;  // the view was refused
-      }
-    }, 0));
+    code = source;
+    start().finally(() => {
+      busy = false;
+      root.removeAttribute("aria-busy");
+      runButton.textContent = runLabel;
+      if (note.textContent === RUNNING) note.textContent = noteBefore;  // the view was refused
+    });
   }
-  const run = () => runSoon(() => {
-    code = box.value;
-    widget.update({});
-  });
-  const restore = () => runSoon(() => {
-    code = null;
-    widget.reset();
-  });
+  const run = () => runWith(box.value, () => widget.update({}));
+  const restore = () => runWith(null, () => widget.reset());
 
   runButton.addEventListener("click", run);
   root.querySelector("[data-action=restore]").addEventListener("click", restore);

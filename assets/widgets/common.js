@@ -112,50 +112,83 @@ addEventListener("pagehide", flushUrlState);
 document.addEventListener("visibilitychange", flushUrlState);
 document.addEventListener("copy", flushUrlState);
 
-// A widget's life: state (parameters) -> view (pycore in Pyodide) -> DOM.
+// A widget's life: state (parameters) -> view (pycore, computed in the runtime's worker) -> DOM.
 // `draw(view)` updates what bindAll cannot (geometry); `sync(state)` updates the controls.
+// update() asks for a view and returns a promise of it. One request per widget is in flight at
+// a time: inputs that arrive meanwhile merge into the next request (a dragged slider asks for
+// its latest value, not for every value it passed). Every view that arrives is drawn.
+const firstViews = new WeakMap();
+
+// Resolves once the widget mounted on root has drawn its first live view.
+export function firstView(root) {
+  return firstViews.get(root) ?? Promise.reject(new Error(`${root.id}: not a live widget`));
+}
+
 export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } = {}) {
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
-  let state = structuredClone(initial);
+  let state = structuredClone(initial);  // what the reader asked for last
+  let shownState = null;                 // the parameters of the view on screen
+  let running = null;                    // the loop computing views, while there is one
   let updates = 0;
+
+  function show(view, asked) {
+    if (root.querySelector(".widget-status")?.textContent !== STATUS.live) setState(root, "live");
+    shownState = asked;
+    widget.view = view;
+    bindAll(root, view);
+    draw(view);
+    sync(state);
+    saveUrlState(root, initial, asked);
+    root.dataset.updates = String(++updates);  // lets tests see the live path ran
+  }
+
+  function refuse(err) {  // e.g. a value pycore refuses: keep the last good numbers, say why
+    const why = String(err.message).trim().split("\n").pop();
+    setState(root, "live", `这个值没有被接受（${why}），显示的仍是上一次的结果。`);
+    console.error(err);
+    state = shownState;
+    sync(state);
+  }
+
+  async function computeLatest() {
+    let asked;
+    do {
+      asked = state;
+      let view;
+      try {
+        view = await runtime.compute(name, asked);
+      } catch (err) {
+        if (shownState === null) throw err;  // no view yet: the page reports the widget broken
+        refuse(err);
+        return widget.view;
+      }
+      show(view, asked);
+    } while (state !== asked);
+    return widget.view;
+  }
+
   const widget = {
     get state() { return state; },
     view: null,
     update(changes) {
-      const next = { ...state, ...changes };
-      let view;
-      try {
-        view = runtime.compute(name, next);
-      } catch (err) {  // e.g. a value pycore refuses: keep the last good numbers, say why
-        const why = String(err.message).trim().split("\n").pop();
-        setState(root, "live", `这个值没有被接受（${why}），显示的仍是上一次的结果。`);
-        console.error(err);
-        sync(state);
-        return widget.view;
-      }
-      if (root.querySelector(".widget-status")?.textContent !== STATUS.live) setState(root, "live");
-      state = next;
-      widget.view = view;
-      bindAll(root, view);
-      draw(view);
-      sync(state);
-      saveUrlState(root, initial, state);
-      root.dataset.updates = String(++updates);  // lets tests see the live path ran
-      return view;
+      state = { ...state, ...changes };
+      running ??= computeLatest().finally(() => { running = null; });
+      return running;
     },
     reset() { state = structuredClone(initial); return widget.update({}); },
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
+
+  // A link may carry the widget's state (urlState); one that pycore refuses (a hand-edited
+  // link) is dropped, and the widget starts from its block instead.
   const linked = urlState(root, initial);
-  if (Object.keys(linked).length) {
-    try {
-      runtime.compute(name, { ...state, ...linked });
-    } catch (badLink) {  // a hand-edited link pycore refuses: start from the block instead
-      console.warn(`ignoring the URL state of ${root.id}:`, badLink);
-      for (const key of Object.keys(linked)) delete linked[key];
-    }
-  }
-  widget.update(linked);
+  const first = widget.update(linked).catch((badLink) => {
+    if (!Object.keys(linked).length) throw badLink;
+    console.warn(`ignoring the URL state of ${root.id}:`, badLink);
+    state = structuredClone(initial);
+    return widget.update({});
+  });
+  firstViews.set(root, first);
   return widget;
 }

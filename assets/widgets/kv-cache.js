@@ -38,7 +38,6 @@ export function mount(root, runtime) {
     if (Number(context.value) !== state.context) context.value = state.context;
   };
   const widget = liveWidget(root, runtime, { draw, sync });
-  queueMicrotask(() => draw(widget.view));  // after the page enables every control
   const last = () => widget.view.n_steps;
   const goto = (step) => {
     const s = Math.min(last(), Math.max(1, step));

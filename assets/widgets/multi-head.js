@@ -37,8 +37,8 @@ export function mount(root, runtime) {
 
   // Shape the variable tables before liveWidget writes the new numbers into them.
   const shaped = {
-    compute(name, params) {
-      const view = runtime.compute(name, params);
+    async compute(name, params) {
+      const view = await runtime.compute(name, params);
       reshape(concat, view.tokens, view.concat_cols);
       reshape(wO, view.concat_cols, view.features);
       return view;

@@ -28,7 +28,6 @@ export function mount(root, runtime) {
     tie.checked = state.ff_4d;
   };
   const widget = liveWidget(root, runtime, { draw, sync });
-  queueMicrotask(() => draw(widget.view));  // after the page enables every control
 
   preset.addEventListener("change", () => {
     const row = widget.view.presets.find((p) => p.key === preset.value);

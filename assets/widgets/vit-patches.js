@@ -246,11 +246,8 @@ export function mount(root, runtime) {
   const prebuild = (sizes) => sizes.length && idle(() => {
     const P = sizes[0];
     layer(P);
-    try {
-      runtime.compute(root.dataset.widget, { ...widget.state, P, index: 0 });
-    } catch (err) {  // only a head start: the click computes again and reports any problem
-      console.warn(err);
-    }
+    // only a head start: the click computes again and reports any problem
+    runtime.compute(root.dataset.widget, { ...widget.state, P, index: 0 }).catch(console.warn);
     prebuild(sizes.slice(1));
   });
   prebuild(pButtons.map((b) => Number(b.dataset.p)).filter((P) => !layers.has(P)));

@@ -10,7 +10,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from bookbuild.pipeline import build
-from bookbuild.serve import make_server
+from bookbuild.serve import SiteHandler, make_server
+
+from . import settle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHROMIUM_FLAGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -26,6 +28,12 @@ def find_chromium():
     return None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def settling():
+    """Every test action waits for the page to show its result (settle.py)."""
+    settle.install()
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site") / "site"
@@ -36,6 +44,26 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="session")
 def server(site):
     srv = make_server(site)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_port}/"
+    srv.shutdown()
+
+
+class NoWebAssemblyHandler(SiteHandler):
+    """A host that fails to send the runtime's WebAssembly (503 for every .wasm)."""
+
+    def do_GET(self):
+        if self.path.split("?")[0].endswith(".wasm"):
+            self.send_error(503, "WebAssembly unavailable (test)")
+            return
+        super().do_GET()
+
+
+@pytest.fixture(scope="session")
+def server_without_wasm(site):
+    """The same book from a host where the runtime's WebAssembly cannot be fetched. (Playwright's
+    routing does not see the requests of the runtime's worker, so the host refuses them.)"""
+    srv = make_server(site, handler=NoWebAssemblyHandler)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{srv.server_port}/"
     srv.shutdown()
@@ -56,14 +84,25 @@ def browser():
         b.close()
 
 
+WORKER_REQUESTS = """async () => {
+    if (!document.querySelector('meta[name="tbook-boot"]')) return [];  // no widgets, no worker
+    const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+    const { bootRuntime } = await import(new URL('assets/runtime.js', root).href);
+    return (await bootRuntime()).requests();
+}"""
+
+
 class BookPage:
-    """A chapter open in the browser, with every request it made and every console error."""
+    """A chapter open in the browser, with every request it (or its runtime worker) made and
+    every console error."""
 
     def __init__(self, browser, server, href):
         self.server = server
         self.page = browser.new_page()
-        self.requests, self.errors = [], []
-        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page_requests, self.errors = [], []
+        # the page's requests and its runtime worker's (the context sees both), not the
+        # service worker's precache of the whole book
+        self.page.context.on("request", lambda r: r.service_worker is None and self.page_requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.goto(server + href)
@@ -72,6 +111,12 @@ class BookPage:
             self.page.wait_for_selector("[data-widget][data-state=static], "
                                         "[data-widget][data-state=loading]",
                                         state="detached", timeout=60_000)
+
+    @property
+    def requests(self):
+        """Every URL the page fetched, then every URL its runtime worker fetched (Resource
+        Timing in the worker: Playwright does not see a worker's requests)."""
+        return self.page_requests + self.page.evaluate(WORKER_REQUESTS)
 
     def widget(self, name, index=0):
         """The index-th widget of that name, live and reset to its block's parameters."""

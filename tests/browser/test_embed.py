@@ -255,10 +255,10 @@ def test_an_embed_page_keeps_url_state_and_works_offline(browser, server):
     context.close()
 
 
-def test_the_embed_button_works_without_the_runtime_and_after_moving_on(browser, server):
+def test_the_embed_button_works_without_the_runtime_and_after_moving_on(browser, server_without_wasm):
+    server = server_without_wasm
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    page.route("**/*.wasm", lambda route: route.abort())
     page.goto(server + "01-dot-product.html")
     page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
     page.evaluate("() => { window.sameDocument = true; }")

@@ -1,5 +1,6 @@
 """Moving between chapters keeps the page's Python runtime: no reload, no second download or
 boot of Pyodide, the next chapter's widgets live at once; back and forward work."""
+from tests.browser.conftest import WORKER_REQUESTS
 from tests.browser.harness import assert_shows, pycore_view
 
 SETTLED = "[data-widget][data-state=static], [data-widget][data-state=loading]"
@@ -13,6 +14,7 @@ def test_chapter_links_keep_the_runtime(browser, server):
     page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
     page.evaluate("() => { window.sameDocument = true; }")
     requests.clear()
+    fetched_by_worker = len(page.evaluate(WORKER_REQUESTS))
 
     page.locator('.toc a[href$="04-attention.html"]').click()
     page.wait_for_selector('[data-widget="attention"][data-state=live]', timeout=10_000)
@@ -22,6 +24,7 @@ def test_chapter_links_keep_the_runtime(browser, server):
     assert page.locator('.toc a[aria-current=page]').get_attribute("href").endswith("04-attention.html")
     runtime = [u for u in requests if "/pyodide/" in u or "/assets/pycore-" in u]
     assert runtime == [], f"the runtime was fetched again: {runtime}"
+    assert page.evaluate(WORKER_REQUESTS)[fetched_by_worker:] == []
 
     root = page.locator('[data-widget="attention"]').first
     root.locator('[data-token="累"]').click()

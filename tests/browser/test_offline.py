@@ -56,10 +56,10 @@ def test_second_chapter_downloads_no_runtime_and_offline_works(browser, recordin
     context.close()
 
 
-def test_blocked_webassembly_leaves_the_static_page_readable(browser, server):
+def test_blocked_webassembly_leaves_the_static_page_readable(browser, server_without_wasm):
+    server = server_without_wasm
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    page.route("**/*.wasm", lambda route: route.abort())
     page.goto(server + "04-attention.html")
     settle(page)
     roots = page.locator("[data-widget]")

@@ -7,7 +7,7 @@ import json
 from bookbuild.widgets import known_widgets
 from pycore import widgets
 
-# Runs in the page's Python through the code lab's view (the reader's code runs there too).
+# Runs in the page's Python (the runtime's worker) through the code lab's view (the reader's code runs there too).
 PROBE = """
 import json, sys, numpy
 from_source = sorted(
@@ -33,8 +33,8 @@ def test_every_boot_module_arrives_as_bytecode(book_pages):
         const { bootRuntime } = await import(new URL('assets/runtime.js', document.baseURI).href);
         const runtime = await bootRuntime();
         await runtime.addDataFiles(files);
-        for (const name of names) runtime.compute(name, {});  // every view, with its defaults
-        return runtime.compute('code-lab', { seed: 0, causal: true, code: probe }).stdout;
+        for (const name of names) await runtime.compute(name, {});  // every view, with its defaults
+        return (await runtime.compute('code-lab', { seed: 0, causal: true, code: probe })).stdout;
     }""", [names, files, PROBE])
     report = json.loads(raw)
     assert "vit-patches" in names and "code-lab" in names

@@ -96,7 +96,7 @@ def test_pyodide_numpy_draws_the_same_stream_as_cpython(book_pages, d_k, seed):
     in_browser = page.evaluate("""async (params) => {
         const { bootRuntime } = await import(new URL('assets/runtime.js', document.baseURI).href);
         const runtime = await bootRuntime();
-        return JSON.stringify(runtime.compute('scaling-variance', params));
+        return JSON.stringify(await runtime.compute('scaling-variance', params));
     }""", {"d_k": d_k, "seed": seed})
     here = pycore_view("scaling-variance", d_k=d_k, seed=seed)
     assert json.loads(in_browser) == here

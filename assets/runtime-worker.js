@@ -1,0 +1,107 @@
+// The book's Python runtime, in a worker: Pyodide + NumPy + pycore, all served by the site.
+// Pages talk to it through assets/runtime.js. As a SharedWorker it is one runtime for every
+// page of the book open in the browser, and it outlives a navigation from one chapter to the
+// next (extendedLifetime), so the next page finds Python booted. Where SharedWorker is missing
+// it runs as a dedicated Worker of the page: booted per page, still off the main thread.
+//
+// Its URL names the pycore archive (?pycore=) and the version of this file (&v=): a rebuilt
+// book with another pycore gets another worker, never a stale one.
+//
+// Messages, page -> worker: {id, op: "boot"} | {id, op: "files", names} |
+//   {id, op: "compute", name, params}, and for tests and benchmarks {id, op: "requests"} |
+//   {id, op: "memory"}; worker -> page: {id, ok: true, view?, ...} | {id, error, boot?}.
+//   `view` is pycore's JSON text (parsed on the page).
+
+const here = new URL(self.location.href);
+const indexURL = new URL("../pyodide/", here).href;
+const pycoreURL = new URL(here.searchParams.get("pycore"), here).href;
+
+// Pyodide 0.27 reports a failed fetch or instantiation of its WebAssembly only through
+// console.warn("wasm instantiation failed!") and then never settles loadPyodide's promise.
+// Turn that report into a rejection, so the page can say the runtime is unavailable.
+function wasmFailure() {
+  const warn = console.warn;
+  let restore;
+  const failed = new Promise((_, reject) => {
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      if (String(args[0]).includes("wasm instantiation failed")) {
+        reject(new Error("WebAssembly 运行时下载或实例化失败"));
+      }
+    };
+    restore = () => { console.warn = warn; };
+  });
+  return { failed, restore };
+}
+
+const fetchBytes = (url) => fetch(url).then((r) => {
+  if (!r.ok) throw new Error(`cannot fetch ${url}: HTTP ${r.status}`);
+  return r.arrayBuffer();
+});
+
+async function boot() {
+  if (typeof WebAssembly !== "object") throw new Error("这个浏览器不支持 WebAssembly");
+  const archive = fetchBytes(pycoreURL);  // while Pyodide and NumPy load
+  archive.catch(() => {});  // reported below, once awaited
+  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+  const watch = wasmFailure();
+  let py;
+  try {
+    py = await Promise.race([loadPyodide({ indexURL, packages: ["numpy"] }), watch.failed]);
+  } finally {
+    watch.restore();
+  }
+  const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
+  py.unpackArchive(await archive, "zip", { extractDir: sitePackages });
+  return { py, sitePackages, callJson: py.pyimport("pycore.widgets").call_json };
+}
+
+const started = performance.now();
+const python = boot();
+python.then(() => { bootSeconds = (performance.now() - started) / 1000; }, () => {});
+let bootSeconds = null;
+
+// The files beside pycore that some views read (DATA_FILES in pycore/widgets/<name>.py, such
+// as the ViT photo) are not in the archive: fetched when a page names them, each only once.
+const dataFiles = new Map();
+function addDataFile(name) {
+  if (!dataFiles.has(name)) {
+    const written = Promise.all([fetchBytes(new URL(`pycore-data/${name}`, pycoreURL)), python])
+      .then(([bytes, { py, sitePackages }]) => {
+        py.FS.writeFile(`${sitePackages}/pycore/${name}`, new Uint8Array(bytes));
+      });
+    written.catch(() => dataFiles.delete(name));  // a later page may try again
+    dataFiles.set(name, written);
+  }
+  return dataFiles.get(name);
+}
+
+async function answer(data) {
+  if (data.op === "files") {
+    await Promise.all(data.names.map(addDataFile));
+    return {};
+  }
+  // What this worker fetched (Resource Timing): tests check that it never left the origin.
+  if (data.op === "requests") return { urls: performance.getEntriesByType("resource").map((e) => e.name) };
+  const { py, callJson } = await python;
+  if (data.op === "boot") return { bootSeconds };
+  if (data.op === "memory") return { wasmBytes: py._module.HEAP8.buffer.byteLength };
+  if (data.op === "compute") return { view: callJson(data.name, JSON.stringify(data.params)) };
+  throw new Error(`unknown request ${data.op}`);
+}
+
+function serve(port) {
+  port.onmessage = ({ data }) => {
+    answer(data).then(
+      (reply) => port.postMessage({ id: data.id, ok: true, ...reply }),
+      (err) => python.then(
+        () => port.postMessage({ id: data.id, error: String(err.message ?? err) }),
+        (bootError) => port.postMessage({ id: data.id, error: String(bootError.message), boot: true })));
+  };
+}
+
+if (typeof SharedWorkerGlobalScope === "function" && self instanceof SharedWorkerGlobalScope) {
+  self.onconnect = (event) => serve(event.ports[0]);
+} else {
+  serve(self);
+}
