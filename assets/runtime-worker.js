@@ -9,7 +9,7 @@
 //
 // Messages, page -> worker: {id, op: "boot"} | {id, op: "files", names} |
 //   {id, op: "compute", name, params}, and for tests and benchmarks {id, op: "requests"} |
-//   {id, op: "memory"}; worker -> page: {id, ok: true, view?, ...} | {id, error, boot?}.
+//   {id, op: "memory"} | {id, op: "timeline", origin}; worker -> page: {id, ok: true, view?, ...} | {id, error, boot?}.
 //   `view` is pycore's JSON text (parsed on the page).
 
 const here = new URL(self.location.href);
@@ -39,11 +39,40 @@ const fetchBytes = (url) => fetch(url).then((r) => {
   return r.arrayBuffer();
 });
 
+// Pyodide asks for its files one after another (its module, then the WebAssembly and the
+// standard library, then the lock file, then NumPy's wheel once Python runs). Ask for all of
+// them at once instead, and hand each response to Pyodide's fetch when it asks for that URL.
+const early = new Map();
+function prefetch(url) {
+  const response = fetch(url);
+  response.catch(() => {});  // Pyodide's own fetch reports a failure
+  early.set(url, response);
+  return response;
+}
+function startDownloads() {
+  prefetch(indexURL + "pyodide.asm.wasm");
+  prefetch(indexURL + "python_stdlib.zip");
+  prefetch(indexURL + "pyodide-lock.json")
+    .then((r) => r.clone().json())
+    .then((lock) => prefetch(indexURL + lock.packages.numpy.file_name))
+    .catch(() => {});
+  const fetchNow = self.fetch;
+  self.fetch = (input, init) => {
+    const url = new URL(input.url ?? input, self.location).href;
+    const response = early.get(url);
+    if (!response) return fetchNow(input, init);
+    early.delete(url);  // once: a later fetch of the same URL goes to the network
+    return response;
+  };
+}
+
 async function boot() {
   if (typeof WebAssembly !== "object") throw new Error("这个浏览器不支持 WebAssembly");
   const archive = fetchBytes(pycoreURL);  // while Pyodide and NumPy load
   archive.catch(() => {});  // reported below, once awaited
+  startDownloads();
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+  performance.mark("tbook-worker:pyodide.mjs");  // the marks: boot.py --trace
   const watch = wasmFailure();
   let py;
   try {
@@ -51,8 +80,10 @@ async function boot() {
   } finally {
     watch.restore();
   }
+  performance.mark("tbook-worker:pyodide+numpy");
   const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
   py.unpackArchive(await archive, "zip", { extractDir: sitePackages });
+  performance.mark("tbook-worker:pycore");
   return { py, sitePackages, callJson: py.pyimport("pycore.widgets").call_json };
 }
 
@@ -83,6 +114,12 @@ async function answer(data) {
   }
   // What this worker fetched (Resource Timing): tests check that it never left the origin.
   if (data.op === "requests") return { urls: performance.getEntriesByType("resource").map((e) => e.name) };
+  // Its resources and marks, in ms since the page's time origin (boot.py --trace).
+  if (data.op === "timeline") {
+    const shift = performance.timeOrigin - data.origin;
+    const at = (e) => [e.startTime + shift, (e.responseEnd ?? e.startTime) + shift, e.name, e.transferSize ?? 0];
+    return { entries: [...performance.getEntriesByType("resource"), ...performance.getEntriesByType("mark")].map(at) };
+  }
   const { py, callJson } = await python;
   if (data.op === "boot") return { bootSeconds };
   if (data.op === "memory") return { wasmBytes: py._module.HEAP8.buffer.byteLength };

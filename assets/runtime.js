@@ -3,8 +3,8 @@
 // runtime.compute(name, params), which resolves to pycore.widgets.call_json's view -- the same
 // view functions the build ran in CPython.
 //
-// A page with widgets starts the worker from its <head> (this module, loaded async), so
-// Python boots while the chapter is still being parsed. A SharedWorker serves every page of
+// A page with widgets starts the worker from its <head> (runtime-start.js), so Python boots
+// while the chapter is still being parsed. A SharedWorker serves every page of
 // the book and survives the navigation to the next chapter, whose widgets then go live at
 // once; where SharedWorker is missing, the page gets a dedicated Worker of its own.
 
@@ -15,10 +15,8 @@ let inflight = 0;          // requests sent and not yet answered (see settled())
 let idle = [];
 
 function open() {
-  const pycore = new URL(meta("tbook-pycore"), document.baseURI);
-  const url = new URL("runtime-worker.js", import.meta.url);
-  url.searchParams.set("pycore", pycore.pathname.split("/").pop());
-  url.searchParams.set("v", meta("tbook-worker-version") ?? "");
+  // The worker's URL names the pycore archive and the worker's version (templates/_head.html).
+  const url = new URL(meta("tbook-worker"), document.baseURI);
   const waiting = new Map();  // id -> {message, resolve, reject}
   let next = 1;
   let answered = false;
@@ -78,9 +76,11 @@ function open() {
     async addDataFiles(names) {
       if (names.length) await request({ op: "files", names });
     },
-    // Diagnostics (tests, benchmarks): the URLs the worker fetched; its WebAssembly memory.
+    // Diagnostics (tests, benchmarks): the URLs the worker fetched; its WebAssembly memory;
+    // its resources and marks on the page's clock.
     async requests() { return (await request({ op: "requests" })).urls; },
     async memory() { return request({ op: "memory" }); },
+    async timeline() { return (await request({ op: "timeline", origin: performance.timeOrigin })).entries; },
   };
   performance.mark("tbook:boot");  // benchmarks/boot.py --trace splits the boot with these
   const ready = request({ op: "boot" }).then(({ bootSeconds }) => {
@@ -111,6 +111,3 @@ export async function settled() {
     await new Promise((resolve) => idle.push(resolve));
   }
 }
-
-// Loaded from the <head> of a page with widgets: boot now, while the page is parsed.
-if (meta("tbook-boot") === "early") bootRuntime().catch(() => {});  // book.js reports failures

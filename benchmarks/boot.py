@@ -115,9 +115,18 @@ def trace(browser, url, done_selector):
     events = page.evaluate("() => window.__bootTrace")
     resources = page.evaluate("""() => performance.getEntriesByType("resource").map((r) =>
         [r.startTime, r.responseEnd, r.name.split("/").slice(-2).join("/"), r.transferSize])""")
-    # runtime.js marks: boot started, Pyodide + NumPy loaded, pycore unpacked and imported
+    # runtime.js marks: the worker asked to boot; the runtime answered (detail: its own boot time)
     events += page.evaluate("""() => performance.getEntriesByType("mark")
         .filter((m) => m.name.startsWith("tbook:")).map((m) => [m.startTime, m.name])""")
+    # the runtime's worker: what it fetched, and its marks (on the page's clock)
+    worker = page.evaluate("""async () => {
+        const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+        const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
+        return (await bootRuntime()).timeline();
+    }""")
+    resources += [[s, e, "worker: " + n.split("/")[-1][:50], size] for s, e, n, size in worker
+                  if n.startswith("http")]
+    events += [[s, n] for s, e, n, size in worker if not n.startswith("http")]
     events.sort()
     context.close()
     print(f"\ntimeline of one visit of {url.rsplit('/', 1)[-1]} (ms from navigation start):")

@@ -94,10 +94,10 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     # the head matches the book's (templates/embed.html repeats base.html's): same runtime
     # metas, so the same runtime worker
     book_page = Elements(pages["04-attention.html"])
-    for name in ("tbook-root", "tbook-pycore", "tbook-boot", "tbook-worker-version"):
+    for name in ("tbook-root", "tbook-pycore", "tbook-worker"):
         assert page.find("meta", name=name) == book_page.find("meta", name=name), name
     scripts = [s["src"] for s in page.find("script")]
-    assert scripts == ["assets/runtime.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]
+    assert scripts == ["assets/runtime-start.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]
     back = page.find("a", href="04-attention.html#attention-04-attention")
     assert len(back) == 1 and back[0]["target"] == "_blank" and "noopener" in back[0]["rel"]
     assert any(t.startswith("出自《交互式 Transformer》第 4 节") for t in page.link_text)

@@ -85,7 +85,7 @@ def browser():
 
 
 WORKER_REQUESTS = """async () => {
-    if (!document.querySelector('meta[name="tbook-boot"]')) return [];  // no widgets, no worker
+    if (!document.querySelector('[data-widget]')) return [];  // no widgets, no worker
     const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
     const { bootRuntime } = await import(new URL('assets/runtime.js', root).href);
     return (await bootRuntime()).requests();
