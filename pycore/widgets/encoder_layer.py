@@ -9,6 +9,8 @@ and the FFN's 9 x 24 hidden layer of the chosen layout.
 LayerNorm that a Pre-LN network adds once, after its last layer). A step past the end of the
 list is shown as the last step.
 """
+import functools
+
 import numpy as np
 
 from .. import encoder, example, ffn
@@ -89,14 +91,21 @@ def ffn_hidden(layout, steps=None):
     return ffn.relu(v @ w["w1"] + w["b1"])  # (9, 24)
 
 
-def view(step, layout):
+@functools.cache
+def layout_steps(layout):
+    """The layout's steps and its FFN's hidden layer, computed once per layout: the running
+    example and its weights are fixed, so moving to another step only picks another one."""
     steps = encoder.encoder_steps(layout)
+    return steps, ffn_hidden(layout, steps)
+
+
+def view(step, layout):
+    steps, hidden = layout_steps(layout)
     i = min(step, len(steps)) - 1
     s = steps[i]
     name, formula, note = _text(layout, s["key"])
     mean, std = _clean(s["row_mean"], 3), s["row_std"]
     grid = np.column_stack([_clean(s["matrix"], 3), mean, std])  # (9, 8): 6 values, mean, std
-    hidden = ffn_hidden(layout, steps)
     n, d = s["matrix"].shape
     return {
         "layout": layout, "layout_name": LAYOUT_NAMES[layout],
