@@ -10,8 +10,11 @@ For each chapter with widgets (or --chapter), opened in its own tab once every w
               linear memory: the Python heap, NumPy arrays, the unpacked standard library) --
               exact, not estimated: a script injected before the page's own (CDP, so outside
               the page's CSP) keeps a reference to each WebAssembly.Memory constructed and to
-              each memory exported by an instance (calls pass through unchanged);
-  page        JS heap used + wasm: the figure held against the 300 MB goal;
+              each memory exported by an instance (calls pass through unchanged); plus the
+              memory of the runtime's worker, where Pyodide runs (it reports its own size).
+              Every page of one browser shares that worker, and a page counts all of it;
+  page        JS heap used + wasm: the figure held against the 300 MB goal (the worker's
+              own JS heap, Pyodide's JavaScript glue, is not in it: CDP does not report it);
   renderer    RSS and PSS of the tab's renderer process (from /proc; includes Chromium's own
               code and caches), for scale.
 Build: peak RSS (ru_maxrss from os.wait4, taken by a small launcher process; see LAUNCHER) of `python build.py` and, for
@@ -132,6 +135,14 @@ def wasm_memories(page):
     return page.evaluate("() => [...window.__benchWasmMemories].map((m) => m.buffer.byteLength)")
 
 
+# The WebAssembly memory of the runtime's worker (assets/runtime-worker.js), where Pyodide runs.
+WORKER_WASM = """async () => {
+  const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+  const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
+  return (await (await bootRuntime()).memory()).wasmBytes;
+}"""
+
+
 def page_memory(context, browser_cdp, url):
     page = context.new_page()
     page.goto(url)
@@ -140,7 +151,7 @@ def page_memory(context, browser_cdp, url):
     cdp = context.new_cdp_session(page)
     cdp.send("HeapProfiler.collectGarbage")
     heap = cdp.send("Runtime.getHeapUsage")
-    wasm = wasm_memories(page)
+    wasm = wasm_memories(page) + [page.evaluate(WORKER_WASM)]
     cdp.send("Performance.enable")
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     precise = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize : null")

@@ -157,7 +157,7 @@ def report(title, site, entries, browser_bytes, unit):
     print(f"{title}")
     print(f"  server wrote     {unit(wire)}  ({len(entries)} responses: {n200} x 200"
           + "".join(f", {n} x {s}" for s, n in sorted(others.items(), key=lambda kv: str(kv[0]))) + ")")
-    print(f"  page's own (CDP) {unit(browser_bytes)}")
+    print(f"  page's own (CDP) {unit(browser_bytes)}  (not counting its runtime worker's)")
     print(f"  bodies sent      {unit(raw)}   gzip -9 {unit(gz + head)}   "
           + (f"brotli 11 {unit(br + head)}" if br is not None else "brotli: not installed (pip install brotli)")
           + f"   (compressed figures include {head} bytes of headers)")
@@ -178,6 +178,15 @@ def largest(site, entries, k=8):
             if brotli is not None:
                 extra += f"  brotli {len(brotli.compress(data, quality=11)) / 1e3:9.1f} KB"
         print(f"    {path:<60} {n / 1e3:9.1f} KB{extra}")
+
+
+# What the page's runtime worker fetched (assets/runtime-worker.js): CDP's page session does
+# not see a worker's requests, so the worker lists them (Resource Timing).
+WORKER_REQUESTS = """async () => {
+  const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+  const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
+  return (await bootRuntime()).requests();
+}"""
 
 
 def main():
@@ -209,6 +218,7 @@ def main():
         wait_all_live(page)
         first_page = first.total()
         own = {urlsplit(r["url"]).path for r in first.requests.values() if "url" in r}
+        own |= {urlsplit(url).path for url in page.evaluate(WORKER_REQUESTS)}  # the runtime's
         sw = wait_service_worker(page)
         time.sleep(1.0)  # let the last precache responses finish
         first_all = list(log)
