@@ -180,12 +180,13 @@ def largest(site, entries, k=8):
         print(f"    {path:<60} {n / 1e3:9.1f} KB{extra}")
 
 
-# What the page's runtime worker fetched (assets/runtime-worker.js): CDP's page session does
-# not see a worker's requests, so the worker lists them (Resource Timing).
+# The page's runtime worker (assets/runtime-worker.js) and what it fetched: CDP's page session
+# does not see a worker's requests, so the worker lists them (Resource Timing).
 WORKER_REQUESTS = """async () => {
   const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
   const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
-  return (await bootRuntime()).requests();
+  const script = new URL(document.querySelector('meta[name="tbook-worker"]').content, document.baseURI);
+  return [script.href, ...await (await bootRuntime()).requests()];  // its own script too
 }"""
 
 
