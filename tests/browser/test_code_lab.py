@@ -127,6 +127,31 @@ def test_edited_code_runs_with_new_shapes(book_pages):
     assert_shows(root, pycore_view("code-lab", **params_of(root), code=edited), min_count=103)
 
 
+def test_a_long_run_leaves_the_page_responsive(book_pages):
+    """The reader's code runs in the runtime's worker: while it runs, the page keeps painting
+    (a page running Python on its main thread paints no frame until the code is done), and the
+    result replaces the old output when the run ends."""
+    root = book_pages("code-lab").widget("code-lab")
+    page = root.page
+    slow = "import time\n_t = time.time()\nwhile time.time() - _t < 2.0:\n    pass\n\n" + SOURCE
+    root.locator("[data-control=code]").fill(slow)
+    before = updates(root)
+    root.evaluate("root => root.querySelector('[data-action=run]').click()")  # no waiting
+    frames = page.evaluate("""() => new Promise((resolve) => {
+        const start = performance.now();
+        let n = 0;
+        const tick = () => { n++; if (performance.now() - start < 500) requestAnimationFrame(tick); else resolve(n); };
+        requestAnimationFrame(tick);
+    })""")
+    assert root.get_attribute("aria-busy") == "true", "the run ended within 0.5 s: not a long run"
+    assert frames >= 10, f"the page painted {frames} frames in 0.5 s while the code ran"
+    finish(root, before)
+    assert updates(root) == before + 1
+    assert root.locator('[data-part="note"]').inner_text() == "运行的是修改过的代码"
+    stdout, trace = run_here(SOURCE)
+    assert shown_stdout(root) == stdout and shown_shapes(root) == trace
+
+
 def test_a_bug_shows_a_traceback_and_reset_restores(book_pages):
     root = book_pages("code-lab").widget("code-lab")
     box = root.locator("textarea")
