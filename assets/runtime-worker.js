@@ -2,15 +2,17 @@
 // Pages talk to it through assets/runtime.js. As a SharedWorker it is one runtime for every
 // page of the book open in the browser, and it outlives a navigation from one chapter to the
 // next (extendedLifetime), so the next page finds Python booted. Where SharedWorker is missing
-// it runs as a dedicated Worker of the page: booted per page, still off the main thread.
+// or refused, it runs as a dedicated Worker of the page: booted per page, still off the main
+// thread.
 //
 // Its URL names the pycore archive (?pycore=) and the version of this file (&v=): a rebuilt
 // book with another pycore gets another worker, never a stale one.
 //
 // Messages, page -> worker: {id, op: "boot"} | {id, op: "files", names} |
 //   {id, op: "compute", name, params}, and for tests and benchmarks {id, op: "requests"} |
-//   {id, op: "memory"} | {id, op: "timeline", origin}; worker -> page: {id, ok: true, view?, ...} | {id, error, boot?}.
-//   `view` is pycore's JSON text (parsed on the page).
+//   {id, op: "memory"} | {id, op: "timeline", origin}.
+// Worker -> page: {id, ok: true, view?, ...} | {id, error} (a failed boot answers every
+// request with its error). `view` is pycore's JSON text, parsed on the page.
 
 const here = new URL(self.location.href);
 const indexURL = new URL("../pyodide/", here).href;
@@ -42,6 +44,8 @@ const fetchBytes = (url) => fetch(url).then((r) => {
 // Pyodide asks for its files one after another (its module, then the WebAssembly and the
 // standard library, then the lock file, then NumPy's wheel once Python runs). Ask for all of
 // them at once instead, and hand each response to Pyodide's fetch when it asks for that URL.
+// This is for real networks, where each step of that chain costs a round trip; from
+// localhost, where the boot is bound by the CPU, it measures neutral (docs/performance.md).
 const early = new Map();
 function prefetch(url) {
   const response = fetch(url);
@@ -131,9 +135,7 @@ function serve(port) {
   port.onmessage = ({ data }) => {
     answer(data).then(
       (reply) => port.postMessage({ id: data.id, ok: true, ...reply }),
-      (err) => python.then(
-        () => port.postMessage({ id: data.id, error: String(err.message ?? err) }),
-        (bootError) => port.postMessage({ id: data.id, error: String(bootError.message), boot: true })));
+      (err) => port.postMessage({ id: data.id, error: String(err.message ?? err) }));
   };
 }
 

@@ -4,9 +4,9 @@
 // view functions the build ran in CPython.
 //
 // A page with widgets starts the worker from its <head> (runtime-start.js), so Python boots
-// while the chapter is still being parsed. A SharedWorker serves every page of
-// the book and survives the navigation to the next chapter, whose widgets then go live at
-// once; where SharedWorker is missing, the page gets a dedicated Worker of its own.
+// while the chapter is still being parsed. A SharedWorker serves every page of the book and
+// survives the navigation to the next chapter, whose widgets then go live at once; where
+// SharedWorker is missing or refused, the page gets a dedicated Worker of its own.
 
 const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content;
 
@@ -35,7 +35,7 @@ function open() {
     if (!pending) return;
     waiting.delete(data.id);
     if (data.ok) pending.resolve(data);
-    else pending.reject(Object.assign(new Error(data.error), { boot: Boolean(data.boot) }));
+    else pending.reject(new Error(data.error));
     queueMicrotask(settle);  // after the awaiting widget has sent its next request, if any
   };
 
@@ -51,7 +51,10 @@ function open() {
   };
   if (typeof SharedWorker === "function") {
     const shared = new SharedWorker(url, { type: "module", name: "tbook-runtime", extendedLifetime: true });
-    shared.onerror = () => { if (!answered && !broken) dedicated(); };
+    shared.onerror = () => {
+      shared.onerror = null;
+      if (!answered && !broken) dedicated();
+    };
     port = shared.port;
     port.onmessage = onmessage;
   } else {
