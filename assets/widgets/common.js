@@ -152,20 +152,24 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
   }
 
   async function computeLatest() {
-    let asked;
-    do {
-      asked = state;
-      let view;
-      try {
-        view = await runtime.compute(name, asked);
-      } catch (err) {
-        if (shownState === null) throw err;  // no view yet: the page reports the widget broken
-        refuse(err);
-        return widget.view;
-      }
-      show(view, asked);
-    } while (state !== asked);
-    return widget.view;
+    try {
+      let asked;
+      do {
+        asked = state;
+        let view;
+        try {
+          view = await runtime.compute(name, asked);
+        } catch (err) {
+          if (shownState === null) throw err;  // no view yet: the page reports the widget broken
+          refuse(err);
+          return widget.view;
+        }
+        show(view, asked);
+      } while (state !== asked);
+      return widget.view;
+    } finally {
+      running = null;  // here, not later: an input right after the last view starts a new loop
+    }
   }
 
   const widget = {
@@ -173,7 +177,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     view: null,
     update(changes) {
       state = { ...state, ...changes };
-      running ??= computeLatest().finally(() => { running = null; });
+      running ??= computeLatest();
       return running;
     },
     reset() { state = structuredClone(initial); return widget.update({}); },
