@@ -5,8 +5,10 @@
 // or refused, it runs as a dedicated Worker of the page: booted per page, still off the main
 // thread.
 //
-// Its URL names the pycore archive (?pycore=) and the version of this file (&v=): a rebuilt
-// book with another pycore gets another worker, never a stale one.
+// Its name, "tbook-runtime <pycore archive> <version of this file>" (templates/_head.html),
+// says which pycore to load, and keeps workers apart: a rebuilt book with another pycore or
+// another version of this file gets another worker, never a stale one. (Not the URL's query:
+// offline, the service worker answers with the cached script, whose URL has none.)
 //
 // Messages, page -> worker: {id, op: "boot"} | {id, op: "files", names} |
 //   {id, op: "compute", name, params}, and for tests and benchmarks {id, op: "requests"} |
@@ -14,9 +16,8 @@
 // Worker -> page: {id, ok: true, view?, ...} | {id, error} (a failed boot answers every
 // request with its error). `view` is pycore's JSON text, parsed on the page.
 
-const here = new URL(self.location.href);
-const indexURL = new URL("../pyodide/", here).href;
-const pycoreURL = new URL(here.searchParams.get("pycore"), here).href;
+const indexURL = new URL("../pyodide/", self.location).href;
+const pycoreURL = new URL(self.name.split(" ")[1], self.location).href;
 
 // Pyodide 0.27 reports a failed fetch or instantiation of its WebAssembly only through
 // console.warn("wasm instantiation failed!") and then never settles loadPyodide's promise.

@@ -15,8 +15,9 @@ let inflight = 0;          // requests sent and not yet answered (see settled())
 let idle = [];
 
 function open() {
-  // The worker's URL names the pycore archive and the worker's version (templates/_head.html).
+  // The worker's name carries the pycore archive and the worker's version (runtime-worker.js).
   const url = new URL(meta("tbook-worker"), document.baseURI);
+  const name = meta("tbook-worker-name");
   const waiting = new Map();  // id -> {message, resolve, reject}
   let next = 1;
   let answered = false;
@@ -43,14 +44,14 @@ function open() {
   // by another site, in a browser that keeps shared storage from third-party frames).
   let port;
   const dedicated = () => {
-    const worker = new Worker(url, { type: "module", name: "tbook-runtime" });
+    const worker = new Worker(url, { type: "module", name });
     worker.onmessage = onmessage;
     worker.onerror = () => fail(new Error("运行时的 worker 没能启动"));
     port = worker;
     waiting.forEach(({ message }, id) => port.postMessage({ id, ...message }));
   };
   if (typeof SharedWorker === "function") {
-    const shared = new SharedWorker(url, { type: "module", name: "tbook-runtime", extendedLifetime: true });
+    const shared = new SharedWorker(url, { type: "module", name, extendedLifetime: true });
     shared.onerror = () => {
       shared.onerror = null;
       if (!answered && !broken) dedicated();

@@ -94,7 +94,7 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     # the head matches the book's (templates/embed.html repeats base.html's): same runtime
     # metas, so the same runtime worker
     book_page = Elements(pages["04-attention.html"])
-    for name in ("tbook-root", "tbook-pycore", "tbook-worker"):
+    for name in ("tbook-root", "tbook-pycore", "tbook-worker", "tbook-worker-name"):
         assert page.find("meta", name=name) == book_page.find("meta", name=name), name
     scripts = [s["src"] for s in page.find("script")]
     assert scripts == ["assets/runtime-start.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]

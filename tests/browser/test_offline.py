@@ -1,5 +1,6 @@
 """One runtime for the whole book: later chapters reuse it, the book works offline after the
 first visit, and a page whose runtime cannot load stays readable with its static numbers."""
+import json
 import threading
 
 import pytest
@@ -72,4 +73,33 @@ def test_blocked_webassembly_leaves_the_static_page_readable(browser, server_wit
     root = page.locator('[data-widget="attention"]').first
     assert_shows(root, pycore_view("attention", **params_of(root)), min_count=90)
     assert root.locator("[data-token]").first.is_disabled()
+    context.close()
+
+
+FRESH_WORKER = """async () => {
+    // A second runtime worker (another name: a new instance, as after a browser restart).
+    const url = new URL(document.querySelector('meta[name="tbook-worker"]').content, document.baseURI);
+    const name = document.querySelector('meta[name="tbook-worker-name"]').content + " offline-test";
+    const worker = new SharedWorker(url, { type: "module", name });
+    return new Promise((resolve) => {
+        worker.onerror = () => resolve({ error: "the worker's script did not load" });
+        worker.port.onmessage = ({ data }) => resolve(data);
+        worker.port.postMessage({ id: 1, op: "compute", name: "attention", params: { query: "累" } });
+    });
+}"""
+
+
+def test_a_runtime_worker_started_offline_boots_from_the_service_worker(browser, server):
+    """After a first visit, even a new runtime worker (the browser restarted, offline) gets its
+    script, Pyodide, NumPy and pycore from the service worker's cache."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + "01-dot-product.html")
+    settle(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # precache done
+    context.set_offline(True)
+    reply = page.evaluate(FRESH_WORKER)
+    assert reply.get("ok"), reply
+    view = json.loads(reply["view"])
+    assert view == json.loads(json.dumps(pycore_view("attention", query="累")))
     context.close()
