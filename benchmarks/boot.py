@@ -31,7 +31,7 @@ from bookbuild.pipeline import build  # noqa: E402
 from bookbuild.serve import make_server  # noqa: E402
 from bookbuild.vendor import RUNTIME_FILES, runtime_cache  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, find_chromium  # noqa: E402
-from common import wait_service_worker  # noqa: E402
+from common import ask_runtime, wait_service_worker  # noqa: E402
 
 # The bare pages: Pyodide + NumPy booted the plain way, NumPy imported, nothing else. The
 # baseline ("bare-stock") serves the official files as they are (bookbuild/vendor.py's verified
@@ -119,11 +119,7 @@ def trace(browser, url, done_selector):
     events += page.evaluate("""() => performance.getEntriesByType("mark")
         .filter((m) => m.name.startsWith("tbook:")).map((m) => [m.startTime, m.name])""")
     # the runtime's worker: what it fetched, and its marks (on the page's clock)
-    worker = page.evaluate("""async () => {
-        const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
-        const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
-        return (await bootRuntime()).timeline();
-    }""")
+    worker = ask_runtime(page, "timeline")
     resources += [[s, e, "worker: " + n.split("/")[-1][:50], size] for s, e, n, size in worker
                   if n.startswith("http")]
     events += [[s, n] for s, e, n, size in worker if not n.startswith("http")]

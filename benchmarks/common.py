@@ -63,6 +63,16 @@ def wait_all_live(page, timeout=180_000):
     page.wait_for_selector(ALL_LIVE, state="attached", timeout=timeout)
 
 
+def ask_runtime(page, method):
+    """The result of a diagnostic method of the page's runtime (assets/runtime.js: `requests`,
+    `memory`, `timeline`), answered by its worker."""
+    return page.evaluate("""async (method) => {
+        const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+        const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
+        return (await bootRuntime())[method]();
+    }""", method)
+
+
 def chapter_pages(site, embeds=False):
     """The chapter pages of a built site (index and, unless asked, embed-*.html left out)."""
     return [p for p in sorted(Path(site).glob("*.html"))

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (ROOT, built_site, chapters_with_widgets, launch, load_note,  # noqa: E402
+from common import (ROOT, ask_runtime, built_site, chapters_with_widgets, launch, load_note,  # noqa: E402
                     serving, wait_all_live)
 
 MB = 1024 * 1024
@@ -135,14 +135,6 @@ def wasm_memories(page):
     return page.evaluate("() => [...window.__benchWasmMemories].map((m) => m.buffer.byteLength)")
 
 
-# The WebAssembly memory of the runtime's worker (assets/runtime-worker.js), where Pyodide runs.
-WORKER_WASM = """async () => {
-  const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
-  const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
-  return (await (await bootRuntime()).memory()).wasmBytes;
-}"""
-
-
 def page_memory(context, browser_cdp, url):
     page = context.new_page()
     page.goto(url)
@@ -151,7 +143,7 @@ def page_memory(context, browser_cdp, url):
     cdp = context.new_cdp_session(page)
     cdp.send("HeapProfiler.collectGarbage")
     heap = cdp.send("Runtime.getHeapUsage")
-    wasm = wasm_memories(page) + [page.evaluate(WORKER_WASM)]
+    wasm = wasm_memories(page) + [ask_runtime(page, "memory")["wasmBytes"]]  # + the worker's
     cdp.send("Performance.enable")
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     precise = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize : null")

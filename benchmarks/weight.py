@@ -32,7 +32,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (built_site, launch, load_note, serving, wait_all_live,  # noqa: E402
+from common import (ask_runtime, built_site, launch, load_note, serving, wait_all_live,  # noqa: E402
                     wait_service_worker)
 from bookbuild.serve import SiteHandler  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, find_chromium  # noqa: E402
@@ -180,16 +180,6 @@ def largest(site, entries, k=8):
         print(f"    {path:<60} {n / 1e3:9.1f} KB{extra}")
 
 
-# The page's runtime worker (assets/runtime-worker.js) and what it fetched: CDP's page session
-# does not see a worker's requests, so the worker lists them (Resource Timing).
-WORKER_REQUESTS = """async () => {
-  const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
-  const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
-  const script = new URL(document.querySelector('meta[name="tbook-worker"]').content, document.baseURI);
-  return [script.href, ...await (await bootRuntime()).requests()];  // its own script too
-}"""
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--first", default="04-attention.html")
@@ -219,7 +209,11 @@ def main():
         wait_all_live(page)
         first_page = first.total()
         own = {urlsplit(r["url"]).path for r in first.requests.values() if "url" in r}
-        own |= {urlsplit(url).path for url in page.evaluate(WORKER_REQUESTS)}  # the runtime's
+        # the runtime worker's script and what it fetched: CDP's page session does not see a
+        # worker's requests, so the worker lists them (Resource Timing)
+        own.add(urlsplit(page.evaluate(
+            "new URL(document.querySelector('meta[name=tbook-worker]').content, document.baseURI).href")).path)
+        own |= {urlsplit(url).path for url in ask_runtime(page, "requests")}
         sw = wait_service_worker(page)
         time.sleep(1.0)  # let the last precache responses finish
         first_all = list(log)

@@ -100,9 +100,7 @@ class BookPage:
         self.server = server
         self.page = browser.new_page()
         self.page_requests, self.errors = [], []
-        # the page's requests and its runtime worker's (the context sees both), not the
-        # service worker's precache of the whole book
-        self.page.context.on("request", lambda r: r.service_worker is None and self.page_requests.append(r.url))
+        self.page.on("request", lambda r: self.page_requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.goto(server + href)
