@@ -1,14 +1,16 @@
 // Moving between chapters without reloading the page: the Python runtime stays booted, so the
 // next chapter's widgets go live at once (no second boot of Pyodide). A link to another page
 // of the book fetches that page, swaps in its <main> and title, and announces a new page;
-// anything unusual (another origin, a modified click, an embed page, a different pycore
+// anything unusual (another origin, a modified click, an embed page, a page of another
 // build, a failed fetch) falls back to an ordinary navigation.
 
 import { flushUrlState } from "./widgets/common.js";
 
 let shownPath = location.pathname;  // the page whose <main> is on screen
 
-const pycoreOf = (doc) => doc.querySelector('meta[name="tbook-pycore"]')?.content;
+// The build a page belongs to (its modules, styles and pycore): a page moves in place only to
+// a page of the same build, so new markup never meets the modules of an older build.
+const buildOf = (doc) => doc.querySelector('meta[name="tbook-build"]')?.content;
 
 function isBookPage(url) {
   return url.origin === location.origin && url.pathname.endsWith(".html")
@@ -22,8 +24,18 @@ function markCurrent(url) {
   });
 }
 
+// The element a URL's #fragment names; none for a malformed one (#%E0%A4%A).
+function fragmentTarget(hash) {
+  if (!hash) return null;
+  try {
+    return document.getElementById(decodeURIComponent(hash.slice(1)));
+  } catch (malformed) {
+    return null;
+  }
+}
+
 function scrollTo(url) {
-  const target = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
+  const target = fragmentTarget(url.hash);
   if (target) target.scrollIntoView();
   else window.scrollTo(0, 0);
 }
@@ -40,7 +52,7 @@ async function go(url, onPage, { push, refresh = false }) {
     return;
   }
   const main = doc.querySelector("main");
-  if (!main || pycoreOf(doc) !== pycoreOf(document)) {
+  if (!main || buildOf(doc) !== buildOf(document)) {
     location.assign(url);
     return;
   }

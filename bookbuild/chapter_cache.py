@@ -21,9 +21,9 @@ from pathlib import Path
 from .vendor import runtime_cache
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMAT = 1
+FORMAT = 2
 KEEP = 400  # records kept (oldest go first): a few versions of every chapter
-SOURCES = ("bookbuild", "pycore", "templates")
+SOURCES = ("bookbuild", "pycore", "templates", "assets/images")  # widget templates show images
 LIBRARIES = ("markdown_it", "mdit_py_plugins", "latex2mathml", "pygments", "jinja2", "markupsafe",
              "numpy")
 

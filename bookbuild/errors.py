@@ -2,6 +2,8 @@
 import re
 from pathlib import Path
 
+QUOTE = 60  # characters of a value an error message quotes (a value can be megabytes)
+
 
 def _shown(file):
     """Paths under the working folder are shown relative to it (book/04-attention.md)."""
@@ -37,3 +39,15 @@ def toml_error(e):
     """(message, line) of a TOMLDecodeError (Python 3.11 keeps the line only in the text)."""
     m = re.match(r"(.*) \(at line (\d+), column \d+\)$", str(e))
     return (m.group(1), int(m.group(2))) if m else (str(e), None)
+
+
+def short(value, limit=QUOTE):
+    """repr(value) cut to about `limit` characters, for quoting bad input in a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def clip(text, limit=QUOTE):
+    """Text cut to about `limit` characters (a heading, an address), for a message."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"

@@ -4,7 +4,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import BuildError, toml_error
+from .errors import BuildError, short, toml_error
 
 
 @dataclass
@@ -56,17 +56,36 @@ def read_text(path, shown):
         raise BuildError(f"not valid UTF-8 (byte {at}); save the file as UTF-8", shown, line)
 
 
+RESERVED_PAGES = {"index.md": "index.html is the book's contents page",
+                  "offline.md": "offline.html is the page shown offline for a missing page"}
+
+
 def _check_name(name, shown, line):
-    """Chapter names are plain Markdown file names in book/ (they become page names)."""
+    """Chapter names are plain Markdown file names in book/ (they become page names and
+    addresses, so only letters, digits, '-', '_' and '.': '#', '?' or '%' would break links)."""
     if not isinstance(name, str):
-        raise BuildError(f'chapters are listed by file name in quotes ("NN-name.md"), got {name!r}',
-                         shown, line)
+        raise BuildError('chapters are listed by file name in quotes ("NN-name.md"), got '
+                         f"{short(name)}", shown, line)
     if not name.endswith(".md") or "/" in name or "\\" in name or name.startswith("."):
-        raise BuildError(f"chapter {name!r} must be a file name in book/ ending in .md, "
+        raise BuildError(f"chapter {short(name)} must be a file name in book/ ending in .md, "
                          'like "04-attention.md" (no folders)', shown, line)
-    if name == "index.md":
-        raise BuildError("a chapter cannot be called index.md: index.html is the book's contents "
-                         "page; choose another name", shown, line)
+    odd = sorted({c for c in name if not (c.isalnum() or c in "-_.")})
+    if odd:
+        raise BuildError(f"chapter {short(name)}: a chapter's file name becomes its page's address, "
+                         f"so it may hold only letters, digits, '-', '_' and '.', not "
+                         f"{' '.join(repr(c) for c in odd)}; rename the file", shown, line)
+    if name in RESERVED_PAGES:
+        raise BuildError(f"a chapter cannot be called {name}: {RESERVED_PAGES[name]}; choose "
+                         "another name", shown, line)
+
+
+def _check_inside(path, root, shown, line):
+    """A chapter that is a symbolic link must stay inside book/: the build publishes what it
+    reads, and nothing outside the book."""
+    real = path.resolve()
+    if not real.is_relative_to(root.resolve()):
+        raise BuildError(f"chapter {path.name} is a link to {real}, outside book/: the book "
+                         "publishes only its own files; copy the chapter into book/", shown, line)
 
 
 def load_book(root):
@@ -83,6 +102,8 @@ def load_book(root):
         raise BuildError(f"invalid TOML ({what})", shown, line)
     except RecursionError:
         raise BuildError("invalid TOML (lists nested too deeply)", shown)
+    except ValueError as e:  # e.g. an integer of thousands of digits
+        raise BuildError(f"invalid TOML ({e})", shown)
     parts_conf = conf.get("parts")
     if not isinstance(conf.get("title"), str) or not isinstance(parts_conf, list) or not parts_conf:
         raise BuildError('book.toml needs title = "..." and at least one [[parts]] table', shown)
@@ -105,6 +126,7 @@ def load_book(root):
             path = root / name
             if not path.is_file():
                 raise BuildError(f"chapter {name} is listed but {path} does not exist", shown, line)
+            _check_inside(path, root, shown, line)
             chapters.append(Chapter(path=path, rel=name, source=read_text(path, str(path)),
                                     part=title, slug=Path(name).stem))
         parts.append((title, chapters))

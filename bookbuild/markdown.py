@@ -9,22 +9,34 @@ import posixpath
 import re
 import shutil
 import unicodedata
+from html import unescape
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from .errors import BuildError
+from .errors import BuildError, clip, short
+from .sanitize import check_image, clean_mathml
 
-COMMENT = re.compile(r"^\s*<!--.*?-->\s*$", re.S)
+# A block or inline span of nothing but HTML comments (each "<!-- ... -->" with no "-->" inside).
+COMMENTS = re.compile(r"\s*(?:<!--(?:(?!-->).)*-->\s*)+", re.S)
 UNKNOWN_TEX = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")  # latex2mathml passes these through
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif")
 SITE_FOLDERS = ("assets", "pyodide")  # the site's own folders: book images may not shadow them
 
 
+# The ids the page around a chapter uses itself (templates/base.html, page.html, embed.html):
+# no heading anchor or widget may take one (tests check that the list is whole).
+PAGE_IDS = frozenset(("content", "toc-chapters", "tbook-search", "tbook-search-results",
+                      "tbook-embed", "tbook-embed-heading", "tbook-embed-help",
+                      "tbook-embed-code"))
+
+
 def slugify(text):
-    """Heading text -> anchor: letters and digits of any script (Chinese kept), '-' between."""
+    """Heading text -> anchor: letters and digits of any script (Chinese kept), '-' between;
+    never one of the page's own ids ("## Content" -> content-section)."""
     kept = [c.lower() if unicodedata.category(c)[0] in "LN" else " " for c in text]
-    return "-".join("".join(kept).split()) or "section"
+    slug = "-".join("".join(kept).split()) or "section"
+    return slug + "-section" if slug in PAGE_IDS else slug
 
 
 # markdown-it, latex2mathml and pygments are imported where they are used: a build whose chapters
@@ -93,8 +105,13 @@ def check_raw_html(chapter, tokens, env):
     """HTML comments are notes for authors and are dropped; any other raw HTML is refused."""
     for t, parent in _walk(tokens):
         if t.type in ("html_block", "html_inline"):
-            if COMMENT.match(t.content):
+            if COMMENTS.fullmatch(t.content):
                 t.meta["drop"] = True
+            elif t.content.lstrip().startswith("<!--"):
+                raise BuildError("text after an HTML comment on the same line would be dropped "
+                                 "with the comment (Markdown treats the whole line as HTML): put "
+                                 "the comment on a line of its own", chapter.path,
+                                 _line(chapter, t, parent))
             else:
                 raise BuildError(f"raw HTML is not allowed in chapters ({t.content.strip()[:40]!r});"
                                  " use Markdown, or a widget block for interactive parts",
@@ -130,11 +147,28 @@ def render_math(chapter, tokens, env):
             if unknown:
                 raise BuildError(f"cannot render the formula `{tex[:60]}`: unknown TeX command "
                                  f"{unknown.group(1)}", *where)
-            t.meta["mathml"] = mathml
+            try:
+                t.meta["mathml"] = clean_mathml(mathml)
+            except ValueError as e:
+                raise BuildError(f"the formula `{tex[:60]}`: {e}", *where)
+
+
+def plain_text(inline):
+    """What a reader sees of an inline token: text with entities decoded (templates escape it
+    once), code as written, a formula as the characters of its MathML ("√dk")."""
+    out = []
+    for c in inline.children or []:
+        if c.type in ("text", "text_special", "code_inline"):
+            out.append(c.content)
+        elif c.type.startswith("math_inline"):
+            out.append(unescape(re.sub(r"<[^>]*>", "", c.meta.get("mathml", c.content))))
+    return " ".join("".join(out).split())
 
 
 def collect_headings(chapter, tokens, env):
-    """Title = the first level-1 heading; every heading keeps its anchor for the TOC and links."""
+    """Title = the first level-1 heading, as plain text; every heading keeps its Markdown and
+    its anchor for the TOC, search and links."""
+    title = None
     for i, t in enumerate(tokens):
         if t.type == "heading_open":
             text = tokens[i + 1].content
@@ -142,11 +176,12 @@ def collect_headings(chapter, tokens, env):
                 raise BuildError(f"an empty heading: write its text after {t.markup}",
                                  chapter.path, _line(chapter, t))
             chapter.headings.append((int(t.tag[1]), text, t.attrs.get("id", "")))
-    titles = [text for level, text, _ in chapter.headings if level == 1]
-    if not titles:
+            if t.tag == "h1" and title is None:
+                title = plain_text(tokens[i + 1])
+    if title is None:
         raise BuildError("a chapter starts with its title as a level-1 heading: '# Title'",
                          chapter.path, 1)
-    chapter.title = titles[0]
+    chapter.title = title
 
 
 def rewrite_links(chapter, tokens, env):
@@ -157,22 +192,30 @@ def rewrite_links(chapter, tokens, env):
             if re.match(r"^[a-z][a-z0-9+.-]*:|^//", href, re.I):
                 continue  # absolute URL: left alone
             path, _, anchor = href.partition("#")
+            if path:
+                path = posixpath.normpath(path)  # ./02-softmax.md is 02-softmax.md
             if path.endswith(".md"):
                 t.attrs["href"] = path[:-3] + ".html" + ("#" + anchor if anchor else "")
             env["links"].append((chapter, _line(chapter, t, parent), unquote(path), unquote(anchor)))
 
 
+def anchors(chapter):
+    """The places a link may point to in a chapter: its headings, then its widgets."""
+    return [a for _, _, a in chapter.headings] + [w["id"] for w in chapter.widgets]
+
+
 def check_links(book, env):
-    """Every relative link must reach a chapter of the book and, if given, one of its anchors."""
+    """Every relative link must reach a chapter of the book and, if given, one of its anchors
+    (a heading or a widget)."""
     by_name = {c.rel: c for c in book.chapters}
     for chapter, line, path, anchor in env["links"]:
         target = by_name.get(path) if path else chapter
         if target is None:
-            raise BuildError(f"broken link to {path!r}: link to a chapter listed in book.toml, "
-                             f"e.g. {book.chapters[0].rel}", chapter.path, line)
-        if anchor and anchor not in {a for _, _, a in target.headings}:
-            known = ", ".join(a for _, _, a in target.headings[:6])
-            raise BuildError(f"broken link: {target.rel} has no heading anchor #{anchor} "
+            raise BuildError(f"broken link to {clip(path)!r}: link to a chapter listed in "
+                             f"book.toml, e.g. {book.chapters[0].rel}", chapter.path, line)
+        if anchor and anchor not in anchors(target):
+            known = ", ".join(anchors(target)[:6])
+            raise BuildError(f"broken link: {target.rel} has no heading or widget #{clip(anchor)} "
                              f"(anchors there: {known} ...)", chapter.path, line)
 
 
@@ -203,30 +246,64 @@ def _image_target(book_root, src):
 
 def check_images(chapter, tokens, env):
     """![description](path): the file must exist in book/ or assets/, and the reader gets a
-    description. Book images are copied into the site by copy_images."""
+    description. The page asks for path?v=<content hash> (a changed image is a new URL); the
+    files themselves are checked and copied by check_image_files and copy_images. A chapter
+    records each image as [href, line, version], href being the image's place in the site
+    (images/x.png, or assets/images/x.png), so that a record holds no absolute path."""
+    from .output import file_version
     for t, parent in _walk(tokens):
         if t.type != "image":
             continue
         src, line = unquote(t.attrs.get("src", "")), _line(chapter, t, parent)
         if not t.content.strip():
-            raise BuildError(f"the image {src!r} needs a short description for readers who cannot "
-                             "see it: ![描述](path)", chapter.path, line)
+            raise BuildError(f"the image {short(src)} needs a short description for readers who "
+                             "cannot see it: ![描述](path)", chapter.path, line)
         try:
             file, href = _image_target(chapter.path.parent, src)
         except ValueError as e:
-            raise BuildError(f"image {src!r}: {e}", chapter.path, line)
-        t.attrs["src"] = quote(href)
-        env.setdefault("images", []).append(file)  # a cached chapter checks they still exist
+            raise BuildError(f"image {short(src)}: {e}", chapter.path, line)
+        version = file_version(file)
+        t.attrs["src"] = f"{quote(href)}?v={version}"
+        env["images"].append([href, line, version])
 
 
-def copy_images(book_root, site_dir):
-    """Copy every image file under book/ to the same place in the site (pages link to them as
-    written); hidden files and the site's own folder names are skipped."""
-    book_root = Path(book_root)
-    for path in sorted(book_root.rglob("*")):
-        rel = path.relative_to(book_root)
-        if path.suffix.lower() not in IMAGE_TYPES or not path.is_file() or \
-                rel.parts[0] in SITE_FOLDERS or any(p.startswith(".") for p in rel.parts):
-            continue
-        (site_dir / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, site_dir / rel)
+def image_file(book_root, href):
+    """The file behind an image's place in the site (see check_images)."""
+    if href.startswith("assets/"):
+        return ASSETS / href[len("assets/"):]
+    return Path(book_root) / href
+
+
+def image_is_current(book_root, image):
+    """A compiled chapter's image still has the bytes it was compiled with (else the chapter
+    is compiled again, for a new ?v= and a fresh check)."""
+    from .output import file_version
+    file = image_file(book_root, image[0])
+    return file.is_file() and file_version(file) == image[2]
+
+
+def check_image_files(book, images):
+    """Every image a chapter shows, [(chapter, [href, line, version])]: a file inside book/
+    (or assets/) once symlinks are followed, and safe to publish (sanitize.check_image).
+    Runs on every build: for cached chapters too."""
+    roots = [Path(book.root).resolve(), ASSETS.resolve()]
+    for chapter, (href, line, _) in images:
+        file = image_file(book.root, href)
+        real = file.resolve()
+        if not any(real.is_relative_to(r) for r in roots):
+            raise BuildError(f"image {short(href)}: {file} is a link to {real}, outside book/: "
+                             "the book publishes only its own files; copy the image into "
+                             "book/images/", chapter.path, line)
+        try:
+            check_image(real, real.read_bytes())
+        except ValueError as e:
+            raise BuildError(f"image {short(href)}: {e}", chapter.path, line)
+
+
+def copy_images(book, site_dir, images):
+    """Copy the book images that chapters show (and only those) to the same place in the
+    site; images of assets/ come with the assets."""
+    for _, (href, _, _) in images:
+        if not href.startswith("assets/"):
+            (site_dir / href).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(image_file(book.root, href).resolve(), site_dir / href)

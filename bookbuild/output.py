@@ -4,8 +4,11 @@ import base64
 import functools
 import hashlib
 import io
+import json
 import os
+import re
 import shutil
+import time
 import zipfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +18,7 @@ from .vendor import RECIPE
 
 
 ROOT = Path(__file__).resolve().parent.parent
+PYCORE_ARCHIVE = re.compile(r"^assets/pycore-[0-9a-f]+\.zip$")
 
 
 def pycore_archive(dest_dir):
@@ -63,17 +67,46 @@ def copy_assets(dest_dir):
     (dest_dir / "pygments.css").write_text(css, encoding="utf-8")
 
 
-def integrity(site_dir):
-    """Subresource Integrity values ("sha384-...") of the files pages reference directly:
-    every asset and the runtime's entry module, keyed by their path in the site."""
-    files = sorted(p for p in (site_dir / "assets").rglob("*") if p.suffix in (".js", ".css"))
+def fingerprints(site_dir):
+    """Every file under site/assets/ (and the runtime's entry module) by its path in the site:
+    {"v": a short content hash, the ?v= of its URL; "sri": its Subresource Integrity value}.
+
+    Pages ask for assets/x?v=<hash>, never for assets/x alone, so a browser's HTTP cache (a
+    static host sends Last-Modified and lets browsers guess a lifetime) can never hand a new
+    page an older build's file: a changed file is a new URL."""
+    files = sorted(p for p in (site_dir / "assets").rglob("*") if p.is_file())
     files.append(site_dir / "pyodide" / "pyodide.mjs")
-    return {p.relative_to(site_dir).as_posix(): _sri(p.read_bytes()) for p in files}
+    return {p.relative_to(site_dir).as_posix(): _fingerprint(p.read_bytes()) for p in files}
 
 
 @functools.lru_cache(maxsize=512)  # the preview server hashes the same files on every rebuild
-def _sri(data):
-    return "sha384-" + base64.b64encode(hashlib.sha384(data).digest()).decode()
+def _fingerprint(data):
+    return {"v": hashlib.sha256(data).hexdigest()[:12],
+            "sri": "sha384-" + base64.b64encode(hashlib.sha384(data).digest()).decode()}
+
+
+def source_version(path):
+    """The ?v= of a file of assets/ as the source holds it ('assets/images/photo-224.png'):
+    the same bytes the site gets, known before the site is written."""
+    return file_version(ROOT / path)
+
+
+def file_version(file):
+    """The ?v= of any file the site copies as it is (a book image, a file of assets/)."""
+    return _version_of(Path(file), *_stamp(file))
+
+
+@functools.lru_cache(maxsize=256)  # keyed on size and mtime: hashed again when it changes
+def _version_of(file, *_):
+    return _fingerprint(file.read_bytes())["v"]
+
+
+def import_map(prints):
+    """The pages' import map: each module of assets/ imported under its versioned URL (book.js's
+    `import "./runtime.js"` gets runtime.js?v=<hash>), so a module graph is one build's."""
+    imports = {f"./{path}": f"./{path}?v={f['v']}" for path, f in prints.items()
+               if path.startswith("assets/") and path.endswith(".js")}
+    return json.dumps({"imports": imports}, separators=(",", ":"))
 
 
 def write_pages(site_dir, pages):
@@ -83,25 +116,84 @@ def write_pages(site_dir, pages):
         path.write_text(html, encoding="utf-8")
 
 
+def build_version(runtime):
+    """One name for the front-end a page was built with (its modules, styles and pycore): a
+    page moving in place to another chapter (navigate.js) does so only within one build."""
+    return hashlib.sha256(json.dumps([runtime["importmap"], runtime["pycore"],
+                                      runtime["files"]["assets/book.css"]["v"]]).encode()
+                          ).hexdigest()[:12]
+
+
+def site_url(rel, site_dir):
+    """The address pages use for a site file: pages, the runtime (pinned by hash) and the
+    content-named pycore archive as they are; every other file with ?v=<its content hash>."""
+    if rel.endswith(".html") or rel.startswith("pyodide/") or PYCORE_ARCHIVE.match(rel) \
+            or rel == "search-index.json":  # fetched past the HTTP cache (search.js)
+        return rel
+    return f"{rel}?v={file_version(site_dir / rel)}"
+
+
 def write_service_worker(site_dir, render_sw):
-    """site/sw.js, listing every file of the site; its version changes with any file.
-    render_sw(version, files) -> the text of sw.js (templates/sw.js)."""
-    files, h = [], hashlib.sha256(f"runtime {RECIPE}".encode())  # the site's runtime files change
+    """site/sw.js, listing the address of every file of the site (site_url); its version
+    changes with any file. render_sw(version, urls) -> the text of sw.js (templates/sw.js)."""
+    urls, h = [], hashlib.sha256(f"runtime {RECIPE}".encode())  # the site's runtime files change
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(site_dir).as_posix()
-        files.append(rel)
+        urls.append(site_url(rel, site_dir))
         h.update(rel.encode())
         if not rel.startswith("pyodide/"):  # the runtime is pinned by hash already
             h.update(path.read_bytes())
-    version = "book-" + h.hexdigest()[:16]
-    (site_dir / "sw.js").write_text(render_sw(version, files), encoding="utf-8")
+    version = h.hexdigest()[:16]
+    (site_dir / "sw.js").write_text(render_sw(version, urls), encoding="utf-8")
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def remove_leftovers(out_dir, hours=24):
+    """Remove the staging folders of builds that were killed (their process is gone, or they
+    are a day old): .site.building-<pid> and .site.old-<pid> beside site/."""
+    pattern = re.compile(rf"^\.{re.escape(out_dir.name)}\.(building|old)-(\d+)$")
+    for entry in out_dir.parent.iterdir():
+        m = pattern.match(entry.name)
+        if not m or not entry.is_dir() or entry.is_symlink():
+            continue
+        age = time.time() - entry.stat().st_mtime
+        if int(m.group(2)) != os.getpid() and (not _alive(int(m.group(2))) or age > hours * 3600):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def _exchange(a, b):
+    """Swap two folders in one step (Linux renameat2), so a reader of the site never finds it
+    missing; False where the system cannot."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        at_fdcwd = -100
+        return libc.renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b),
+                              RENAME_EXCHANGE) == 0
+    except (OSError, AttributeError):  # not Linux, or a libc without renameat2
+        return False
 
 
 @contextmanager
 def staging(out_dir):
-    """Yield a fresh folder beside out_dir; on success it becomes out_dir, else it vanishes."""
+    """Yield a fresh folder beside out_dir; on success it becomes out_dir, else it vanishes.
+    The new site replaces the old in one atomic exchange where the system allows it (else two
+    renames, with a moment in between when out_dir is missing)."""
     out_dir = Path(out_dir).resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(out_dir)
     tmp = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
@@ -110,6 +202,9 @@ def staging(out_dir):
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    if out_dir.is_dir() and not out_dir.is_symlink() and _exchange(tmp, out_dir):
+        shutil.rmtree(tmp, ignore_errors=True)  # it now holds the previous site
+        return
     old = out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
     if out_dir.exists():
         os.rename(out_dir, old)

@@ -24,6 +24,12 @@ CHAPTER_RULES = [
 ]
 
 
+def new_env():
+    """What compiling the chapters gathers for the checks across the book: every link, every
+    widget id (with where it is), every image shown (chapter, [href, line, version])."""
+    return {"links": [], "widget_ids": {}, "all_images": []}
+
+
 def compile_chapter(tools, chapter, env, cache=None, code=None):
     """Markdown -> checked tokens -> chapter.html. An unchanged chapter is not parsed again: its
     record comes from `cache` (a dict the preview server keeps) or from the disk cache (when
@@ -32,8 +38,10 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
     record = cache.get(key) if cache is not None else None
     if record is None and code is not None:
         record = chapter_cache.load(chapter, code)
-    if record is not None and not all(Path(f).is_file() for f in record["images"]):
-        record = None  # an image it shows is gone: compile again, so the error names the line
+    if record is not None and not all(markdown.image_is_current(chapter.path.parent, image)
+                                      for image in record["images"]):
+        record = None  # an image it shows changed or is gone: compile again (new ?v=, or the
+        #                error at its line)
     if record is not None:
         chapter.title, chapter.html = record["title"], Markup(record["html"])
         chapter.headings = [tuple(h) for h in record["headings"]]
@@ -41,6 +49,7 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
         for w in chapter.widgets:
             claim_id(env, w["id"], chapter.path, w["line"])
         env["links"] += [(chapter, *link) for link in record["links"]]
+        env["all_images"] += [(chapter, image) for image in record["images"]]
     else:
         first_link = len(env["links"])
         env["images"] = []
@@ -52,7 +61,8 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
                   "widgets": [{k: w[k] for k in ("name", "id", "params", "line", "html")}
                               for w in chapter.widgets],
                   "links": [link[1:] for link in env["links"][first_link:]],
-                  "images": [str(p) for p in env.pop("images")]}
+                  "images": env["images"]}
+        env["all_images"] += [(chapter, image) for image in env.pop("images")]
         if code is not None:
             chapter_cache.store(chapter, code, record)
     if cache is not None:
@@ -95,27 +105,31 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         cache["tools"] = Tools()
     tools = cache["tools"] if cache is not None else Tools()
     code = chapter_cache.fingerprint()
-    env = {"links": [], "widget_ids": {}}
+    env = new_env()
     for chapter in book.chapters:
         compile_chapter(tools, chapter, env, cache, code)
     markdown.check_links(book, env)
+    markdown.check_image_files(book, env["all_images"])
     with output.staging(out_dir) as site:
-        runtime = {"files": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log),
+        runtime = {"pyodide": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log),
                    "numpy": NUMPY_WHEEL}
         (site / "assets").mkdir()
         output.copy_assets(site / "assets")
-        markdown.copy_images(book.root, site)
+        markdown.copy_images(book, site, env["all_images"])
         runtime["pycore"] = output.pycore_archive(site / "assets")
-        runtime["sri"] = output.integrity(site)
+        search.write_index(site, book, log=log)
+        runtime["files"] = output.fingerprints(site)
+        runtime["importmap"] = output.import_map(runtime["files"])
+        runtime["csp"] = render.csp(runtime["importmap"])
+        runtime["build"] = output.build_version(runtime)
         pages = cache.get("pages") if cache is not None else None
         if pages is None:
             pages = chapter_cache.load_pages()
         memo = render.page_memo(pages, code, book, runtime)
         output.write_pages(site, render.render_pages(tools, book, runtime, memo))
-        search.write_index(site, book, log=log)
-        output.write_service_worker(site, lambda version, files: render.cached(
+        output.write_service_worker(site, lambda version, urls: render.cached(
             memo, ("sw", version), lambda: tools.jinja.get_template("sw.js").render(
-                version=version, files=files)))
+                version=version, urls=urls, offline=render.OFFLINE_PAGE)))
     # The next build renders only the pages whose inputs changed: the preview server keeps them
     # in memory, a build from the command line on disk.
     if cache is not None:

@@ -1,4 +1,5 @@
 """Stage 4 -- render: tokens -> chapter HTML -> full pages with Jinja2 templates."""
+import base64
 import hashlib
 import json
 import math
@@ -8,16 +9,27 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from . import output
 from .vendor import runtime_cache
 
 from .errors import BuildError
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
-# Content Security Policy of every page: only the site's own scripts, styles and WebAssembly.
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+# Content Security Policy of every page: only the site's own scripts, styles and WebAssembly,
+# and the one inline script, the import map, by its hash (csp()).
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{}; style-src 'self'; "
        "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'none'")
+
+
+# What the service worker shows for a page it does not hold while the reader is offline.
+OFFLINE_PAGE = "offline.html"
+
+
+def csp(import_map):
+    digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
+    return CSP.format(f" 'sha256-{digest}'")
 
 
 def num(value, digits=4):
@@ -25,10 +37,19 @@ def num(value, digits=4):
     return f"{value:.{digits}f}"
 
 
+def asset(context, path):
+    """A page's address of a file of assets/, versioned by its content (see
+    output.fingerprints): {{ asset('assets/favicon.svg') }} -> assets/favicon.svg?v=3f2a...
+    Widget templates use it too, before the site exists: the version is the source file's."""
+    return f"{context['root']}{path}?v={output.source_version(path)}"
+
+
 def sri(context, path):
-    """A page's reference to a site file, with its Subresource Integrity hash:
-    href="{{ sri('assets/book.js') }}" -> href="assets/book.js" integrity="sha384-..." """
-    return Markup('{}{}" integrity="{}').format(context["root"], path, context["runtime"]["sri"][path])
+    """A page's reference to a script or stylesheet of the site, versioned, with its
+    Subresource Integrity: href="{{ sri('assets/book.js') }}" ->
+    href="assets/book.js?v=..." integrity="sha384-..." """
+    f = context["runtime"]["files"][path]
+    return Markup('{}{}?v={}" integrity="{}').format(context["root"], path, f["v"], f["sri"])
 
 
 def make_env():
@@ -44,8 +65,8 @@ def make_env():
     env.filters["num"] = num
     env.filters["log10"] = math.log10
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":"))
-    env.globals["CSP"] = CSP
     env.globals["sri"] = pass_context(sri)
+    env.globals["asset"] = pass_context(asset)
     return env
 
 
@@ -137,6 +158,8 @@ def render_pages(jinja, book, runtime, memo=None):
                                 next=chapters[i + 1] if i + 1 < len(chapters) else None))
     yield "index.html", cached(memo, ("index",), lambda: jinja.get_template("index.html").render(
         book=book, root="", runtime=runtime, chapter=None))
+    yield OFFLINE_PAGE, cached(memo, ("offline",), lambda: jinja.get_template(
+        "offline.html").render(book=book, root="", runtime=runtime, chapter=None))
     yield from embed_pages(jinja, book, runtime, memo)
 
 

@@ -17,10 +17,13 @@ import re
 import tomllib
 from pathlib import Path
 
-from .errors import BuildError, toml_error
+from .errors import BuildError, clip, short, toml_error
+from .markdown import PAGE_IDS
+from .output import file_version
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "widgets"
+PYCORE = Path(__file__).resolve().parent.parent / "pycore"
 
 
 def registry():
@@ -39,7 +42,7 @@ def known_widgets():
 def parse_block(name, body, file, line):
     """(widget name, TOML body) at file:line -> (instance id or None, full validated params)."""
     if name not in known_widgets():
-        raise BuildError(f"unknown widget {name!r}; known widgets: {', '.join(known_widgets())}",
+        raise BuildError(f"unknown widget {short(name)}; known widgets: {', '.join(known_widgets())}",
                          file, line)
     specs = _specs(name, file, line)
     try:
@@ -51,19 +54,22 @@ def parse_block(name, body, file, line):
                          'write one "name = value" per line, strings in quotes', file, where)
     except RecursionError:
         raise BuildError(f"widget {name}: the parameters are nested too deeply", file, line)
+    except ValueError as e:  # e.g. an integer of thousands of digits
+        raise BuildError(f"widget {name}: the parameters are not valid TOML ({e}); "
+                         'write one "name = value" per line, strings in quotes', file, line)
     params = {}
     for key, value in given.items():
         key_line = _key_line(body, key, line)
         if isinstance(value, dict) or isinstance(value, list) and value and \
                 all(isinstance(v, dict) for v in value):
-            raise BuildError(f"widget {name}: {key!r} is a TOML table; a widget block holds only "
+            raise BuildError(f"widget {name}: {short(key)} is a TOML table; a widget block holds only "
                              '"name = value" lines (numbers, "strings", true/false, [lists])',
                              file, key_line)
         if key in RESERVED:
             continue
         if key not in specs:
             allowed = ", ".join(f"{k} ({_describe(s)})" for k, s in specs.items())
-            raise BuildError(f"widget {name} has no parameter {key!r}; allowed: {allowed}",
+            raise BuildError(f"widget {name} has no parameter {short(key)}; allowed: {allowed}",
                              file, key_line)
         try:
             params[key] = registry().check_value(key, value, specs[key])
@@ -72,7 +78,8 @@ def parse_block(name, body, file, line):
     instance_id = given.get("id")
     if instance_id is not None and not (isinstance(instance_id, str) and instance_id
                                         and all(c.isalnum() or c == "-" for c in instance_id)):
-        raise BuildError(f"widget {name}: id must be letters, digits and '-', got {instance_id!r}",
+        raise BuildError(f"widget {name}: id must be letters, digits and '-', got "
+                         f"{short(instance_id)}",
                          file, _key_line(body, "id", line))
     for key, spec in specs.items():
         params.setdefault(key, spec["default"])
@@ -102,10 +109,22 @@ def _key_line(body, key, fence_line):
     return fence_line
 
 
+def check_id_is_free(wid, chapter, line):
+    """A widget's id is its element's id and a link target: it may not be the page's own or
+    one of the chapter's heading anchors."""
+    if wid in PAGE_IDS:
+        raise BuildError(f"widget id {wid!r} is used by the page itself; choose another id",
+                         chapter.path, line)
+    if wid in {anchor for _, _, anchor in chapter.headings}:
+        raise BuildError(f"widget id {wid!r} is also a heading's anchor in this chapter "
+                         f"(links to #{wid} would be ambiguous); give the widget another id",
+                         chapter.path, line)
+
+
 def claim_id(env, wid, file, line):
     """Widget ids are unique in the whole book (they name embed pages and URL state)."""
     if wid in env["widget_ids"]:
-        raise BuildError(f"duplicate widget id {wid!r} (first at {env['widget_ids'][wid]}); "
+        raise BuildError(f"duplicate widget id {short(wid)} (first at {env['widget_ids'][wid]}); "
                          "give each widget block a unique id", file, line)
     env["widget_ids"][wid] = f"{file}:{line}"
 
@@ -113,29 +132,28 @@ def claim_id(env, wid, file, line):
 def expand_widgets(chapter, tokens, env):
     """Token rule: annotate every widget fence with its validated params and first view."""
     for t in tokens:
-        if t.type != "fence" or not t.info.strip().startswith("widget"):
-            continue
         words = t.info.split()
+        if t.type != "fence" or not words or words[0] != "widget":
+            continue  # a code block (```widgets or ```python is just code)
         line = t.map[0] + 1
-        if words[0] != "widget" or len(words) != 2:
-            raise BuildError(f"a widget block starts with ```widget <name>; got ```{t.info.strip()}",
-                             chapter.path, line)
+        if len(words) != 2:
+            raise BuildError(f"a widget block starts with ```widget <name>; got "
+                             f"```{clip(t.info.strip())}", chapter.path, line)
         name = words[1]
         instance_id, params = parse_block(name, t.content, chapter.path, line)
-        if instance_id in {anchor for _, _, anchor in chapter.headings}:
-            raise BuildError(f"widget id {instance_id!r} is also a heading's anchor in this chapter "
-                             "(links to #" + instance_id + " would be ambiguous); choose another id",
-                             chapter.path, _key_line(t.content, "id", line))
         # default ids are chapter-local (stable links, and chapters can be rebuilt alone)
         n = sum(1 for w in chapter.widgets if w["name"] == name) + 1
         wid = instance_id or f"{name}-{chapter.slug}" + (f"-{n}" if n > 1 else "")
+        check_id_is_free(wid, chapter, _key_line(t.content, "id", line))
         claim_id(env, wid, chapter.path, line)
         try:
             view = registry().compute(name, params)
         except Exception as e:  # a parameter combination the view cannot handle
             raise BuildError(f"widget {name}: pycore could not compute these parameters: {e}",
                              chapter.path, line)
-        files = list(getattr(registry().module(name), "DATA_FILES", ()))
+        # as the worker fetches them: assets/pycore-data/<name>?v=<content hash>
+        files = [f"{f}?v={file_version(PYCORE / f)}"
+                 for f in getattr(registry().module(name), "DATA_FILES", ())]
         t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view, "line": line,
                             "files": files}
         chapter.widgets.append(t.meta["widget"])

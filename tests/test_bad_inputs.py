@@ -86,9 +86,12 @@ def test_corpus_is_complete_and_regular():
 def test_the_shared_book_builds_and_copies_its_images(site):
     out = site[0]
     assert (out / "images" / "angle.svg").read_bytes() == (SHARED / "images" / "angle.svg").read_bytes()
-    assert 'src="images/angle.svg"' in (out / "a.html").read_text(encoding="utf-8")
+    # the address carries the file's content hash: a changed image is a new URL
+    svg = hashlib.sha256((SHARED / "images" / "angle.svg").read_bytes()).hexdigest()[:12]
+    assert f'src="images/angle.svg?v={svg}"' in (out / "a.html").read_text(encoding="utf-8")
     page = (out / "b.html").read_text(encoding="utf-8")
-    assert 'src="assets/images/photo-224.png"' in page
+    photo = (HERE.parent / "assets" / "images" / "photo-224.png").read_bytes()
+    assert f'src="assets/images/photo-224.png?v={hashlib.sha256(photo).hexdigest()[:12]}"' in page
     assert (out / "assets" / "images" / "photo-224.png").is_file()
 
 

@@ -115,7 +115,8 @@ def test_the_preview_renders_again_only_the_pages_whose_inputs_changed(book, tmp
     a.write_text(a.read_text(encoding="utf-8") + "\n\n只改正文。\n", encoding="utf-8")
     build(book, out, log=quiet, cache=cache)
     kept = {k for k in cache["pages"] if k in first}
-    assert {parts(k)[1:3] for k in kept} == page_of(first, 1) | {("index",)}  # b, index reused
+    # b, the index and the offline page reused
+    assert {parts(k)[1:3] for k in kept} == page_of(first, 1) | {("index",), ("offline",)}
     assert "只改正文" in (out / "a.html").read_text(encoding="utf-8")
 
     text = a.read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 per widget, with the book's content, runtime and CSP but none of its navigation; and the 嵌入
 buttons and dialog on the chapter pages."""
 import collections
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -11,21 +12,22 @@ import pytest
 from bookbuild import render
 from bookbuild.errors import BuildError
 from bookbuild.load import load_book
-from bookbuild.pipeline import Tools, compile_chapter
+from bookbuild.pipeline import Tools, compile_chapter, new_env
 from bookbuild.vendor import NUMPY_WHEEL
 
 HERE = Path(__file__).resolve().parent
 BOOK = HERE.parent / "book"
 MINIBOOK = HERE / "fixtures" / "minibook"
-RUNTIME = {"files": [], "pycore": "pycore-000000000000.zip", "numpy": NUMPY_WHEEL,
-           "sri": collections.defaultdict(lambda: "sha384-test")}
+RUNTIME = {"pyodide": [], "pycore": "pycore-000000000000.zip", "numpy": NUMPY_WHEEL,
+           "files": collections.defaultdict(lambda: {"v": "0123456789ab", "sri": "sha384-test"}),
+           "importmap": "{}", "csp": render.csp("{}"), "build": "build0"}
 
 
 def compile_pages(book_dir):
     """(book, {page name: html}) as the build renders them (without vendoring the runtime)."""
     book = load_book(book_dir)
     tools = Tools()
-    env = {"links": [], "widget_ids": {}}
+    env = new_env()
     for chapter in book.chapters:
         compile_chapter(tools, chapter, env)
     return book, dict(render.render_pages(tools.jinja, book, RUNTIME))
@@ -88,7 +90,7 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     figures = page.find("figure")
     assert [(f["id"], f["data-widget"]) for f in figures] == [("attention-04-attention", "attention")]
     assert not page.find("nav") and 'class="toc"' not in html and 'class="pager"' not in html
-    assert page.find("meta", http_equiv="Content-Security-Policy")[0]["content"] == render.CSP
+    assert page.find("meta", http_equiv="Content-Security-Policy")[0]["content"] == RUNTIME["csp"]
     assert page.find("meta", name="tbook-embed")[0]["content"] == "attention-04-attention"
     assert page.find("meta", name="tbook-pycore")[0]["content"] == "assets/" + RUNTIME["pycore"]
     # the head matches the book's (templates/embed.html repeats base.html's): same runtime
@@ -96,7 +98,7 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     book_page = Elements(pages["04-attention.html"])
     for name in ("tbook-root", "tbook-pycore", "tbook-worker", "tbook-worker-name"):
         assert page.find("meta", name=name) == book_page.find("meta", name=name), name
-    scripts = [s["src"] for s in page.find("script")]
+    scripts = [s["src"].split("?v=")[0] for s in page.find("script") if "src" in s]
     assert scripts == ["assets/runtime-start.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]
     back = page.find("a", href="04-attention.html#attention-04-attention")
     assert len(back) == 1 and back[0]["target"] == "_blank" and "noopener" in back[0]["rel"]
@@ -134,7 +136,7 @@ def test_chapter_pages_have_an_embed_button_per_widget_and_one_for_the_chapter(r
         assert len(dialog) == 1 and dialog[0]["data-book-title"] == book.title
         assert page.find("label", **{"for": "tbook-embed-code"})
         assert page.find("textarea", id="tbook-embed-code")[0].keys() >= {"readonly"}
-        assert page.find("script", src="assets/embed-ui.js")
+        assert [s for s in page.find("script") if s.get("src", "").startswith("assets/embed-ui.js?v=")]
 
 
 def test_section_numbers_come_from_the_file_names_or_the_book_order(mini_book):
@@ -149,7 +151,10 @@ def test_embed_pages_carry_no_inline_script_or_style(mini_book):
     embeds = [name for name in pages if name.startswith("embed-")]
     assert len(embeds) == 2 + 3  # two chapters, three widgets
     for name in embeds:
-        assert "<script>" not in pages[name] and " style=" not in pages[name], name
+        html = pages[name]
+        assert "<script>" not in html and " style=" not in html, name
+        # the one inline script is the import map (data, not code), allowed by its hash
+        assert re.findall(r"<script(?![^>]*\ssrc=)[^>]*>", html) == ['<script type="importmap">']
 
 
 def test_a_widget_id_that_takes_a_chapters_embed_name_is_refused(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 
 from bookbuild import search
 from bookbuild.load import load_book
-from bookbuild.pipeline import Tools, compile_chapter
+from bookbuild.pipeline import Tools, compile_chapter, new_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,7 +114,7 @@ def test_written_index_comes_from_the_cache_while_the_book_is_unchanged(tmp_path
 def book():
     book = load_book(ROOT / "book")
     tools = Tools()
-    env = {"links": [], "widget_ids": {}}
+    env = new_env()
     for chapter in book.chapters:
         compile_chapter(tools, chapter, env)
     return book

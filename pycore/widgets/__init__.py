@@ -56,9 +56,15 @@ def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def quoted(value, limit=60):
+    """repr(value), cut to about `limit` characters: a message may quote a huge value."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
 def check_value(name, value, spec):
     """Return the value in its canonical type, or raise ValueError saying what is allowed."""
-    t, bad = spec["type"], ValueError(f"parameter {name} = {value!r} is not allowed: "
+    t, bad = spec["type"], ValueError(f"parameter {name} = {quoted(value)} is not allowed: "
                                       f"{name} must be {describe(spec)}")
     if t == "bool":
         if not isinstance(value, bool):
@@ -94,7 +100,8 @@ def validate(name, params):
     specs, inputs = mod.PARAMS, getattr(mod, "INPUTS", ())
     unknown = [k for k in params if k not in specs and k not in inputs]
     if unknown:
-        raise ValueError(f"widget {name} has no parameter {unknown[0]!r}; allowed: {', '.join(specs)}")
+        raise ValueError(f"widget {name} has no parameter {quoted(unknown[0])}; "
+                         f"allowed: {', '.join(specs)}")
     full = {k: check_value(k, params[k], spec) if k in params else spec["default"]
             for k, spec in specs.items()}
     full.update({k: params[k] for k in inputs if k in params})

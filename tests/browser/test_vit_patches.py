@@ -1,6 +1,7 @@
 """Tests of the vit-patches widget (pycore/widgets/vit_patches.py, assets/widgets/vit-patches.js):
 the committed photo files, the view against a second route, and the widget moved in Chromium."""
 import io
+import re
 import time
 import zipfile
 from pathlib import Path
@@ -203,7 +204,8 @@ def test_static_numbers_equal_pycore(browser, server):
 def test_credit_is_the_photo_credit(book_pages):
     root = book_pages(NAME).widget(NAME)
     assert root.locator(".widget-credit").inner_text().strip() == photo.PHOTO_CREDIT_ZH
-    assert root.locator("svg.vit-photo image").get_attribute("href").endswith("assets/images/photo-224.png")
+    href = root.locator("svg.vit-photo image").get_attribute("href")
+    assert re.search(r"assets/images/photo-224\.png\?v=[0-9a-f]{12}$", href), href
 
 
 def test_patch_size_buttons_change_tokens_and_vector_length(book_pages):
