@@ -3,14 +3,17 @@
 The preview server injects a small client (devclient.js) into every HTML page it serves; the
 client listens on /__dev/events (Server-Sent Events) for "reload" (code or styles changed),
 "refresh" (only chapters changed: the page swaps in its new content and keeps its booted
-runtime) and "build-error". A failed
-rebuild keeps the last good site/ served and shows the error in the page and the terminal.
+runtime) and "build-error". A failed rebuild (an error in the book, or a crash of the build
+itself) keeps the last good site/ served and shows the error in the page and the terminal.
 """
 import os
 import queue
+import select
+import socket
 import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 
 from watchfiles import watch
@@ -63,12 +66,12 @@ class DevHandler(SiteHandler):
         if self.path == "/__dev/events":
             return self._events()
         if self.path.split("?")[0] == "/sw.js":  # a preview is never served from a cache
-            return self._send(404, "text/plain; charset=utf-8",
-                              b"no service worker in the preview: every reload shows the latest build")
+            return self._send(404, "text/plain; charset=utf-8", b"no service worker in the "
+                              b"preview: every reload shows the latest build")
         path = self.translate_path(self.path)
-        if Path(path).is_dir():
-            path = str(Path(path) / "index.html")
-        if path.endswith(".html") and Path(path).is_file():
+        if os.path.isdir(path):  # os.path: a name too long to stat is simply not a folder
+            path = os.path.join(path, "index.html")
+        if path.endswith(".html") and os.path.isfile(path) and self.inside_site(path):
             html = Path(path).read_bytes().replace(b"</head>", INJECT, 1)
             return self._send(200, "text/html; charset=utf-8", html)
         return super().do_GET()
@@ -81,32 +84,63 @@ class DevHandler(SiteHandler):
         self.wfile.write(body)
 
     def _events(self):
+        """The page's event stream: open as long as the page is, whatever the idle timeout
+        (the server never waits to read from it, and it writes at least every HEARTBEAT s)."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
+        self.close_connection = True  # the stream has no length: it ends with its connection
         q = self.hub.subscribe()
         try:
             self.wfile.write(b": connected\n\n")
-            self.wfile.flush()
-            while True:
+            quiet_since = time.monotonic()
+            while not client_gone(self.connection):
                 try:
-                    event, data = q.get(timeout=15)
+                    self.wfile.write(sse(*q.get(timeout=1)))
                 except queue.Empty:
-                    event, data = None, None  # heartbeat keeps the connection honest
-                if event is None:
-                    self.wfile.write(b": ping\n\n")
-                else:
-                    lines = "".join(f"data: {line}\n" for line in (data or "").splitlines() or [""])
-                    self.wfile.write(f"event: {event}\n{lines}\n".encode())
-                self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
+                    if time.monotonic() - quiet_since < HEARTBEAT:
+                        continue
+                    self.wfile.write(b": ping\n\n")  # shows a dead peer that sent no FIN
+                quiet_since = time.monotonic()
+        except OSError:  # the page went away mid-write, or stopped reading for `timeout` s
             pass
         finally:
             self.hub.unsubscribe(q)
 
 
-def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, ready=None):
-    """Build once, then serve and rebuild on every change until interrupted."""
+HEARTBEAT = 15  # seconds between pings of a quiet event stream
+
+
+def sse(event, data):
+    """One Server-Sent Event; each line of data is its own data: field."""
+    lines = "".join(f"data: {line}\n" for line in (data or "").splitlines() or [""])
+    return f"event: {event}\n{lines}\n".encode()
+
+
+def client_gone(sock):
+    """Whether the page closed its event stream. It never sends after its request, so a
+    readable socket means end of file (or an error): the thread can stop at once instead of
+    at its next write."""
+    readable, _, _ = select.select([sock], [], [], 0)
+    if not readable:
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
+def crash_summary(error):
+    """What the page shows of a crashed build: where it was raised and what, as file:line."""
+    frame = traceback.extract_tb(error.__traceback__)[-1]
+    return (f"{frame.filename}:{frame.lineno}: {type(error).__name__}: {error}\n"
+            "the build crashed (a bug of the build): the traceback is in the terminal")
+
+
+def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, ready=None,
+                    stop=None):
+    """Build once, then serve and rebuild on every change until interrupted (or until the
+    threading.Event `stop` is set)."""
     cache, hub = {}, Hub()
 
     def rebuild(reason, event="reload"):
@@ -116,6 +150,11 @@ def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, r
         except BuildError as e:
             log(f"error: {e}\n(still serving the last good site)")
             hub.send("build-error", str(e))
+            return
+        except Exception as e:  # a bug of the build: the preview keeps serving, and says so
+            log(f"error: the build crashed (a bug of the build, not of the book):\n"
+                f"{traceback.format_exc()}(still serving the last good site)")
+            hub.send("build-error", crash_summary(e))
             return
         log(f"rebuilt ({reason}) in {1000 * (time.perf_counter() - start):.0f} ms")
         hub.send(event)
@@ -130,7 +169,7 @@ def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, r
         ready(url)
     watched = [Path(book_dir)] + [ROOT / d for d in ("pycore", "templates", "assets", "bookbuild")]
     try:
-        for changes in watch(*watched, debounce=20, step=10, rust_timeout=0):
+        for changes in watch(*watched, debounce=20, step=10, rust_timeout=0, stop_event=stop):
             paths = [Path(p) for _, p in changes  # editors' and our own temporary files
                      if not Path(p).name.startswith(".") and not p.endswith((".pyc", "~", ".tmp"))]
             under = lambda d: any(p.is_relative_to(ROOT / d) for p in paths)  # noqa: E731
@@ -152,3 +191,4 @@ def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, r
         pass
     finally:
         server.shutdown()
+        server.server_close()

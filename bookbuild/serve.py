@@ -1,9 +1,18 @@
-"""The preview server: serves the built site over HTTP on 127.0.0.1 (never all interfaces)."""
+"""The preview server: serves the built site over HTTP on 127.0.0.1 (never all interfaces).
+
+It is hardened against the pages of other sites open in the same browser and against clumsy
+clients: it answers only requests addressed to this machine by name (DNS rebinding), serves
+only files that really live in site/ (no symlink leads out, no folder is listed), closes idle
+connections, and answers every malformed request with a short plain-text error.
+"""
 import functools
 import http.server
+import os
 import re
 import socket
 import sys
+from http import HTTPStatus
+from pathlib import Path
 
 MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
         ".whl": "application/zip", ".zip": "application/zip", ".json": "application/json",
@@ -12,14 +21,115 @@ MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/jav
 
 IMMUTABLE = re.compile(r"^/pyodide/|^/assets/pycore-[0-9a-f]+\.zip$")
 
+# Names under which a browser reaches this machine's loopback (any port: an SSH tunnel may
+# forward another one). A page of evil.example rebound to 127.0.0.1 still sends its own name.
+LOCAL_NAMES = {"localhost", "127.0.0.1", "[::1]"}
+HOST = re.compile(r"(\[[0-9a-fA-F:.]+\]|[^:\[\]]+)(?::\d+)?")  # name, then an optional :port
+
+# Longer than any file path Linux accepts (PATH_MAX) and than any widget state in a query.
+MAX_TARGET = 4096
+
+
+def host_name(header):
+    """The lowercase name of a Host header ('LocalHost:8000' -> 'localhost'), None if malformed."""
+    match = HOST.fullmatch(header.strip())
+    return match.group(1).lower() if match else None
+
+
+def nameable(path):
+    """False if no file can have this name: the OS refuses NUL bytes and lone surrogates
+    (from percent-escapes such as %00 or %ed%b0%80)."""
+    if "\0" in path:
+        return False
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:
+        return False
+    return True
+
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+    # A request line without a version is answered with a status line (nobody speaks HTTP/0.9,
+    # and a bare body would not read as an error).
+    default_request_version = "HTTP/1.0"
+    timeout = 30  # seconds a connection may stay silent (before or between requests)
+
+    def parse_request(self):
+        """The standard parsing, then the checks that refuse a request before any do_*."""
+        if not super().parse_request():
+            return False
+        error = self.host_error() or self.target_error()
+        if error:
+            self.send_error(*error)
+            return False
+        return True
+
+    def target_error(self):
+        """A URL that cannot name a file of the site: refused before the file system sees it
+        (there it would raise, and the client would get no answer)."""
+        if len(self.path) > MAX_TARGET:
+            return HTTPStatus.REQUEST_URI_TOO_LONG, None, f"at most {MAX_TARGET} characters"
+        if not nameable(self.translate_path(self.path)):
+            return HTTPStatus.BAD_REQUEST, None, "the path holds a character no file name can"
+        return None
+
+    def host_error(self):
+        """A request addressed to another name: a page of some other site whose name now
+        resolves to 127.0.0.1 (DNS rebinding) must not read the book or its event stream."""
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) > 1:
+            return HTTPStatus.BAD_REQUEST, None, "a request carries a single Host header"
+        if not hosts:  # HTTP/1.0 without Host: a browser always sends the page's own name
+            return None
+        bound = self.server.server_address[0]
+        if host_name(hosts[0]) in LOCAL_NAMES | {bound, f"[{bound}]"}:
+            return None
+        return (HTTPStatus.MISDIRECTED_REQUEST, None,
+                "this preview server answers only to localhost, 127.0.0.1 or [::1] "
+                "(another name may be a DNS rebinding attack)")
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if not self.inside_site(path):
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        return super().send_head()
+
+    def inside_site(self, path):
+        """Whether path, and the index page a folder would serve, resolve inside the served
+        folder: a symlink in site/ must not publish a file from elsewhere on the machine."""
+        root = Path(self.directory).resolve()
+        paths = [path]
+        if os.path.isdir(path):
+            paths += [os.path.join(path, "index.html"), os.path.join(path, "index.htm")]
+        return all(Path(p).resolve().is_relative_to(root) for p in paths)
+
+    def list_directory(self, path):
+        """A folder without index.html is not a page: no listing of what the build left."""
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+        return None
+
+    def send_error(self, code, message=None, explain=None):
+        """A short plain-text error. (The standard one is HTML and puts the client's request
+        line into its status line.)"""
+        phrase, description = self.responses.get(code, ("Error", ""))
+        body = f"{code} {phrase}: {explain or message or description}\n".encode("utf-8", "replace")
+        self.close_connection = True
+        self.send_response(code)
+        self.send_header("Connection", "close")
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("X-Content-Type-Options", "nosniff")  # never rendered as a page
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def end_headers(self):
         # The runtime (pinned by hash) and the content-named pycore archive never change under
         # their names: browsers keep them. Everything else is revalidated (cheap 304s).
-        immutable = IMMUTABLE.match(self.path.split("?", 1)[0])
+        # (send_error can run before parse_request has set self.path.)
+        immutable = IMMUTABLE.match(getattr(self, "path", "").split("?", 1)[0])
         self.send_header("Cache-Control", "public, max-age=31536000, immutable" if immutable
                          else "no-cache")
         super().end_headers()
@@ -44,8 +154,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request, client_address):
-        """A page that navigates away mid-download closes its connection: not an error."""
-        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+        """A page that navigates away mid-download closes its connection, a client that stops
+        reading times out: not errors. Anything else is a bug of the server: traceback."""
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             super().handle_error(request, client_address)
 
 
