@@ -15,7 +15,9 @@ were learned. Decoding joins the tokens' bytes, so decode(encode(s)) == s for ev
 Why Chinese costs more in an English-centric vocabulary: the merges go to what the corpus
 repeats. Trained mostly on English, the merges spend themselves on English words and
 pieces of words; the bytes of a Chinese character stay mostly unmerged, so a Chinese
-character still costs close to its 3 bytes, while an English word costs about one token.
+character still costs close to its 3 bytes, while an English word costs one or two tokens.
+(Byte tokens need not stop at a character's edge: <8f><e7> is the end of 小 and the start
+of 猫.)
 
 Numbers the chapter quotes (pycore.bpe_corpus, N_MERGES = 300; tests/test_pycore_bpe.py):
 - 「小猫没有过马路，因为它太累了。」 is 15 characters, 45 UTF-8 bytes: 45 tokens before any
@@ -33,7 +35,9 @@ from . import bpe_corpus
 
 N_BYTES = 256
 N_MERGES = 300  # the chapter's vocabulary: 256 bytes + 300 merges = 556 tokens
-MAX_MERGES = 500  # how far the book's corpora are trained (the widget's slider range)
+# How far the book's corpora are trained (the widget's slider range). The English-centric
+# corpus runs out after 409 merges: then no pair occurs twice.
+MAX_MERGES = 500
 
 # A run of letters (Chinese characters included), of digits, or of other non-space symbols,
 # each with one optional leading space; then whitespace. [^\W\d_] is "a letter" in `re`.

@@ -140,6 +140,10 @@ def test_token_labels():
 def test_chinese_costs_more_in_an_english_centric_vocabulary():
     cost = bpe.language_cost()
     zh, en = bpe_corpus.HELD_OUT
+    for corpus in bpe.CORPORA.values():  # measured on text the merges never saw
+        assert zh not in corpus() and en not in corpus()
+    assert len(bpe.book_merges("english_centric", 500)) == 409  # then no pair occurs twice
+    assert bpe.tokenize(zh, bpe.book_merges("english_centric"))["labels"][1] == "<8f><e7>"
     assert (len(zh), len(zh.encode()), len(en), len(en.split())) == (15, 45, 56, 12)
     ec, bal = cost["english_centric"], cost["balanced"]
     assert (ec["zh"]["tokens"], ec["en"]["tokens"]) == (39, 18)  # the module docstring's figures
