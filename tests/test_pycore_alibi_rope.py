@@ -1,0 +1,112 @@
+"""ALiBi and RoPE on the 它 row against slopes, penalties, rotations and softmaxes worked out
+by hand."""
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from pycore import alibi_rope as R
+
+A = 1 / math.sqrt(6)
+PLAIN = [2 * A, 0, 0, A, 0, 0, 0, 0, 0]  # the 它 row's scores: 小猫, ..., 马路, ...
+
+
+def softmax(z):
+    e = [math.exp(t - max(z)) for t in z]
+    return [t / sum(e) for t in e]
+
+
+def test_slopes_of_eight_heads():
+    slopes = R.head_penalties(8)["slopes"]
+    assert [Fraction(s) for s in slopes] == [Fraction(1, 2 ** h) for h in range(1, 9)]
+    assert R.head_penalties(8)["one_logit"].tolist() == [2, 4, 8, 16, 32, 64, 128, 256]
+    assert R.head_penalties(8)["half_weight"][0] == pytest.approx(2 * math.log(2))
+    assert round(R.head_penalties(8)["half_weight"][-1]) == 177
+
+
+def test_penalty_is_linear_in_distance():
+    p = R.head_penalties(8, max_distance=20)
+    for h, m in enumerate(p["slopes"]):
+        assert p["penalty"][h].tolist() == [-m * d for d in range(21)]
+        assert np.allclose(np.diff(p["penalty"][h]), -m)  # the same cost for every extra step
+    for head in (1, 4, 8):
+        row = R.alibi_row(head=head)
+        m = 2.0 ** -head
+        assert row["bias"].tolist() == pytest.approx([-m * abs(5 - j) for j in range(9)])
+
+
+def test_zero_slope_leaves_the_row_unchanged():
+    row = R.alibi_row(slope=0.0)
+    assert np.allclose(row["weights_after"], softmax(PLAIN))
+    assert np.allclose(row["weights_after"], row["weights_before"])
+    assert [round(w, 4) for w in row["weights_after"][[0, 3, 1]]] == [0.2101, 0.1397, 0.0929]
+
+
+def test_heads_by_hand():
+    for head, top in ((1, "它"), (2, "它"), (3, "小猫"), (8, "小猫")):
+        m = 2.0 ** -head
+        expected = softmax([s - m * abs(5 - j) for j, s in enumerate(PLAIN)])
+        row = R.alibi_row(head=head)
+        assert np.allclose(row["weights_after"], expected)
+        assert row["top_after"] == top and row["top_before"] == "小猫"
+    h3, h1, h8 = (R.alibi_row(head=h)["weights_after"] for h in (3, 1, 8))
+    assert (round(h3[0], 3), round(h3[3], 3)) == (0.153, 0.148)
+    assert (round(h1[5], 3), round(h1[0], 3)) == (0.256, 0.048)
+    assert round(h8[0], 3) == 0.208
+    assert np.allclose(R.alibi_rows()[2], h3)
+    # 小猫 stays on top while 2A - 5m > A - 2m, i.e. m < A / 3 = 0.136
+    assert A / 3 == pytest.approx(0.136, abs=5e-4)
+    assert R.alibi_row(slope=A / 3 - 1e-3)["top_after"] == "小猫"
+    assert R.alibi_row(slope=A / 3 + 1e-3)["top_after"] == "马路"
+
+
+def test_causal_alibi():
+    row = R.alibi_row(head=2, causal=True)
+    assert np.all(row["weights_after"][6:] == 0)
+    expected = softmax([s - abs(5 - j) / 4 for j, s in enumerate(PLAIN[:6])])
+    assert np.allclose(row["weights_after"][:6], expected)
+    assert np.allclose(R.alibi_row(slope=0.0, causal=True)["weights_after"][:6],
+                       softmax(PLAIN[:6]))
+
+
+def test_rope_by_hand():
+    row = R.rope_row()
+    # only the first pair (实体, 有生命) is non-zero for the query [1 1] and for 小猫, 马路;
+    # it turns by 1 radian per position: q at 5, 小猫 at 0 (offset 5), 马路 at 3 (offset 2)
+    def turn(v, a):
+        return (v[0] * math.cos(a) - v[1] * math.sin(a), v[0] * math.sin(a) + v[1] * math.cos(a))
+    q = turn((1, 1), 5)
+    cat, road = turn((1, 1), 0), turn((1, 0), 3)
+    dot = lambda a, b: a[0] * b[0] + a[1] * b[1]
+    assert row["scores_rotated"][0] == pytest.approx(dot(q, cat) * A)
+    assert row["scores_rotated"][0] == pytest.approx(2 * math.cos(5) * A)
+    assert row["scores_rotated"][3] == pytest.approx((math.cos(2) - math.sin(2)) * A)
+    scores = [2 * math.cos(5) * A, 0, 0, (math.cos(2) - math.sin(2)) * A, 0, 0, 0, 0, 0]
+    assert np.allclose(row["weights_after"], softmax(scores))
+    assert [round(w, 3) for w in row["weights_after"][[0, 3, 1]]] == [0.143, 0.066, 0.113]
+    assert row["top_after"] == "小猫"
+    assert round(R.rope_row(theta=0.1)["weights_after"][0], 3) == 0.196
+
+
+def test_rope_depends_on_offsets_only():
+    for theta in (None, 0.3):
+        base = R.rope_row(theta=theta)["weights_after"]
+        for offset in (1, 7, 100):
+            moved = R.rope_row(theta=theta, offset=offset)["weights_after"]
+            assert np.allclose(moved, base, atol=1e-12)
+    assert np.allclose(R.rope_row(theta=0.0)["weights_after"], softmax(PLAIN))
+    causal = R.rope_row(causal=True)
+    assert np.all(causal["weights_after"][6:] == 0) and causal["weights_after"].sum() == \
+        pytest.approx(1)
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="exactly one of head"):
+        R.alibi_row()
+    with pytest.raises(ValueError, match="exactly one of head"):
+        R.alibi_row(head=1, slope=0.5)
+    with pytest.raises(ValueError, match="head must be between 1 and 8"):
+        R.alibi_row(head=9)
+    with pytest.raises(ValueError, match="query must be one of"):
+        R.rope_row("狗")
