@@ -2,16 +2,30 @@
 // Until then (or if the runtime cannot load) the pre-rendered numbers stay on the page.
 // Moving to another chapter keeps the runtime (navigate.js): its widgets go live at once.
 import { enableNavigation } from "./navigate.js";
-import { bootRuntime, connect } from "./runtime.js";
+import { bootRuntime, connect, retry } from "./runtime.js";
 import { firstView, setState } from "./widgets/common.js";
 
 const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
 
-function showNotice(message) {
+// The notice above the chapter; with `again`, a 重试 button that calls it.
+function showNotice(message, again) {
   const notice = document.querySelector(".runtime-notice");
   if (!notice) return;
   notice.textContent = message;
+  if (again) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.action = "retry-runtime";
+    button.textContent = "重试";
+    button.addEventListener("click", again, { once: true });
+    notice.append(" ", button);
+  }
   notice.hidden = false;
+}
+
+function hideNotice() {
+  const notice = document.querySelector(".runtime-notice");
+  if (notice) notice.hidden = true;
 }
 
 const dataFilesOf = (root) => root.dataset.files?.split(" ") ?? [];
@@ -81,10 +95,21 @@ function makeLive(container) {
   connect().addDataFiles(roots.flatMap(dataFilesOf)).catch(() => {});  // likewise
   return bootRuntime().then((runtime) => mountAll(roots, modules, runtime), (err) => {
     console.error(err);
-    const why = typeof WebAssembly === "undefined" ? "这个浏览器不支持 WebAssembly" : err.message;
+    const noWasm = typeof WebAssembly === "undefined";
+    const why = noWasm ? "这个浏览器不支持 WebAssembly" : err.message;
     roots.forEach((root) => setState(root, "error", "构建时算好的数字（交互计算不可用）"));
     document.documentElement.dataset.runtime = "unavailable";
-    showNotice(`页面上的交互部分没能启动（${why}）。所有数字都是构建时用同一份 pycore 算好的，仍然正确，只是不能拖动和调节。`);
+    // A failed download may be the network's or the host's: try again on request, and by
+    // itself when the browser says it is back online. (The failed worker closed itself.)
+    const again = noWasm ? null : () => {
+      removeEventListener("online", again);
+      hideNotice();
+      delete document.documentElement.dataset.runtime;
+      retry();
+      makeLive(container);
+    };
+    if (again) addEventListener("online", again);
+    showNotice(`页面上的交互部分没能启动（${why}）。所有数字都是构建时用同一份 pycore 算好的，仍然正确，只是不能拖动和调节。`, again);
   });
 }
 

@@ -10,11 +10,12 @@
 // another version of this file gets another worker, never a stale one. (Not the URL's query:
 // offline, the service worker answers with the cached script, whose URL has none.)
 //
-// Messages, page -> worker: {id, op: "boot"} | {id, op: "files", names} |
+// Messages, page -> worker: {id, op: "hello"} | {id, op: "boot"} | {id, op: "files", names} |
 //   {id, op: "compute", name, params}, and for tests and benchmarks {id, op: "requests"} |
 //   {id, op: "memory"} | {id, op: "timeline", origin}.
-// Worker -> page: {id, ok: true, view?, ...} | {id, error} (a failed boot answers every
-// request with its error). `view` is pycore's JSON text, parsed on the page.
+// Worker -> page: {id, ok: true, view?, ...} | {id, error, exit, boot} (a failed boot answers
+// every request with its error, boot: true; exit: the status when Python itself ended).
+// `view` is pycore's JSON text, parsed on the page.
 
 const indexURL = new URL("../pyodide/", self.location).href;
 const pycoreURL = new URL(self.name.split(" ")[1], self.location).href;
@@ -47,11 +48,18 @@ const fetchBytes = (url) => fetch(url).then((r) => {
 // them at once instead, and hand each response to Pyodide's fetch when it asks for that URL.
 // This is for real networks, where each step of that chain costs a round trip; from
 // localhost, where the boot is bound by the CPU, it measures neutral (docs/performance.md).
+// A download that fails fails the boot at once, with its reason: Pyodide itself does not
+// always settle (see wasmFailure).
 const early = new Map();
+let downloadFailed;
+const downloadsFailed = new Promise((_, reject) => { downloadFailed = reject; });
+downloadsFailed.catch(() => {});
 function prefetch(url) {
   const response = fetch(url);
-  response.catch(() => {});  // Pyodide's own fetch reports a failure
   early.set(url, response);
+  response.then((r) => {
+    if (!r.ok) downloadFailed(new Error(`运行时文件 ${url.split("/").pop()} 下载失败（HTTP ${r.status}）`));
+  }, (err) => downloadFailed(new Error(`运行时文件 ${url.split("/").pop()} 下载失败（${err.message}）`)));
   return response;
 }
 function startDownloads() {
@@ -60,7 +68,7 @@ function startDownloads() {
   prefetch(indexURL + "pyodide-lock.json")
     .then((r) => r.clone().json())
     .then((lock) => prefetch(indexURL + lock.packages.numpy.file_name))
-    .catch(() => {});
+    .catch(() => {});  // reported by the lock file's own prefetch
   const fetchNow = self.fetch;
   self.fetch = (input, init) => {
     const url = new URL(input.url ?? input, self.location).href;
@@ -81,7 +89,8 @@ async function boot() {
   const watch = wasmFailure();
   let py;
   try {
-    py = await Promise.race([loadPyodide({ indexURL, packages: ["numpy"] }), watch.failed]);
+    py = await Promise.race([loadPyodide({ indexURL, packages: ["numpy"] }), watch.failed,
+                             downloadsFailed]);
   } finally {
     watch.restore();
   }
@@ -94,25 +103,44 @@ async function boot() {
 
 const started = performance.now();
 const python = boot();
-python.then(() => { bootSeconds = (performance.now() - started) / 1000; }, () => {});
 let bootSeconds = null;
+python.then(() => { bootSeconds = (performance.now() - started) / 1000; }, () => retire());
+
+// A runtime that cannot boot (a download failed, say) or whose Python ended closes itself: a
+// page that opens the book later gets a new worker, which tries again, instead of this one's
+// error for as long as the browser runs. It waits a moment first, answering with its error:
+// pages that connected already (from their <head>) may not have asked yet, and a message to a
+// closed worker is never answered (runtime.js then connects again, after a wait).
+const RETIRE_MS = 3000;
+let retiring = false;
+function retire() {
+  if (retiring) return;
+  retiring = true;
+  setTimeout(() => self.close(), RETIRE_MS);
+}
+
+// Python ended the whole interpreter (os._exit): Pyodide throws its "Exit" and is unusable.
+const exitStatus = (err) => (err?.name === "Exit" ? err.status ?? 0 : null);
 
 // The files beside pycore that some views read (DATA_FILES in pycore/widgets/<name>.py, such
 // as the ViT photo) are not in the archive: fetched when a page names them, each only once.
+// A page names them as "photo224.rgb?v=<content hash>", the address of that file's version.
 const dataFiles = new Map();
-function addDataFile(name) {
-  if (!dataFiles.has(name)) {
-    const written = Promise.all([fetchBytes(new URL(`pycore-data/${name}`, pycoreURL)), python])
+function addDataFile(file) {
+  if (!dataFiles.has(file)) {
+    const name = file.split("?")[0];
+    const written = Promise.all([fetchBytes(new URL(`pycore-data/${file}`, pycoreURL)), python])
       .then(([bytes, { py, sitePackages }]) => {
         py.FS.writeFile(`${sitePackages}/pycore/${name}`, new Uint8Array(bytes));
       });
-    written.catch(() => dataFiles.delete(name));  // a later page may try again
-    dataFiles.set(name, written);
+    written.catch(() => dataFiles.delete(file));  // a later page may try again
+    dataFiles.set(file, written);
   }
-  return dataFiles.get(name);
+  return dataFiles.get(file);
 }
 
 async function answer(data) {
+  if (data.op === "hello") return {};  // at once, even while booting: the worker is alive
   if (data.op === "files") {
     await Promise.all(data.names.map(addDataFile));
     return {};
@@ -128,7 +156,14 @@ async function answer(data) {
   const { py, callJson } = await python;
   if (data.op === "boot") return { bootSeconds };
   if (data.op === "memory") return { wasmBytes: py._module.HEAP8.buffer.byteLength };
-  if (data.op === "compute") return { view: callJson(data.name, JSON.stringify(data.params)) };
+  if (data.op === "compute") {
+    try {
+      return { view: callJson(data.name, JSON.stringify(data.params)) };
+    } catch (err) {
+      if (exitStatus(err) !== null) retire();
+      throw err;
+    }
+  }
   throw new Error(`unknown request ${data.op}`);
 }
 
@@ -136,7 +171,8 @@ function serve(port) {
   port.onmessage = ({ data }) => {
     answer(data).then(
       (reply) => port.postMessage({ id: data.id, ok: true, ...reply }),
-      (err) => port.postMessage({ id: data.id, error: String(err.message ?? err) }));
+      (err) => port.postMessage({ id: data.id, error: String(err.message ?? err),
+                                   exit: exitStatus(err), boot: bootSeconds === null }));
   };
 }
 

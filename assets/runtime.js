@@ -3,31 +3,54 @@
 // runtime.compute(name, params), which resolves to pycore.widgets.call_json's view -- the same
 // view functions the build ran in CPython.
 //
-// A page with widgets starts the worker from its <head> (runtime-start.js), so Python boots
-// while the chapter is still being parsed. A SharedWorker serves every page of the book and
-// survives the navigation to the next chapter, whose widgets then go live at once; where
-// SharedWorker is missing or refused, the page gets a dedicated Worker of its own.
+// Two kinds of runtime:
+// - the widgets' runtime (connect, bootRuntime): a SharedWorker serves every page of the book
+//   and survives the navigation to the next chapter, whose widgets then go live at once; where
+//   SharedWorker is missing or refused, the page gets a dedicated Worker of its own. A page
+//   with widgets starts it from its <head> (runtime-start.js), so Python boots while the
+//   chapter is still being parsed.
+// - a reader's runtime (readerRuntime): a dedicated Worker of its own for code the reader
+//   wrote, apart from the widgets' Python, so that nothing that code does (an endless loop,
+//   gigabytes of arrays, patching pycore, os._exit) reaches the widgets; the page can end it
+//   at any moment (terminate), and its memory goes with it.
+//
+// A runtime that fails to boot retires: the worker closes itself (runtime-worker.js), pages
+// that open it later get a new one, and retry() here starts again.
 
 const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content;
+const HELLO_MS = 8000;  // a live worker answers "hello" at once, even while it boots
 
 let connection = null;
+let attempts = 0;          // retries of the widgets' runtime on this page
 let inflight = 0;          // requests sent and not yet answered (see settled())
 let idle = [];
+const settleOne = () => {
+  if (--inflight === 0) idle.splice(0).forEach((resolve) => resolve());
+};
 
-function open() {
-  // The worker's name carries the pycore archive and the worker's version (runtime-worker.js).
+// The error a runtime's request rejects with; `exit` is set when Python itself ended
+// (os._exit, sys.exit outside the widget's code), `stopped` when the page ended the worker.
+class RuntimeError extends Error {
+  constructor(message, { exit = null, stopped = false, boot = false } = {}) {
+    super(message);
+    Object.assign(this, { exit, stopped, boot });
+  }
+}
+
+function open({ shared, attempt = 0 }) {
+  // The worker's name carries the pycore archive and the worker's version (runtime-worker.js);
+  // a retry gets a name of its own, so that it never meets the failed worker while it retires.
   const url = new URL(meta("tbook-worker"), document.baseURI);
-  const name = meta("tbook-worker-name");
+  const name = meta("tbook-worker-name") + (shared ? "" : " reader") +
+    (attempt ? ` retry-${attempt}-${Date.now()}` : "");
   const waiting = new Map();  // id -> {message, resolve, reject}
   let next = 1;
   let answered = false;
   let broken = null;
-  const settle = () => {
-    if (--inflight === 0) idle.splice(0).forEach((resolve) => resolve());
-  };
+  let dedicatedWorker = null;
   const fail = (err) => {
-    broken = err;
-    waiting.forEach((p) => { p.reject(err); settle(); });
+    broken ??= err;
+    waiting.forEach((p) => { p.reject(broken); settleOne(); });
     waiting.clear();
   };
   const onmessage = ({ data }) => {
@@ -36,31 +59,38 @@ function open() {
     if (!pending) return;
     waiting.delete(data.id);
     if (data.ok) pending.resolve(data);
-    else pending.reject(new Error(data.error));
-    queueMicrotask(settle);  // after the awaiting widget has sent its next request, if any
+    else pending.reject(new RuntimeError(data.error, data));
+    queueMicrotask(settleOne);  // after the awaiting widget has sent its next request, if any
   };
 
-  // A dedicated worker: where SharedWorker is missing, or refused (a page of the book framed
-  // by another site, in a browser that keeps shared storage from third-party frames).
+  // A dedicated worker: for a reader's code; and where SharedWorker is missing, or refused (a
+  // page of the book framed by another site, in a browser that keeps shared storage from
+  // third-party frames).
   let port;
+  const resend = () => waiting.forEach(({ message }, id) => port.postMessage({ id, ...message }));
   const dedicated = () => {
-    const worker = new Worker(url, { type: "module", name });
-    worker.onmessage = onmessage;
-    worker.onerror = () => fail(new Error("运行时的 worker 没能启动"));
-    port = worker;
-    waiting.forEach(({ message }, id) => port.postMessage({ id, ...message }));
+    dedicatedWorker = new Worker(url, { type: "module", name });
+    dedicatedWorker.onmessage = onmessage;
+    dedicatedWorker.onerror = () => fail(new RuntimeError("运行时的 worker 没能启动", { boot: true }));
+    port = dedicatedWorker;
+    resend();
   };
-  if (typeof SharedWorker === "function") {
-    const shared = new SharedWorker(url, { type: "module", name, extendedLifetime: true });
-    shared.onerror = () => {
-      shared.onerror = null;
+  // The head's connection first (runtime-start.js), then new ones.
+  let early = shared && !attempt ? window.tbookRuntimeWorker : null;
+  window.tbookRuntimeWorker = null;
+  const sharedWorker = () => {
+    const worker = early ?? new SharedWorker(url, { type: "module", name, extendedLifetime: true });
+    early = null;
+    worker.onerror = () => {
+      worker.onerror = null;
       if (!answered && !broken) dedicated();
     };
-    port = shared.port;
+    port = worker.port;
     port.onmessage = onmessage;
-  } else {
-    dedicated();
-  }
+    resend();
+  };
+  if (shared && typeof SharedWorker === "function") sharedWorker();
+  else dedicated();
 
   const request = (message) => {
     if (broken) return Promise.reject(broken);
@@ -85,25 +115,65 @@ function open() {
     async requests() { return (await request({ op: "requests" })).urls; },
     async memory() { return request({ op: "memory" }); },
     async timeline() { return (await request({ op: "timeline", origin: performance.timeOrigin })).entries; },
+    // A reader's runtime only: end the worker now, whatever it is doing; its memory goes with
+    // it, and every waiting request rejects with err.stopped set.
+    terminate(why = "stopped") {
+      dedicatedWorker?.terminate();
+      fail(new RuntimeError(why, { stopped: true }));
+    },
+    get broken() { return broken; },
   };
-  performance.mark("tbook:boot");  // benchmarks/boot.py --trace splits the boot with these
+  // A live worker answers "hello" at once. One that closed itself after a failed boot just as
+  // another tab connected never does: connect once more (a closed worker's name gives a new
+  // worker), and only then give up.
+  let silent = 0;
+  const awaitHello = (again) => {
+    silent = setTimeout(() => {
+      if (again && !dedicatedWorker) {
+        sharedWorker();
+        awaitHello(false);
+      } else {
+        fail(new RuntimeError("运行时没有回应", { boot: true }));
+      }
+    }, HELLO_MS);
+  };
+  awaitHello(shared);
+  request({ op: "hello" }).then(() => clearTimeout(silent), () => clearTimeout(silent));
+  if (shared) performance.mark("tbook:boot");  // benchmarks/boot.py --trace splits the boot
   const ready = request({ op: "boot" }).then(({ bootSeconds }) => {
-    performance.mark("tbook:runtime", { detail: { bootSeconds } });
+    if (shared) performance.mark("tbook:runtime", { detail: { bootSeconds } });
     return runtime;
+  }, (err) => {
+    fail(err);
+    throw err;
   });
+  ready.catch(() => {});  // reported by whoever awaits it
   return { runtime, ready };
 }
 
-// Start the worker (once per page) and send requests before it has booted.
+// Start the widgets' worker (once per page) and send requests before it has booted.
 export function connect() {
-  connection ??= open();
+  connection ??= open({ shared: true, attempt: attempts });
   return connection.runtime;
 }
 
-// The runtime once booted; rejects with the reason if it cannot boot.
+// The widgets' runtime once booted; rejects with the reason if it cannot boot.
 export function bootRuntime() {
   connect();
   return connection.ready;
+}
+
+// After a failed boot: forget that runtime; the next connect() starts a new worker.
+export function retry() {
+  if (connection?.runtime.broken) {
+    connection = null;
+    attempts++;
+  }
+}
+
+// A new runtime for code the reader wrote: {runtime, ready} (see the top of this file).
+export function readerRuntime() {
+  return open({ shared: false });
 }
 
 // Resolves once no request to the runtime is waiting for its answer (tests and benchmarks wait

@@ -31,6 +31,7 @@ const COORD = 2;               // exponent of the share of the query's units a s
 const PHRASE = 1;              // the whole Chinese run found verbatim doubles its part of the score
 const HEAD_RUN = 1;            // the run is a whole run of the heading: doubled again
 const MAX_PREFIX = 40, MAX_RESULTS = 8, SNIPPET = 60;
+export const MAX_QUERY = 64;  // characters of the query that are searched
 
 const CJK = "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff";
 const RUN = new RegExp(`[${CJK}]+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*`, "g");
@@ -113,16 +114,19 @@ function termScores(index, term) {
 
 // The share of a run's bigrams covered by its longest stretch found verbatim in the section:
 // 0 when no two consecutive bigrams are found together (or the run has fewer than two), 1 when
-// the whole run is there.
+// the whole run is there. A stretch found verbatim holds every shorter stretch inside it, so
+// one pass with two ends finds the longest in at most 2n look-ups (not n^2 tries of n^2
+// substrings: a pasted paragraph must not freeze the page).
 export function phraseShare(run, haystack) {
   const chars = [...run];
   if (chars.length < 3) return 0;
-  for (let len = chars.length; len >= 3; len--) {
-    for (let i = 0; i + len <= chars.length; i++) {
-      if (haystack.includes(chars.slice(i, i + len).join(""))) return (len - 2) / (chars.length - 2);
-    }
+  let best = 0;
+  for (let i = 0, j = 0; i < chars.length && best < chars.length - i; i++) {
+    j = Math.max(j, i);
+    while (j < chars.length && haystack.includes(chars.slice(i, j + 1).join(""))) j++;
+    best = Math.max(best, j - i);
   }
-  return 0;
+  return best < 3 ? 0 : (best - 2) / (chars.length - 2);
 }
 
 // [{doc, score}] best first (ties: book order).
@@ -168,8 +172,10 @@ export function prepare(index) {
   return index;
 }
 
+// A query is read up to its MAX_QUERY-th character: enough for any phrase of the book, and
+// it bounds the work of one keystroke whatever is pasted into the box.
 export function search(index, text) {
-  const query = parseQuery(text, index);
+  const query = parseQuery([...text].slice(0, MAX_QUERY).join(""), index);
   return { hits: rank(index, query).slice(0, MAX_RESULTS), marks: query.marks };
 }
 
@@ -273,7 +279,7 @@ class SearchBox {
   }
 
   load() {
-    this.loading ??= fetch(INDEX_URL)
+    this.loading ??= fetch(INDEX_URL, { cache: "no-cache" })  // never an older build's
       .then((r) => { if (!r.ok) throw new Error(`HTTP ${r.status}`); return r.json(); })
       .then((data) => { this.index = prepare(data); this.update(); })
       .catch((err) => {
@@ -294,7 +300,8 @@ class SearchBox {
     this.list.replaceChildren(...hits.map(({ doc }, i) => this.option(doc, i, marks)));
     this.active = -1;
     this.input.removeAttribute("aria-activedescendant");
-    this.say(hits.length ? `${hits.length} 个结果` : "没有找到匹配的小节");
+    const cut = [...text].length > MAX_QUERY ? `（只按前 ${MAX_QUERY} 个字符搜索）` : "";
+    this.say((hits.length ? `${hits.length} 个结果` : "没有找到匹配的小节") + cut);
     this.open(hits.length > 0);
   }
 

@@ -19,7 +19,8 @@ MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/jav
         ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
 
-IMMUTABLE = re.compile(r"^/pyodide/|^/assets/pycore-[0-9a-f]+\.zip$")
+SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:"
+IMMUTABLE = re.compile(r"^/pyodide/|^/assets/pycore-[0-9a-f]+\.zip(\?|$)|\?v=[0-9a-f]{12}$")
 
 # Names under which a browser reaches this machine's loopback (any port: an SSH tunnel may
 # forward another one). A page of evil.example rebound to 127.0.0.1 still sends its own name.
@@ -125,13 +126,22 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def send_response(self, code, message=None):
+        self.status = code
+        super().send_response(code, message)
+
     def end_headers(self):
-        # The runtime (pinned by hash) and the content-named pycore archive never change under
-        # their names: browsers keep them. Everything else is revalidated (cheap 304s).
+        # The runtime (pinned by hash), the content-named pycore archive and every ?v=<hash>
+        # address never change their bytes: browsers keep them. Everything else, and every
+        # error (a host may be fixed a minute later), is revalidated (cheap 304s).
         # (send_error can run before parse_request has set self.path.)
-        immutable = IMMUTABLE.match(getattr(self, "path", "").split("?", 1)[0])
+        immutable = getattr(self, "status", 0) == 200 and IMMUTABLE.search(getattr(self, "path", ""))
         self.send_header("Cache-Control", "public, max-age=31536000, immutable" if immutable
                          else "no-cache")
+        if getattr(self, "path", "").split("?", 1)[0].endswith(".svg"):
+            # an image opened on its own is a document: the build refuses script in SVG, and
+            # here it could not run anyway
+            self.send_header("Content-Security-Policy", SVG_CSP)
         super().end_headers()
 
     def log_message(self, fmt, *args):  # quiet: the terminal is for build messages

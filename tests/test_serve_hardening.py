@@ -31,6 +31,9 @@ def site(tmp_path_factory):
     (site / "empty").mkdir()
     (site / "leak").mkdir()
     (site / "index.html").write_text("<html><head></head>home</html>")
+    (site / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    (site / "pyodide").mkdir()
+    (site / "pyodide" / "pyodide.mjs").write_text("export {};")
     (site / "a.html").write_text("<html><head></head>chapter a</html>")
     (site / "sub" / "index.html").write_text("<html><head></head>sub index</html>")
     (site / "alias.html").symlink_to(site / "a.html")  # stays inside: still served
@@ -301,3 +304,28 @@ def test_preview_survives_a_crashing_build(tmp_path, monkeypatch, capfd):
         thread.join(5)
     assert not thread.is_alive()
     assert capfd.readouterr().err == ""
+
+
+def headers(port, path):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("GET", path)
+    resp = conn.getresponse()
+    resp.read()
+    conn.close()
+    return resp.status, dict(resp.getheaders())
+
+
+def test_an_svg_opened_on_its_own_can_run_no_script(server):
+    status, head = headers(server[0], "/pic.svg")
+    assert status == 200 and head["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+def test_only_a_good_answer_is_kept_forever(server):
+    """The runtime and ?v=<hash> addresses never change their bytes: kept; an error for them
+    (a host mid-deploy) is not, or a browser would keep the failure after the host is fixed."""
+    for path in ("/pyodide/pyodide.mjs", "/a.html?v=0123456789ab"):
+        status, head = headers(server[0], path)
+        assert status == 200 and "immutable" in head["Cache-Control"], path
+    status, head = headers(server[0], "/pyodide/pyodide.asm.wasm")
+    assert status == 404 and head["Cache-Control"] == "no-cache"
+    assert headers(server[0], "/a.html")[1]["Cache-Control"] == "no-cache"

@@ -1,13 +1,15 @@
 // Widget code-lab: edit pycore/block.py in the box and run it in Pyodide; errors come back as
-// Python tracebacks. pycore: pycore/widgets/code_lab.py (view(seed, causal, code=None)).
+// Python tracebacks. pycore: pycore/widgets/code_lab.py (view(seed, causal, code, interrupted)).
 // The code is not a block parameter and not part of the widget's state (so it never lands in
 // a shared link, and no link can run code in a reader's page): "运行" hands the box's text to
 // pycore as `code` alongside the state; reset forgets it, so pycore runs (and returns) the
-// original source again.
-// A run takes longer than a frame (the original block: ~30 ms of NumPy in Pyodide; edited code
-// can take seconds). It runs in the runtime's worker, so the page stays responsive meanwhile:
-// "运行" and "恢复原始代码" show that the code is running (the button's text, a note, the old
-// output dimmed, aria-busy) until the new output replaces the old one.
+// original source again, in the widgets' runtime.
+// The reader's code runs in a Python of its own (runtime.js readerRuntime): a dedicated worker,
+// apart from the widgets' runtime, fresh for every run. While it runs, "■ 停止" ends it, and so
+// does the time limit (the view's time_limit); so does Python ending itself (os._exit). The
+// worker goes, with its memory, and pycore explains what happened (`interrupted`). The next
+// run's worker boots as soon as a run ends (and when the reader first comes to the box).
+import { readerRuntime } from "../runtime.js";
 import { liveWidget } from "./common.js";
 
 const RUNNING = "正在运行，完成后结果会替换下面的输出…";
@@ -44,9 +46,17 @@ export function mount(root, runtime) {
     }));
   }
   let code = null;  // the text last run; null = the original source
+  const lab = readerLab(() => widget.view.time_limit);
   const labRuntime = {
     async compute(name, params) {
-      const view = await runtime.compute(name, code === null ? params : { ...params, code });
+      let view;
+      if (code === null) {
+        view = await runtime.compute(name, params);
+      } else {
+        const outcome = await lab.run(name, { ...params, code });
+        view = outcome.view ?? await runtime.compute(name, { ...params, code,
+                                                             interrupted: outcome.interrupted });
+      }
       fitTable(view);
       return view;
     },
@@ -73,11 +83,13 @@ export function mount(root, runtime) {
   const runButton = root.querySelector("[data-action=run]");
   const runLabel = runButton.textContent;
   let busy = false;
+  const stopButton = root.querySelector("[data-action=stop]");
   function runWith(source, start) {
     if (busy) return;  // one run at a time; a second click while it is pending does nothing
     busy = true;
     root.setAttribute("aria-busy", "true");
     runButton.textContent = "运行中…";
+    stopButton.hidden = source === null;  // the original runs in the widgets' Python
     const noteBefore = note.textContent;
     note.textContent = RUNNING;
     code = source;
@@ -85,9 +97,13 @@ export function mount(root, runtime) {
       busy = false;
       root.removeAttribute("aria-busy");
       runButton.textContent = runLabel;
+      stopButton.hidden = true;
       if (note.textContent === RUNNING) note.textContent = noteBefore;  // the view was refused
     });
   }
+  stopButton.addEventListener("click", () => lab.stop());
+  root.addEventListener("focusin", () => lab.prepare(), { once: true });
+  runButton.addEventListener("pointerenter", () => lab.prepare(), { once: true });
   const run = () => runWith(box.value, () => widget.update({}));
   const restore = () => runWith(null, () => widget.reset());
 
@@ -97,6 +113,39 @@ export function mount(root, runtime) {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && root.dataset.state === "live") {
       event.preventDefault();
       run();
+    } else if (event.key === "Escape" && busy) {
+      lab.stop();
     }
   });
+}
+
+// Runs of the reader's code, each in a new reader runtime. run() resolves to {view} when the
+// code finished (pycore's view, traceback included), else to {interrupted}: "stopped",
+// "timeout", "exit:<status>" or "crashed" (the worker is gone in every case).
+function readerLab(timeLimit) {
+  let next = null;     // {runtime, ready}: the Python the next run will use, booting or booted
+  let current = null;  // the runtime of the run in progress
+  const prepare = () => { next ??= readerRuntime(); };
+  async function run(name, params) {
+    prepare();
+    const { runtime, ready } = next;
+    next = null;
+    current = runtime;
+    let timer = 0;
+    try {
+      await ready;
+      timer = setTimeout(() => runtime.terminate("timeout"), timeLimit() * 1000);
+      return { view: await runtime.compute(name, params) };
+    } catch (err) {  // pycore's view catches whatever the code raises: this is the worker's end
+      console.warn("reader code:", err);
+      if (err.stopped) return { interrupted: err.message };
+      return { interrupted: err.exit != null ? `exit:${err.exit}` : "crashed" };
+    } finally {
+      clearTimeout(timer);
+      current = null;
+      runtime.terminate("stopped");  // this Python served its run: it goes, with its memory
+      prepare();                     // and the next run's starts now
+    }
+  }
+  return { prepare, run, stop: () => current?.terminate("stopped") };
 }

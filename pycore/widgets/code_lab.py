@@ -12,8 +12,14 @@ table is what the reader's lab_report returned for those arguments, and the bloc
 a second time just for the table. The code compiled for the last few texts is kept (the same
 text compiles to the same code). Nothing the code does can break the widget: any exception
 (a syntax error, a NameError, a wrong shape) comes back as the traceback text, lines numbered
-as in the text box. The code runs on the page's main thread, so a run that never ends would
-freeze it.
+as in the text box.
+
+In the browser the reader's code runs in a Python of its own (a dedicated worker, started
+fresh for every run, apart from the widgets' Python): a run that never ends, or fills the
+memory, or patches pycore, or ends Python itself, touches nothing else, and the page ends
+that worker when the reader presses 停止 or after TIME_LIMIT seconds. It then asks this view
+(in the widgets' Python, without running the code) for the page to show with
+`interrupted` set: what happened, said as the widget's error.
 """
 import contextlib
 import functools
@@ -31,14 +37,29 @@ LAB_FILE = "<代码实验室>"
 MAX_STDOUT = 20000  # characters kept of what the code prints
 MAX_HEAT = 12  # the weights table shows at most 12 x 12 entries
 
-# The reader's edited source is an input of the view, not a block parameter (never in a link).
-INPUTS = ("code",)
+# The reader's edited source is an input of the view, not a block parameter (never in a link);
+# so is how the page ended a run that did not finish (see INTERRUPTIONS).
+INPUTS = ("code", "interrupted")
+
+# interrupted -> the message shown as the run's error (exit: Python ended with that status)
+INTERRUPTIONS = {
+    "stopped": "已停止：你按了「停止」。这次运行的 Python 已经结束，它占用的内存也随之释放；"
+               "下一次运行会在一个新的 Python 里进行。",
+    "timeout": "运行超过 {time_limit} 秒，已自动停止（可能是死循环，或计算量太大）。"
+               "这次运行的 Python 已经结束，下一次运行会在一个新的 Python 里进行。",
+    "exit": "你的代码结束了 Python 本身（os._exit({status})），所以没有输出可以显示。"
+            "下一次运行会在一个新的 Python 里进行。",
+    "crashed": "运行代码的 Python 意外退出了（也许是内存耗尽）。下一次运行会在一个新的 Python "
+               "里进行。",
+}
 
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 9999, "default": 0,
              "help": "passed to the code's lab_report for the shape table and the weights"},
     "causal": {"type": "bool", "default": True,
                "help": "passed to the code's lab_report: mask the future or not"},
+    "time_limit": {"type": "int", "min": 1, "max": 60, "default": 10,
+                   "help": "seconds a run of the reader's code may take before the page stops it"},
 }
 
 
@@ -170,11 +191,24 @@ def execute(code, seed, causal):
     return stdout, error, shapes, weights
 
 
-def view(seed, causal, code=None):
+def interruption(interrupted, time_limit):
+    """'timeout' / 'stopped' / 'crashed' / 'exit:<status>' -> the message the widget shows."""
+    kind, _, status = str(interrupted).partition(":")
+    if kind not in INTERRUPTIONS or (kind == "exit") != bool(status.lstrip("-").isdigit()):
+        raise ValueError(f"interrupted must be one of {', '.join(INTERRUPTIONS)} (exit:<status>), "
+                         f"got {str(interrupted)[:40]!r}")
+    return INTERRUPTIONS[kind].format(status=status, time_limit=time_limit)
+
+
+def view(seed, causal, time_limit, code=None, interrupted=None):
     source = original_source()
     code = source if code is None else str(code)
-    stdout, error, shapes, weights = execute(code, seed, causal)
+    if interrupted is None:
+        stdout, error, shapes, weights = execute(code, seed, causal)
+    else:  # the page ended the run: nothing ran here, and nothing is shown but what happened
+        stdout, error, shapes, weights = "", interruption(interrupted, time_limit), [], []
     return {
+        "time_limit": time_limit, "interrupted": interrupted,
         "code": code, "edited": code != source,
         "seed": seed, "causal": causal,
         "stdout": stdout, "error": error,

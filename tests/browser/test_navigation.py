@@ -47,3 +47,23 @@ def test_anchor_links_stay_ordinary(browser, server):
     anchor.click()
     assert "#" in page.url and page.url.split("#")[0].endswith("04-attention.html")
     page.close()
+
+
+def test_a_malformed_fragment_leaves_the_next_chapter_live(browser, server):
+    """#%E0%A4%A is no valid percent-encoding: the in-place move must not throw on it, and the
+    swapped-in chapter's widgets go live (they stayed static)."""
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "01-dot-product.html#%E0%A4%A")
+    page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
+    page.evaluate("""() => { window.sameDocument = true;
+        const a = document.createElement('a');
+        a.href = '04-attention.html#%E0%A4%A'; a.textContent = 'x'; a.id = 'bad-fragment';
+        document.querySelector('.chapter').append(a); }""")
+    page.locator("#bad-fragment").click()
+    page.wait_for_selector('[data-widget="attention"][data-state=live]', timeout=10_000)
+    assert page.evaluate("() => window.sameDocument === true")
+    assert page.evaluate("scrollY") == 0  # no such element: the top of the page
+    assert errors == []
+    page.close()

@@ -156,3 +156,26 @@ def test_click_on_a_hit_opens_it_from_another_page(search_page):
 def test_search_stays_on_origin_without_errors(search_page):
     assert search_page.off_origin_requests() == []
     assert search_page.errors == []
+
+
+def test_a_pasted_paragraph_is_searched_within_a_frame(search_page):
+    """A query of 1,000 characters (a paragraph pasted into the box) is read up to its first
+    MAX_QUERY characters, and one input event costs well under a frame."""
+    page = search_page.page
+    page.fill(BOX, "softmax")  # the index is loaded
+    expect(page.locator("#tbook-search-results")).to_be_visible()
+    times = page.evaluate("""(box) => {
+        const input = document.querySelector(box);
+        const text = '注意力机制让每个位置按相关程度加权汇总其他位置的信息，'.repeat(40).slice(0, 1000);
+        const once = (n) => {
+            input.value = text.slice(0, n);
+            const t = performance.now();
+            input.dispatchEvent(new Event('input'));
+            return performance.now() - t;
+        };
+        const median = (n) => Array.from({ length: 7 }, () => once(n)).sort((a, b) => a - b)[3];
+        return [median(8), median(200), median(1000)];
+    }""", BOX)
+    assert max(times) < 16, f"one input took {max(times):.1f} ms (8, 200, 1000 characters: {times})"
+    assert "只按前" in page.locator(".search-status").inner_text()
+    expect(page.locator("#tbook-search-results > li").first).to_be_visible()
