@@ -11,7 +11,7 @@
 
 train prints a progress bar with the loss, and every 250 steps the held-out accuracy and the
 share of held-out sentences in which the best head puts >= 0.5 on the answer noun. It takes
-about two minutes here (benchmarks/gpt.py measures it).
+1.5 to 3 minutes on this 2-CPU machine, depending on its load (benchmarks/gpt.py).
 """
 import argparse
 import copy

@@ -99,7 +99,7 @@ def train(settings=BOOK, steps=None, out=sys.stdout, progress=True, evaluate_eve
             e = evaluate.evaluate(params, settings["model"], heldout)
             record["evaluations"].append({"step": i + 1, "accuracy": e["accuracy"],
                                           "best_attention": e["best_attention"],
-                                          "loss": loss})
+                                          "train_loss": loss})
             if bar:
                 bar.note(f"step {i + 1}: loss {loss:.4f}, held-out accuracy "
                          f"{100 * e['accuracy']:.1f} %, best head >= 0.5 on the answer in "
