@@ -9,6 +9,8 @@ SwiGLU form (LLaMA, PaLM): a gated unit with three matrices and usually no biase
     SwiGLU(x) = (silu(x @ W_gate) * (x @ W_up)) @ W_down
 
 LLaMA picks d_ff of about (2/3) 4 d so that its three matrices cost about as much as two.
+
+The backward passes (relu_backward, gelu_backward, ffn_backward) sit beside their forwards.
 """
 import math
 
@@ -17,14 +19,32 @@ import numpy as np
 ACTIVATIONS = ("relu", "gelu", "gelu_exact")
 
 
+GELU_C = math.sqrt(2.0 / math.pi)
+
+
 def relu(x):
     return np.maximum(x, 0.0)
+
+
+def relu_backward(dy, x):
+    """dL/dx of relu(x): dy where x > 0, else 0 (0 at x = 0, as PyTorch)."""
+    return np.where(np.asarray(x) > 0, dy, 0.0)
 
 
 def gelu(x):
     """GELU with the tanh approximation used by GPT-2: 0.5 x (1 + tanh(sqrt(2/pi)(x + 0.044715 x^3)))."""
     x = np.asarray(x, dtype=float)
-    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+    # x * x * x, not x**3: NumPy's power with a float exponent is some 30x slower.
+    return 0.5 * x * (1.0 + np.tanh(GELU_C * (x + 0.044715 * (x * x * x))))
+
+
+def gelu_backward(dy, x):
+    """dL/dx of gelu(x): with u = c (x + 0.044715 x^3) and t = tanh(u),
+    d gelu / dx = 0.5 (1 + t) + 0.5 x (1 - t^2) c (1 + 3 * 0.044715 x^2)."""
+    x = np.asarray(x, dtype=float)
+    x2 = x * x
+    t = np.tanh(GELU_C * (x + 0.044715 * x2 * x))
+    return dy * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * GELU_C * (1.0 + 3 * 0.044715 * x2))
 
 
 def gelu_exact(x):
@@ -46,10 +66,40 @@ def activate(h, activation):
     return {"relu": relu, "gelu": gelu, "gelu_exact": gelu_exact}[activation](h)
 
 
+def activate_backward(dy, h, activation):
+    """dL/dh of activate(h, activation), given dL/d(activate(h))."""
+    if activation == "relu":
+        return relu_backward(dy, h)
+    if activation == "gelu":
+        return gelu_backward(dy, h)
+    raise ValueError(f"the backward pass knows 'relu' and 'gelu', not {activation!r}")
+
+
 def ffn(x, w1, b1, w2, b2, activation="relu"):
-    """(n, d) -> (n, d) through a hidden layer of width d_ff = w1.shape[1]."""
+    """(n, d) -> (n, d) through a hidden layer of width d_ff = w1.shape[1].
+
+    x may have more leading axes, (..., d) -> (..., d): every row goes through the same MLP.
+    """
     h = activate(np.asarray(x, dtype=float) @ w1 + b1, activation)  # (n, d_ff)
     return h @ w2 + b2  # (n, d)
+
+
+def ffn_backward(dy, x, w1, b1, w2, activation="relu"):
+    """Gradients (dx, dw1, db1, dw2, db2) of ffn(x, ...), given dL/d(output) (..., d).
+
+    The hidden layer is computed again from x (one matmul) rather than kept by the forward.
+    """
+    x = np.asarray(x, dtype=float)
+    d, d_ff = w1.shape
+    pre = x @ w1 + b1  # (..., d_ff): the hidden layer before the activation
+    h = activate(pre, activation)  # (..., d_ff)
+    rows_x, rows_h, rows_dy = x.reshape(-1, d), h.reshape(-1, d_ff), dy.reshape(-1, d)
+    dw2 = rows_h.T @ rows_dy  # (d_ff, N) @ (N, d) = (d_ff, d), N = all rows
+    dh = dy @ w2.T  # (..., d) @ (d, d_ff) = (..., d_ff)
+    dpre = activate_backward(dh, pre, activation)  # (..., d_ff)
+    dw1 = rows_x.T @ dpre.reshape(-1, d_ff)  # (d, N) @ (N, d_ff) = (d, d_ff)
+    dx = dpre @ w1.T  # (..., d_ff) @ (d_ff, d) = (..., d)
+    return dx, dw1, dpre.reshape(-1, d_ff).sum(axis=0), dw2, rows_dy.sum(axis=0)
 
 
 def swiglu(x, w_gate, w_up, w_down):

@@ -1,4 +1,5 @@
-"""LayerNorm and RMSNorm: rescale every token vector (the last axis) on its own.
+"""LayerNorm (with its backward pass) and RMSNorm: rescale every token vector (the last axis)
+on its own.
 
 LayerNorm (the original Transformer, BERT, GPT-2) subtracts the row mean and divides by the
 row standard deviation, then applies a learned scale gamma and shift beta. RMSNorm (LLaMA,
@@ -22,6 +23,25 @@ def layer_norm(x, gamma=None, beta=None, eps=1e-5):
     if beta is not None:
         y = y + beta
     return y
+
+
+def layer_norm_backward(dy, x, gamma=None, eps=1e-5):
+    """Gradients (dx, dgamma, dbeta) of layer_norm(x, gamma, beta, eps), given dL/dy.
+
+    With x_hat = (x - mean) / sigma and g = dy * gamma, each row gets
+    dx = (g - mean(g) - x_hat * mean(g * x_hat)) / sigma: the two means remove what moving the
+    row's mean and its spread would undo. dgamma and dbeta sum over every row (all leading
+    axes). The mean and sigma are recomputed from x: cheaper to redo than to keep.
+    """
+    x, dy = np.asarray(x, dtype=float), np.asarray(dy, dtype=float)
+    mean = x.mean(axis=-1, keepdims=True)  # (..., 1)
+    inv_sigma = 1.0 / np.sqrt(x.var(axis=-1, keepdims=True) + eps)  # (..., 1)
+    x_hat = (x - mean) * inv_sigma  # (..., d)
+    g = dy if gamma is None else dy * gamma  # (..., d)
+    dx = (g - g.mean(axis=-1, keepdims=True)
+          - x_hat * (g * x_hat).mean(axis=-1, keepdims=True)) * inv_sigma  # (..., d)
+    rows = tuple(range(x.ndim - 1))  # every axis but the last
+    return dx, (dy * x_hat).sum(axis=rows), dy.sum(axis=rows)
 
 
 def rms_norm(x, g=None, eps=1e-6):

@@ -1,4 +1,4 @@
-"""Softmax with a temperature, and the entropy of the result."""
+"""Softmax with a temperature, its backward pass, and the entropy of the result."""
 import numpy as np
 
 
@@ -14,6 +14,16 @@ def softmax(z, temperature=1.0, axis=-1):
     z = z - np.max(z, axis=axis, keepdims=True)
     e = np.exp(z)
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def softmax_backward(dy, y, temperature=1.0, axis=-1):
+    """Gradient with respect to the logits z, given y = softmax(z) and dL/dy.
+
+    The Jacobian is dy_i/dz_j = y_i (delta_ij - y_j) / T, so dL/dz = y * (dy - sum(dy * y)) / T
+    along `axis`. A masked entry (y = 0) gets gradient 0.
+    """
+    y, dy = np.asarray(y, dtype=float), np.asarray(dy, dtype=float)
+    return y * (dy - np.sum(dy * y, axis=axis, keepdims=True)) / temperature
 
 
 def entropy(p):
