@@ -94,10 +94,10 @@ def _run(ex, code, cases):
     problem = _signature_problem(fn, ex, cases)
     if problem:
         return {**verdict, "status": "bad_signature", "theirs": problem}
-    for item in cases:
+    for index, item in enumerate(cases):
         outcome = _run_case(ex, fn, item, verdict)
         if outcome:
-            return {**verdict, **outcome}
+            return {**verdict, **outcome, "passed_before": cases[:index]}
     verdict["status"] = "passed"
     return verdict
 
@@ -147,22 +147,25 @@ def _run_case(ex, fn, item, verdict):
                   "value": "wrong_value"}[problem["kind"]]
         return {**failure, "status": status, "problem": problem}
     if item["kind"] == "timing":
-        yours, ref = _best_times(ex, fn, item, seconds, verdict)
-        verdict["large"] = {"seconds": yours, "reference_seconds": ref, "name": case.name}
+        yours, ref, ratio = _best_times(ex, fn, item, seconds, verdict)
+        verdict["large"] = {"name": case.name, "seconds": yours, "reference_seconds": ref,
+                            "slowest_ratio": ratio}
     return None
 
 
 def _best_times(ex, fn, item, first, verdict):
-    """Best of several runs of the reader's function and of the reference on the large case,
-    taken in turns so that a busy machine slows both alike."""
+    """The reader's and the reference's times on the large case, in rounds (reference, then
+    reader): the best time of each, and the smallest ratio of one round. A busy machine can
+    slow any single run; a slow answer is slow in every round."""
     case = item["case"]
-    yours, ref = [first], [item["reference_seconds"]]
+    rounds = [(first, item["reference_seconds"])]
     for _ in range(ROUNDS - 1 if first < REPEAT_BELOW else 0):
-        ref.append(sandbox.call(ex.reference, case.copy_inputs(), case.run)[2])
-        seconds = sandbox.call(fn, case.copy_inputs(), case.run)[2]
-        verdict["reader_seconds"] += seconds
-        yours.append(seconds)
-    return min(yours), min(ref)
+        ref = sandbox.call(ex.reference, case.copy_inputs(), case.run)[2]
+        yours = sandbox.call(fn, case.copy_inputs(), case.run)[2]
+        verdict["reader_seconds"] += yours
+        rounds.append((yours, ref))
+    ratio = min(y / r if r > 0 else float("inf") for y, r in rounds)
+    return min(y for y, _ in rounds), min(r for _, r in rounds), ratio
 
 
 def _changed_inputs(pristine, args):

@@ -67,7 +67,8 @@ def _first(e, g, bad, kind, rtol, atol):
                "count": int(bad.sum()), "size": int(bad.size)}
     if kind == "value":
         problem["abs_error"] = f"{abs(gv - ev):.3g}"
-        problem["max_abs_error"] = f"{float(np.nanmax(np.where(bad, err, 0.0))):.3g}"
+        errors = err[bad][np.isfinite(err[bad])]
+        problem["max_abs_error"] = f"{float(errors.max()) if errors.size else np.nan:.3g}"
         problem["tolerance"] = f"{atol + rtol * abs(ev):.3g}"
     return problem
 

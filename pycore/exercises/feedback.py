@@ -96,7 +96,10 @@ def _timing(v):
     large = v.get("large")
     if large:
         ref = large["reference_seconds"]
-        large = {**large, "factor": round(large["seconds"] / ref, 1) if ref > 0 else None}
+        large = {"name": large["name"], "seconds": large["seconds"], "reference_seconds": ref,
+                 "factor": round(large["seconds"] / ref, 1) if ref > 0 else None,
+                 "slow": large["seconds"] >= SLOW_SECONDS
+                 and large["slowest_ratio"] >= SLOW_FACTOR}
     return {"load_seconds": v["load_seconds"], "total_seconds": v["reader_seconds"],
             "large_case": large}
 
@@ -110,9 +113,7 @@ def _passed(ex, seed, cases, v, common):
     extra = "，还有一个较大的用例" if counts["timing"] else ""
     message = (f"{counts['fixed']} 个固定用例和 {counts['random']} 个随机用例（seed={seed}）"
                f"全部正确{extra}。其中最难的一个是「{hardest}」。")
-    slow = large and large["seconds"] >= SLOW_SECONDS \
-        and large["seconds"] >= SLOW_FACTOR * large["reference_seconds"]
-    if not slow:
+    if not (large and large["slow"]):
         return make(ex, seed, "passed", message, checked=checked, **common)
     message = (f"每个用例的结果都对，但在较大的用例「{large['name']}」上你的函数用了 "
                f"{_duration(large['seconds'])}，参考实现只用 {_duration(large['reference_seconds'])}"
@@ -167,7 +168,7 @@ def _case_failure(ex, seed, v, common):
         if status == "not_finite" and ex.nonfinite_hint:
             advice.append(ex.nonfinite_hint)
     if status in ("wrong_type", "wrong_shape", "not_finite", "wrong_value", "should_raise"):
-        mistake = diagnose(ex, item, v["got"])
+        mistake = diagnose(ex, item, v["got"], v["passed_before"])
         if mistake:
             advice.insert(0, mistake.message)
     if case.note and case.note not in advice:
@@ -228,19 +229,26 @@ def _problem_text(ex, p):
             f"共 {p['count']}/{p['size']} 个数不对，最大误差 {p['max_abs_error']}。")
 
 
-def diagnose(ex, item, got):
-    """The first typical mistake whose result equals the reader's on this case, or None."""
-    case = item["case"]
+def diagnose(ex, item, got, passed_before=()):
+    """The first typical mistake that gives the reader's result on the failing case and the
+    right result on every case the reader passed before it; None when there is none."""
     for mistake in ex.mistakes:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            value, error, _ = sandbox.call(mistake.answer, case.copy_inputs(), case.run)
-        if error is not None or value is None:
-            continue
-        if cmp.compare(value, got, ex.rtol, ex.atol_for(case), ex.outputs, equal_nan=True) \
-                is None:
+        if _agrees(ex, mistake, item, got) and all(
+                _agrees(ex, mistake, earlier, earlier["expected"]) for earlier in passed_before
+                if earlier["case"].raises is None):
             return mistake
     return None
+
+
+def _agrees(ex, mistake, item, result):
+    case = item["case"]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        value, error, _ = sandbox.call(mistake.answer, case.copy_inputs(), case.run)
+    if error is not None or value is None:
+        return False
+    return cmp.compare(value, result, ex.rtol, ex.atol_for(case), ex.outputs,
+                       equal_nan=True) is None
 
 
 def _error_advice(error):
@@ -264,6 +272,9 @@ def _error_advice(error):
     if "broadcast" in text:
         return ["两个形状不兼容的数组做了逐元素运算。沿某一轴求和或取最大值时加上 "
                 "keepdims=True，结果就还能和原数组广播。"]
+    if "zero-size array" in text:
+        return ["对一个空数组求了 max（或 min、argmax）：空数组没有最大值。想想这个数组为什么是空的，"
+                "比如在空缓存上做注意力之前，是不是应该先把新的一行加进去。"]
     if "reshape" in text:
         return ["reshape 前后元素的总数必须相同：核对新形状里每一维的大小。"]
     if isinstance(error, IndexError):

@@ -115,7 +115,7 @@ SPLIT = Exercise(
     rtol=0.0,
     atol=0.0,
     fixed=[
-        Case("B=1，T=2，D=4，2 个头", {"x": _x(1, 2, 4), "n_heads": 2},
+        Case("B=1，T=3，D=4，2 个头", {"x": _x(1, 3, 4), "n_heads": 2},
              note="第 0 个 token 是 [0, 1, 2, 3]：头 0 应拿到 [0, 1]，头 1 拿到 [2, 3]。"),
         Case("只有一个头", {"x": _x(1, 3, 4), "n_heads": 1}),
         Case("每个头一维（H = D）", {"x": _x(1, 2, 3), "n_heads": 3}),

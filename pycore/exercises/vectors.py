@@ -24,7 +24,7 @@ def _pairs(rng, parallel=False):
 
 
 def _large(rng):
-    n = 400_000
+    n = 300_000
     return Case(f"长度 {n:,} 的向量", {"a": rng.normal(size=n), "b": rng.normal(size=n)})
 
 
