@@ -6,7 +6,7 @@ Entries match when |got - expected| <= atol + rtol * |expected| (infinities must
 """
 import numpy as np
 
-SHOW_THRESHOLD = 40  # arrays with more entries are shown with "..."
+SHOW_THRESHOLD = 100  # arrays with more entries are shown with "..."
 CODE_LIMIT = 400  # numbers in a case beyond which no copy-and-paste code is offered
 
 
@@ -66,11 +66,16 @@ def _first(e, g, bad, kind, rtol, atol):
     problem = {"kind": kind, "index": list(index), "expected": number(ev), "got": number(gv),
                "count": int(bad.sum()), "size": int(bad.size)}
     if kind == "value":
-        problem["abs_error"] = f"{abs(gv - ev):.3g}"
+        problem["abs_error"] = _difference(abs(gv - ev))
         errors = err[bad][np.isfinite(err[bad])]
-        problem["max_abs_error"] = f"{float(errors.max()) if errors.size else np.nan:.3g}"
-        problem["tolerance"] = f"{atol + rtol * abs(ev):.3g}"
+        problem["max_abs_error"] = _difference(float(errors.max()) if errors.size else np.nan)
+        problem["tolerance"] = _difference(atol + rtol * abs(ev))
     return problem
+
+
+def _difference(x):
+    """An error or a tolerance: exact when it is a whole number, else 3 significant digits."""
+    return number(x) if np.isfinite(x) and x == int(x) and abs(x) < 1e16 else f"{x:.3g}"
 
 
 def number(x):
@@ -81,15 +86,23 @@ def number(x):
     return repr(x)
 
 
-def show(value):
-    """Short text for one input or output value."""
+def show(value, limit=600):
+    """Short text for one input or output value (never raises: the reader's objects may)."""
+    try:
+        text = _show(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def _show(value):
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k!r}: {_shape_text(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (tuple, list)) and value and isinstance(value[0], np.ndarray):
-        return "(" + ", ".join(show(v) for v in value) + ")"
+        return "(" + ", ".join(_show(v) for v in value) + ")"
     if isinstance(value, np.ndarray):
         text = np.array2string(value, precision=4, separator=", ", threshold=SHOW_THRESHOLD,
-                               edgeitems=2, max_line_width=90)
+                               edgeitems=3, max_line_width=90)
         return f"{text}  形状 {tuple(value.shape)}" if value.ndim > 1 or value.size > 5 \
             else text
     if isinstance(value, (float, np.floating)):

@@ -222,10 +222,14 @@ def _problem_text(ex, p):
         return f"{out or '返回值'}应该是{what}，你的是形状 {tuple(p['got_shape'])}。"
     at = f"下标 {list(p['index'])} 处" if p["index"] else ""
     if kind == "not_finite":
+        count = f"（共 {p['count']}/{p['size']} 个数是 nan 或 inf）" if p["index"] else ""
         return (f"{out}参考结果{at}是有限的数 {p['expected']}，你的结果却是 {p['got']}"
-                f"（共 {p['count']}/{p['size']} 个数是 nan 或 inf）。")
-    return (f"{out}第一个不对的数在{at or '这里'}：应为 {p['expected']}，你的是 {p['got']}"
-            f"（差 {p['abs_error']}，允许的误差是 {p['tolerance']}）。"
+                f"{count}。")
+    allowed = "，要求完全相等" if p["tolerance"] == "0" else f"，允许的误差是 {p['tolerance']}"
+    if not p["index"]:
+        return f"{out}应为 {p['expected']}，你的是 {p['got']}（差 {p['abs_error']}{allowed}）。"
+    return (f"{out}第一个不对的数在{at}：应为 {p['expected']}，你的是 {p['got']}"
+            f"（差 {p['abs_error']}{allowed}）。"
             f"共 {p['count']}/{p['size']} 个数不对，最大误差 {p['max_abs_error']}。")
 
 

@@ -135,7 +135,7 @@ EXERCISE = Exercise(
         Case("缓存里已有两个词", _step_inputs(np.random.default_rng(2), 4, 3, 3, 2)),
         Case("书中的例子：“它”看前面五个词", _book_step(),
              note="这一步的输出应该和第 8 节因果注意力里“它”那一行的输出一样。"),
-        Case("d_v ≠ d_k", _step_inputs(np.random.default_rng(3), 5, 2, 4, 3)),
+        Case("d_v 和 d_k 不同", _step_inputs(np.random.default_rng(3), 5, 2, 4, 3)),
         Case("逐词生成整句 = 整句的因果注意力",
              {"X": example.EMBEDDINGS.copy(), **dict(zip(("w_q", "w_k", "w_v"),
                                                          example.semantic_head()))},

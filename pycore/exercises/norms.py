@@ -54,7 +54,7 @@ def _ones(d):
 EXERCISE = Exercise(
     id="layer-norm",
     chapter=7,
-    title="LayerNorm",
+    title="层归一化 LayerNorm",
     signature="layer_norm(x, gamma, beta, eps=1e-5)",
     statement=(
         "写函数 layer_norm(x, gamma, beta, eps=1e-5)：沿最后一维把每个 token 的向量标准化成"

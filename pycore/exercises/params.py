@@ -95,10 +95,10 @@ EXERCISE = Exercise(
     rtol=0.0,
     atol=0.0,
     fixed=[
-        Case("GPT-2 small", {"d_model": 768, "n_layers": 12, "vocab": 50257,
+        Case("GPT-2 small 的配置", {"d_model": 768, "n_layers": 12, "vocab": 50257,
                              "n_positions": 1024},
              note="GPT-2 small 的准确参数量是 124,439,808，也就是常说的 124M。"),
-        Case("GPT-2 XL", {"d_model": 1600, "n_layers": 48, "vocab": 50257,
+        Case("GPT-2 XL 的配置", {"d_model": 1600, "n_layers": 48, "vocab": 50257,
                           "n_positions": 1024}),
         Case("最小的模型：d=1，一层，词表 1", {"d_model": 1, "n_layers": 1, "vocab": 1,
                                         "n_positions": 0},
