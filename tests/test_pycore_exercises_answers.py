@@ -95,6 +95,15 @@ def attention(q, k, v, causal=False):
     w = e / e.sum(axis=1, keepdims=True)
     return w @ v, w
 """, "wrong_value", "mask-with-zero"),
+    ("attention", "scores K Q^T", """
+def attention(q, k, v, causal=False):
+    s = k @ q.T / np.sqrt(q.shape[1])
+    if causal:
+        s = np.where(np.tril(np.ones(s.shape)) == 1, s, -np.inf)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    w = e / e.sum(axis=1, keepdims=True)
+    return w @ v, w
+""", "wrong_value", "scores-transposed"),
     ("attention", "returns (weights, output)", """
 def attention(q, k, v, causal=False):
     s = q @ k.T / np.sqrt(q.shape[1])

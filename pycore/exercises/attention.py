@@ -24,8 +24,8 @@ d_k = q.shape[-1]
 scores = q @ k.T / np.sqrt(d_k)  # (n, m)
 if causal:
     n = scores.shape[0]
-    future = np.triu(np.ones((n, n), dtype=bool), k=1)  # j > i 的位置
-    scores = np.where(future, -np.inf, scores)  # 在 softmax 之前屏蔽
+    allowed = np.tril(np.ones((n, n), dtype=bool))  # 下三角：键 j <= 查询 i
+    scores = np.where(allowed, scores, -np.inf)  # 在 softmax 之前屏蔽未来
 scores = scores - np.max(scores, axis=-1, keepdims=True)
 e = np.exp(scores)
 weights = e / np.sum(e, axis=-1, keepdims=True)  # 每行的和为 1
@@ -131,6 +131,10 @@ def _no_mask(q, k, v, causal=False):
     return reference(q, k, v)
 
 
+def _scores_transposed(q, k, v, causal=False):
+    return _attend(_masked(k @ q.T / np.sqrt(q.shape[-1]), causal), v)  # (m, n): K Q^T
+
+
 def _columns(q, k, v, causal=False):
     scores = _masked(_scaled(q, k, np.sqrt(q.shape[-1])), causal)
     weights = softmax(scores, axis=0)
@@ -157,7 +161,7 @@ EXERCISE = Exercise(
     hints=(
         "先写形状：q @ k.T 是 (n, d_k) @ (d_k, m) = (n, m)，第 i 行是第 i 个查询对每个键的打分。",
         "因果掩码要在 softmax 之前加：把 j > i 的分数换成 -inf，exp(-inf) = 0，"
-        "剩下的权重仍然加起来为 1。np.triu(..., k=1) 能给出这些位置。",
+        "剩下的权重仍然加起来为 1。np.tril 给出允许看的下三角。",
         "除以的是 sqrt(d_k)（键的维数 q.shape[-1]），不是 d_k，也不是值的维数。",
     ),
     reference=reference,
@@ -220,6 +224,9 @@ EXERCISE = Exercise(
         Mistake("k-not-transposed", _k_not_transposed,
                 "分数应该是 q @ k.T：第 i 行第 j 列是第 i 个查询和第 j 个键的点积。你用的是 "
                 "q @ k（没有转置），只在形状凑巧时不报错，数却是错的。"),
+        Mistake("scores-transposed", _scores_transposed,
+                "你的分数矩阵是 K Qᵀ，正好转置了：第 i 行应该是第 i 个查询对所有键的打分，"
+                "也就是 Q Kᵀ（q @ k.T）。"),
         Mistake("softmax-over-columns", _columns,
                 "你沿第 0 维（按列）做了 softmax。每个查询的权重是一行，要沿最后一维归一化。"),
     ],

@@ -46,8 +46,8 @@ def multi_head_attention(h, w, n_heads, causal):
     q, k, v = split(h @ w["W_Q"]), split(h @ w["W_K"]), split(h @ w["W_V"])
     scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(Dh)  # (B, H, T, T)
     if causal:
-        future = np.triu(np.ones((T, T), dtype=bool), k=1)
-        scores = np.where(future, -np.inf, scores)
+        allowed = np.tril(np.ones((T, T), dtype=bool))  # 键 j <= 查询 i
+        scores = np.where(allowed, scores, -np.inf)
     heads = softmax(scores) @ v  # (B, H, T, Dh)
     merged = heads.transpose(0, 2, 1, 3).reshape(B, T, D)  # 拼回 (B, T, D)
     return merged @ w["W_O"]
