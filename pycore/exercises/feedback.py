@@ -161,7 +161,7 @@ def _case_failure(ex, seed, v, common):
                    f"你的函数在{line}抛出的是 {raised}")
     elif status == "should_raise":
         message = (f"{where}，输入是不合法的，应该 raise {case.raises.__name__}(...)；"
-                   f"你的函数却返回了 {cmp.show(v['got'])}")
+                   f"你的函数却返回了{_what(v['got'])}。")
     else:
         mismatch = v["problem"]
         message = f"{where}，{_problem_text(ex, mismatch)}"
@@ -175,6 +175,12 @@ def _case_failure(ex, seed, v, common):
         advice.append(case.note)
     return make(ex, seed, status, message, case=shown, mismatch=mismatch, error=error,
                      advice=advice, mistake=mistake.id if mistake else None, **common)
+
+
+def _what(value):
+    if isinstance(value, np.ndarray) and value.size > 1:
+        return f"一个形状 {tuple(value.shape)} 的数组"
+    return f" {cmp.show(value)}"
 
 
 def _where(item):

@@ -127,7 +127,7 @@ EXERCISE = Exercise(
         "逐词生成时，第 i 步的缓存里正好是第 0..i 个词：这就是因果掩码，不用再另外屏蔽。",
     ),
     reference=reference,
-    reference_name="pycore.attention.attention（缓存的键值加上新的一行）",
+    reference_name="pycore.attention.attention on the cache plus the new row",
     outputs=("output", "k_cache", "v_cache"),
     fixed=[
         Case("空缓存：生成第一个词", _step_inputs(np.random.default_rng(1), 3, 2, 2, 0),
