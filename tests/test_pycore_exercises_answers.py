@@ -1,8 +1,10 @@
-"""Typical wrong answers, written the way a learner would write them, and the feedback each
-must get: the status, and the typical mistake the checker recognises in it."""
+"""Answers written the way a learner would write them. Typical wrong ones must get their
+feedback (the status, and the typical mistake recognised in them); correct ones written
+differently from the model solution (loops, einsum, E[x^2] - E[x]^2) must pass: the
+tolerances allow for a different order of rounding."""
 import pytest
 
-from pycore.exercises import check
+from pycore.exercises import check, get, ids
 
 HEADER = "import numpy as np\n\n"
 
@@ -431,6 +433,162 @@ def test_typical_wrong_answer_gets_its_feedback(exercise, label, source, status,
 
 
 def test_every_exercise_has_three_typical_wrong_answers_here():
-    from pycore.exercises import ids
     counts = {i: sum(1 for a in ANSWERS if a[0] == i) for i in ids()}
     assert min(counts.values()) >= 3, counts
+
+
+# (exercise, label, source): correct, but not the model solution
+ALTERNATIVES = [
+    ("dot-product", "a Python loop", """
+def dot(a, b):
+    if len(a) != len(b):
+        raise ValueError("lengths differ")
+    total = 0.0
+    for x, y in zip(a, b):
+        total += x * y
+    return total
+"""),
+    ("cosine-similarity", "np.linalg.norm", """
+def cosine(a, b):
+    na, nb = np.linalg.norm(a), np.linalg.norm(b)
+    if na == 0 or nb == 0:
+        return 0.0
+    return (a / na) @ (b / nb)
+"""),
+    ("softmax", "shift first, then divide by T", """
+def softmax(z, temperature=1.0):
+    z = np.asarray(z, dtype=float)
+    e = np.exp((z - z.max(axis=-1, keepdims=True)) / temperature)
+    return e / e.sum(axis=-1, keepdims=True)
+"""),
+    ("attention", "queries scaled first, einsum", """
+def attention(q, k, v, causal=False):
+    s = np.einsum("id,jd->ij", q / np.sqrt(q.shape[-1]), k)
+    if causal:
+        s[np.triu_indices(len(s), 1)] = -1e30
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    return w @ v, w
+"""),
+    ("split-heads", "a list of slices", """
+def split_heads(x, n_heads):
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("D % H != 0")
+    dh = D // n_heads
+    return np.stack([x[:, :, h * dh:(h + 1) * dh] for h in range(n_heads)], axis=1)
+"""),
+    ("merge-heads", "concatenate the heads", """
+def merge_heads(x):
+    return np.concatenate([x[:, h] for h in range(x.shape[1])], axis=-1)
+"""),
+    ("sinusoidal-encoding", "loops with math", """
+import math
+def sinusoidal(n_pos, d_model):
+    if d_model < 1 or d_model % 2:
+        raise ValueError("d_model must be even")
+    pe = np.zeros((n_pos, d_model))
+    for p in range(n_pos):
+        for i in range(d_model // 2):
+            angle = p / 10000 ** (2 * i / d_model)
+            pe[p, 2 * i] = math.sin(angle)
+            pe[p, 2 * i + 1] = math.cos(angle)
+    return pe
+"""),
+    ("rope", "2x2 rotation matrices", """
+def rope(x, positions):
+    n, d = x.shape
+    out = np.zeros((n, d))
+    for t in range(n):
+        for i in range(d // 2):
+            th = positions[t] * 10000.0 ** (-2 * i / d)
+            r = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+            out[t, 2 * i:2 * i + 2] = r @ x[t, 2 * i:2 * i + 2]
+    return out
+"""),
+    ("layer-norm", "E[x^2] - E[x]^2", """
+def layer_norm(x, gamma, beta, eps=1e-5):
+    m = x.mean(axis=-1, keepdims=True)
+    var = (x * x).mean(axis=-1, keepdims=True) - m * m
+    return (x - m) / np.sqrt(var + eps) * gamma + beta
+"""),
+    ("top-k", "argpartition-free sort of pairs", """
+def top_k_filter(probs, k):
+    ranked = sorted(range(len(probs)), key=lambda i: (-probs[i], i))[:k]
+    out = np.zeros(len(probs))
+    out[ranked] = probs[ranked]
+    return out / out.sum()
+"""),
+    ("top-p", "searchsorted", """
+def top_p_filter(probs, top_p):
+    order = np.argsort(-probs, kind="stable")
+    n = int(np.searchsorted(np.cumsum(probs[order]), top_p)) + 1
+    out = np.zeros_like(probs)
+    out[order[:n]] = probs[order[:n]]
+    return out / out.sum()
+"""),
+    ("kv-cache-step", "concatenate and a row-vector softmax", """
+def decode_step(x, w_q, w_k, w_v, k_cache, v_cache):
+    K = np.concatenate([k_cache, (x @ w_k)[None]], axis=0)
+    V = np.concatenate([v_cache, (x @ w_v)[None]], axis=0)
+    s = (x @ w_q)[None] @ K.T / np.sqrt(K.shape[1])
+    p = np.exp(s - s.max())
+    return ((p / p.sum()) @ V)[0], K, V
+"""),
+    ("param-count", "part by part", """
+def param_count(d_model, n_layers, vocab, n_positions, d_ff=None):
+    f = 4 * d_model if d_ff is None else d_ff
+    attn = 4 * (d_model * d_model + d_model)
+    mlp = (d_model * f + f) + (f * d_model + d_model)
+    ln = 2 * d_model
+    return vocab * d_model + n_positions * d_model + n_layers * (attn + mlp + 2 * ln) + ln
+"""),
+    ("patchify", "loops over the grid", """
+def patchify(img, P):
+    H, W, C = img.shape
+    if H % P or W % P:
+        raise ValueError("does not tile")
+    rows = []
+    for i in range(0, H, P):
+        for j in range(0, W, P):
+            rows.append(img[i:i + P, j:j + P, :].reshape(-1))
+    return np.array(rows)
+"""),
+    ("transformer-block", "einsum heads, E[x^2] LayerNorm", """
+def ln(x, g, b):
+    m = x.mean(-1, keepdims=True)
+    var = (x ** 2).mean(-1, keepdims=True) - m ** 2
+    return (x - m) / np.sqrt(var + 1e-5) * g + b
+
+def block_forward(x, w, n_heads, causal=False):
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("heads")
+    dh = D // n_heads
+    h = ln(x, w["ln1_gamma"], w["ln1_beta"])
+    q, k, v = (np.reshape(h @ w[n], (B, T, n_heads, dh)) for n in ("W_Q", "W_K", "W_V"))
+    s = np.einsum("bihd,bjhd->bhij", q, k) / np.sqrt(dh)
+    if causal:
+        s = s + np.triu(np.full((T, T), -np.inf), 1)
+    a = np.exp(s - s.max(-1, keepdims=True))
+    a = a / a.sum(-1, keepdims=True)
+    o = np.einsum("bhij,bjhd->bihd", a, v).reshape(B, T, D)
+    x = x + o @ w["W_O"]
+    h = ln(x, w["ln2_gamma"], w["ln2_beta"])
+    return x + np.maximum(0, h @ w["W_1"] + w["b_1"]) @ w["W_2"] + w["b_2"]
+"""),
+]
+
+
+@pytest.mark.parametrize("exercise, label, source", ALTERNATIVES,
+                         ids=[f"{a[0]}: {a[1]}" for a in ALTERNATIVES])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_correct_answer_written_differently_passes(exercise, label, source, seed,
+                                                      monkeypatch):
+    monkeypatch.setattr(get(exercise), "timing", None)  # loops are allowed to be slow here
+    result = check(exercise, HEADER + source.lstrip("\n"), seed=seed)
+    assert result["status"] == "passed", (result["message"], result["advice"])
+
+
+def test_every_exercise_has_a_correct_alternative_here():
+    assert {a[0] for a in ALTERNATIVES} == set(ids())

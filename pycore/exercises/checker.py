@@ -30,6 +30,10 @@ def check(exercise_id, source, seed=0):
     ex = get(exercise_id)
     try:
         return _check(ex, str(source), 0 if seed is None else int(seed))
+    except KeyboardInterrupt as e:  # stopped while the checker's own code was running
+        return feedback.make(ex, seed, "interrupted", "检查被中断了，没有得出结论。",
+                             error={"type": "KeyboardInterrupt", "message": str(e),
+                                    "line": None, "traceback": ""})
     except BaseException as e:  # the checker's own fault: still an answer, not a crash
         error = {"type": type(e).__name__, "message": sandbox.message_of(e), "line": None,
                  "traceback": traceback.format_exc()[-sandbox.TRACEBACK_LIMIT:]}

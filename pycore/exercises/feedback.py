@@ -34,6 +34,7 @@ TITLES = {
     "wrong_shape": "形状不对",
     "not_finite": "出现了 nan 或 inf",
     "wrong_value": "数值不对",
+    "interrupted": "检查被中断了",
     "internal_error": "检查程序自身出错",
 }
 
@@ -73,6 +74,9 @@ def finish(ex, seed, cases, v):
     status = v["status"]
     common = {"warnings": v["warnings"], "output": v["output"],
               "timing": _timing(v)}
+    if isinstance(v.get("error"), KeyboardInterrupt):  # the page's stop button, most likely
+        return make(ex, seed, "interrupted", "运行你的代码时检查被中断了（KeyboardInterrupt），"
+                    "没有得出结论。", error=sandbox.describe_error(v["error"]), **common)
     if status == "passed":
         return _passed(ex, seed, cases, v, common)
     if status == "load_error":
@@ -265,8 +269,6 @@ def _error_advice(error):
     text = sandbox.message_of(error)
     if isinstance(error, SystemExit):
         return ["你的代码调用了 exit() 或 sys.exit()。练习里不需要退出程序，直接 return 结果就行。"]
-    if isinstance(error, KeyboardInterrupt):
-        return ["代码被中断了（KeyboardInterrupt）。"]
     if isinstance(error, RecursionError):
         return ["函数在不停地调用自己，一直没有停下（递归没有出口）。检查函数里是不是误调用了"
                 "它自己，比如辅助函数和主函数重名。"]
