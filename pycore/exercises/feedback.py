@@ -56,8 +56,8 @@ def syntax(ex, seed, e):
     error = {"type": type(e).__name__, "message": e.msg, "line": e.lineno,
              "traceback": f"{type(e).__name__}: {e.msg}{pointer}"}
     return make(ex, seed, "syntax_error",
-                     f"Python 读不懂你的代码：{where}有{kind}错误（{e.msg}）。"
-                     "代码一行都还没有运行。", error=error, advice=_syntax_advice(e))
+                f"Python 读不懂你的代码：{where}有{kind}错误（{e.msg}）。代码一行都还没有运行。",
+                error=error, advice=_syntax_advice(e))
 
 
 def _syntax_advice(e):
@@ -83,16 +83,16 @@ def finish(ex, seed, cases, v):
         error = sandbox.describe_error(v["error"])
         where = f"第 {error['line']} 行" if error["line"] else "顶层"
         return make(ex, seed, status,
-                         f"检查还没开始，你的代码在{where}（函数外面）就抛出了 "
-                         f"{error['type']}: {error['message']}", error=error,
-                         advice=_error_advice(v["error"]), **common)
+                    f"检查还没开始，你的代码在{where}（函数外面）就抛出了 "
+                    f"{error['type']}: {error['message']}", error=error,
+                    advice=_error_advice(v["error"]), **common)
     if status == "missing_function":
         return make(ex, seed, status, _missing_message(ex, v), **common)
     if status == "bad_signature":
         return make(ex, seed, status,
-                         f"题目要的是 {ex.signature}，你写的是 {v['theirs']}。检查时会按题目的"
-                         f"参数顺序调用它，例如 {ex.function}({', '.join(ex.fixed[0].inputs)})。",
-                         **common)
+                    f"题目要的是 {ex.signature}，你写的是 {v['theirs']}。检查时会按题目的"
+                    f"参数顺序调用它，例如 {ex.function}({', '.join(ex.fixed[0].inputs)})。",
+                    **common)
     return _case_failure(ex, seed, v, common)
 
 
@@ -121,7 +121,7 @@ def _passed(ex, seed, cases, v, common):
         return make(ex, seed, "passed", message, checked=checked, **common)
     message = (f"每个用例的结果都对，但在较大的用例「{large['name']}」上你的函数用了 "
                f"{_duration(large['seconds'])}，参考实现只用 {_duration(large['reference_seconds'])}"
-               f"，慢了约 {large['factor']:.0f} 倍。")
+               f"，慢了约 {large['factor'] or '很多'} 倍。")
     advice = ["慢通常来自逐个元素的 Python 循环。NumPy 的整块运算（矩阵乘法 @、广播、"
               "沿某一轴的 sum/max）在编译好的代码里一次做完，试着用它们代替循环。"]
     return make(ex, seed, "slow", message, checked=checked, advice=advice, **common)
@@ -178,7 +178,7 @@ def _case_failure(ex, seed, v, common):
     if case.note and case.note not in advice:
         advice.append(case.note)
     return make(ex, seed, status, message, case=shown, mismatch=mismatch, error=error,
-                     advice=advice, mistake=mistake.id if mistake else None, **common)
+                advice=advice, mistake=mistake.id if mistake else None, **common)
 
 
 def _what(value):

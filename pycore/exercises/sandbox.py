@@ -55,19 +55,30 @@ def snapshot():
 
 
 def _restore_value(current, saved):
-    """Put `saved`'s content back into `current` when both are the same kind of container."""
-    if isinstance(current, np.ndarray) and isinstance(saved, np.ndarray) \
-            and current.shape == saved.shape and current.dtype == saved.dtype:
-        if not np.array_equal(current, saved, equal_nan=saved.dtype.kind in "fc"):
-            current.setflags(write=True)
-            current[...] = saved
-        return current
-    if isinstance(current, (list, dict, set)) and type(current) is type(saved):
-        if current != saved:
-            current.clear()
-            (current.extend if isinstance(current, list) else current.update)(saved)
-        return current
+    """Put `saved`'s content back into `current` when both are the same kind of container
+    (other modules may hold the same object), else return a fresh copy of `saved`."""
+    try:
+        if isinstance(current, np.ndarray) and isinstance(saved, np.ndarray) \
+                and current.shape == saved.shape and current.dtype == saved.dtype:
+            if not np.array_equal(current, saved, equal_nan=saved.dtype.kind in "fc"):
+                current.setflags(write=True)
+                current[...] = saved
+            return current
+        if isinstance(current, (list, dict, set)) and type(current) is type(saved):
+            if not _equal(current, saved):
+                current.clear()
+                (current.extend if isinstance(current, list) else current.update)(saved)
+            return current
+    except Exception:
+        pass
     return copy.deepcopy(saved)
+
+
+def _equal(a, b):
+    try:
+        return bool(a == b)
+    except Exception:  # e.g. a dict of arrays: compare nothing, restore everything
+        return False
 
 
 def restore(state):
