@@ -104,7 +104,12 @@ def install_rules(md, jinja):
 
 
 def render_widget(jinja, w, root=""):
-    return jinja.get_template(f"widgets/{w['name']}.html").render(w=w, v=w["view"], root=root)
+    """A widget block's HTML: its template with the instance (w), its view (v) and its
+    parameters' specs (specs: the controls' ranges, templates/widgets/_controls.html)."""
+    from .widgets import registry
+    specs = registry().module(w["name"]).PARAMS
+    return jinja.get_template(f"widgets/{w['name']}.html").render(w=w, v=w["view"], root=root,
+                                                                  specs=specs)
 
 
 def render_chapter(md, chapter, tokens, root=""):

@@ -1,4 +1,11 @@
-// Helpers shared by the widget modules: state display, number binding, matrices, controls.
+// A widget's life, shared by every widget module: its state display, its state in the page's
+// URL, and liveWidget (state -> view -> DOM). Binding a view is bind.js, the controls are
+// controls.js, pointing at parts is linking.js.
+import { bindAll, fmt, lookup, sci } from "./bind.js";
+import { wireControls } from "./controls.js";
+import { enableLinking } from "./linking.js";
+
+export { bindAll, fmt, lookup, sci };
 
 const STATUS = {
   static: "构建时算好的数字",
@@ -13,58 +20,6 @@ export function setState(root, state, message) {
   // Controls work only when live; the embed button (embed-ui.js) needs no runtime.
   const enable = state === "live";
   root.querySelectorAll("input, button:not([data-embed]), select").forEach((el) => { el.disabled = !enable; });
-}
-
-// The book's one number format; bookbuild/render.py num() matches it.
-export function fmt(value, digits) {
-  return Number(value).toFixed(digits);
-}
-
-// e-notation as Python's "%.2e" prints it (1.17e-15, 0.00e+00): for tiny check numbers whose
-// last digits differ between CPython and Pyodide (data-sci="path"; tests check their size).
-export function sci(x) {
-  const [mantissa, exponent] = Number(x).toExponential(2).split("e");
-  const e = Number(exponent);
-  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-}
-
-export function lookup(view, path) {
-  return path.split(".").reduce((v, key) => v?.[key], view);
-}
-
-const shadeClass = (v) => `s${Math.min(9, Math.max(0, Math.round(v * 9)))}`;
-
-// Write every [data-bind] number and every table[data-matrix] of root from a view.
-// Write only what changed: an unchanged cell costs no style recalculation or layout.
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
-
-export function bindAll(root, view) {
-  root.querySelectorAll("[data-bind]").forEach((el) => {
-    const value = lookup(view, el.dataset.bind);
-    if (value === undefined) return;
-    setText(el, typeof value === "string" ? value : fmt(value, Number(el.dataset.digits)));
-  });
-  root.querySelectorAll("[data-sci]").forEach((el) => {
-    const value = lookup(view, el.dataset.sci);
-    if (value !== undefined) setText(el, sci(value));
-  });
-  root.querySelectorAll("table[data-matrix]").forEach((table) => {
-    const m = lookup(view, table.dataset.matrix);
-    if (!m) return;
-    const digits = Number(table.dataset.digits);
-    const shaded = table.hasAttribute("data-shaded");
-    table.querySelectorAll("tbody tr").forEach((tr, i) => {
-      tr.querySelectorAll("td").forEach((td, j) => {
-        const v = m[i][j];
-        setText(td, fmt(v, digits));
-        const title = fmt(v, 4);
-        if (td.title !== title) td.title = title;
-        if (shaded && td.className !== shadeClass(v)) td.className = shadeClass(v);
-      });
-    });
-  });
 }
 
 // Shareable state: the parameters that differ from the block's live in the page's URL as
@@ -113,7 +68,9 @@ document.addEventListener("visibilitychange", flushUrlState);
 document.addEventListener("copy", flushUrlState);
 
 // A widget's life: state (parameters) -> view (pycore, computed in the runtime's worker) -> DOM.
-// `draw(view)` updates what bindAll cannot (geometry); `sync(state)` updates the controls.
+// bindAll writes every bound text and attribute (the view holds the geometry too), the
+// controls made by the _controls.html macros are wired and shown by controls.js; `draw(view)`
+// and `sync(state)` are for what is special about one widget (a drag, a canvas).
 // update() asks for a view and returns a promise of it. One request per widget is in flight at
 // a time: inputs that arrive meanwhile merge into the next request (a dragged slider asks for
 // its latest value, not for every value it passed). Every view that arrives is drawn.
@@ -138,6 +95,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     widget.view = view;
     bindAll(root, view);
     draw(view);
+    syncControls(state);
     sync(state);
     saveUrlState(root, initial, asked);
     root.dataset.updates = String(++updates);  // lets tests see the live path ran
@@ -183,6 +141,8 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     reset() { state = structuredClone(initial); return widget.update({}); },
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
+  const syncControls = wireControls(root, widget);
+  enableLinking(root);
 
   // A link may carry the widget's state (urlState); one that pycore refuses (a hand-edited
   // link) is dropped, and the widget starts from its block instead.

@@ -80,3 +80,34 @@ def run_axe(page, source):
     return page.evaluate("""() => axe.run(document, {resultTypes: ['violations']})
         .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
+
+
+def drawn_attributes(root):
+    """[(attribute, path, value on the page)] for every data-attr binding inside root."""
+    return root.evaluate("""root => {
+        const out = [];
+        root.querySelectorAll('[data-attr]').forEach(el => {
+            for (const pair of el.dataset.attr.split(/\\s+/).filter(Boolean)) {
+                const [name, path] = pair.split('=');
+                out.push([name, path, el.hasAttribute(name) ? el.getAttribute(name) : null]);
+            }
+        });
+        return out;
+    }""")
+
+
+def assert_drawn(root, view, *, min_count=1):
+    """The picture is pycore's: every bound attribute (a bar's y and height, a cell's colour
+    class, a curve's path and width) holds the view's value (pycore/figure.py)."""
+    drawn = drawn_attributes(root)
+    assert len(drawn) >= min_count, f"expected at least {min_count} drawn attributes, found {len(drawn)}"
+    for name, path, shown in drawn:
+        expected = lookup(view, path)
+        if isinstance(expected, bool):
+            assert (shown is not None) == expected, f"{name}={path}: page {shown!r}, pycore {expected}"
+        elif isinstance(expected, (int, float)):
+            assert shown is not None and abs(float(shown) - expected) <= 1e-6 * max(1, abs(expected)), \
+                f"{name}={path}: page {shown!r}, pycore {expected!r}"
+        else:
+            assert shown == str(expected), f"{name}={path}: page {shown!r}, pycore {expected!r}"
+    return len(drawn)

@@ -107,7 +107,7 @@ def test_the_blog_embeds_a_live_widget_and_a_live_chapter(browser, server, blog)
     root = wait_live(page.frame_locator(f'iframe[src$="/embed-{WIDGET}.html"]'), "attention")
     assert_shows(root, pycore_view("attention"), min_count=90)
     before = updates(root)
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
     assert updates(root) > before
     assert_shows(root, pycore_view("attention", query="累"))
     root.locator("[data-control=scale]").fill("4")
@@ -132,7 +132,7 @@ def test_the_blog_embeds_a_live_widget_and_a_live_chapter(browser, server, blog)
     chapter.scroll_into_view_if_needed()
     softmax = wait_live(page.frame_locator(f'iframe[src$="/embed-{CHAPTER}.html"]'), "softmax")
     logits = params_of(softmax)["logits"]
-    softmax.locator("[data-control=log10_temperature]").fill("-1")
+    softmax.locator("[data-control=temperature]").fill("-1")
     assert_shows(softmax, pycore_view("softmax", logits=logits, temperature=0.1))
     chapter_height = wait_fitted(page, chapter)
     assert chapter_height > 1000 and chapter_height != 900
@@ -198,7 +198,7 @@ def test_the_widget_embed_dialog_works_with_the_keyboard(book_pages, server):
     assert page.evaluate("() => document.activeElement.dataset.embed") == WIDGET
 
     # a widget the reader has set up is embedded as it is (its URL state goes along)
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
     src = snippet_src(open_dialog(page, button))
     assert json.loads(parse_qs(urlsplit(src).query)[WIDGET][0]) == {"query": "累"}
     page.keyboard.press("Escape")

@@ -66,7 +66,7 @@ def test_an_endless_loop_is_stopped_while_the_widgets_keep_computing(context, se
     other = open_live(context, server + "04-attention.html")
     root = other.locator('[data-widget="attention"]').first
     assert root.get_attribute("data-state") == "live"
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
     assert_shows(root, pycore_view("attention", query="累"))
     assert lab.get_attribute("aria-busy") == "true", "the loop ended by itself?"
 

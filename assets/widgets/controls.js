@@ -1,0 +1,114 @@
+// The book's controls, wired generically: every [data-control] of a widget sets the parameter
+// it names, and shows the state it is given. The markup (and each control's range, step and
+// scale) comes from the PARAMS spec through templates/widgets/_controls.html; nothing here
+// knows a widget. Kinds (data-kind):
+//   range     <input type=range>; data-scale="log": the slider moves log10 of the value
+//   number    <input type=number>; with data-index, one entry of a vector parameter
+//   choice    a radiogroup of buttons, each data-value = the choice as JSON (segmented)
+//   switch    a button role=switch (on/off)
+//   stepper   a spinbutton: − and + buttons (data-step) around the value, within
+//             data-min..data-max; the arrow keys step it
+// Keyboard, the same in every widget: a group (radiogroup, stepper) is one Tab stop; the arrow
+// keys move inside it (and choose); Enter and Space press a button.
+
+const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
+
+function readRange(el) {
+  let x = Number(el.value);
+  if (el.dataset.scale === "log") x = 10 ** x;
+  x = clamp(x, Number(el.dataset.min), Number(el.dataset.max));
+  return el.dataset.type === "int" ? Math.round(x) : x;
+}
+
+function showRange(el, value) {
+  const x = el.dataset.scale === "log" ? Math.log10(value) : value;
+  if (Math.abs(Number(el.value) - x) > 1e-9) el.value = String(x);
+}
+
+// Arrow keys move the focus (and the choice) among a group's items; one of them is tabbable.
+export function roving(group, items, onMove) {
+  const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  group.addEventListener("keydown", (event) => {
+    const list = items();
+    const at = list.indexOf(document.activeElement);
+    if (at < 0) return;
+    let to = null;
+    if (event.key in keys) to = (at + keys[event.key] + list.length) % list.length;
+    else if (event.key === "Home") to = 0;
+    else if (event.key === "End") to = list.length - 1;
+    if (to === null) return;
+    event.preventDefault();
+    list[to].focus();
+    onMove?.(list[to]);
+  });
+}
+
+function tabStop(items, current) {
+  items.forEach((b) => { b.tabIndex = b === current ? 0 : -1; });
+}
+
+// Wire root's controls to widget.update; returns sync(state), which shows a state in them.
+export function wireControls(root, widget) {
+  const syncs = [];
+  for (const el of root.querySelectorAll("[data-control][data-kind]")) {
+    const name = el.dataset.control;
+    const kind = el.dataset.kind;
+    if (kind === "range") {
+      el.addEventListener("input", () => widget.update({ [name]: readRange(el) }));
+      syncs.push((state) => showRange(el, state[name]));
+    } else if (kind === "number") {
+      const index = el.dataset.index === undefined ? null : Number(el.dataset.index);
+      el.addEventListener("input", () => {
+        const x = Number(el.value);
+        if (el.value === "" || !Number.isFinite(x) || x < Number(el.min) || x > Number(el.max)) {
+          return;  // keep typing
+        }
+        if (index === null) { widget.update({ [name]: x }); return; }
+        const vector = [...widget.state[name]];
+        vector[index] = x;
+        widget.update({ [name]: vector });
+      });
+      syncs.push((state) => {
+        const x = index === null ? state[name] : state[name][index];
+        if (Number(el.value) !== x) el.value = String(x);
+      });
+    } else if (kind === "choice") {
+      const options = () => [...el.querySelectorAll("[data-value]")];
+      const pick = (b) => widget.update({ [name]: JSON.parse(b.dataset.value) });
+      options().forEach((b) => b.addEventListener("click", () => pick(b)));
+      roving(el, options, pick);
+      syncs.push((state) => {
+        const chosen = JSON.stringify(state[name]);
+        let current = null;
+        options().forEach((b) => {
+          const on = b.dataset.value === chosen;
+          b.setAttribute("aria-checked", String(on));
+          if (on) current = b;
+        });
+        tabStop(options(), current ?? options()[0]);
+      });
+    } else if (kind === "switch") {
+      el.addEventListener("click", () => widget.update({ [name]: !widget.state[name] }));
+      syncs.push((state) => el.setAttribute("aria-checked", String(Boolean(state[name]))));
+    } else if (kind === "stepper") {
+      const [lo, hi] = [Number(el.dataset.min), Number(el.dataset.max)];
+      const step = (d) => widget.update({ [name]: clamp(widget.state[name] + d, lo, hi) });
+      const buttons = () => [...el.querySelectorAll("[data-step]")];
+      buttons().forEach((b) => b.addEventListener("click", () => step(Number(b.dataset.step))));
+      el.addEventListener("keydown", (event) => {
+        const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
+        if (d === undefined) return;
+        event.preventDefault();
+        step(d);
+      });
+      syncs.push((state) => {
+        el.setAttribute("aria-valuenow", String(state[name]));
+        buttons().forEach((b) => {
+          const d = Number(b.dataset.step);
+          b.disabled = state[name] + d < lo || state[name] + d > hi;
+        });
+      });
+    }
+  }
+  return (state) => syncs.forEach((sync) => sync(state));
+}

@@ -1,0 +1,325 @@
+"""The book's visual vocabulary as geometry: every mark a widget draws, computed here.
+
+A widget's view returns numbers *and* the geometry of its picture (bar extents, cell colours,
+curve end points, axis ticks), built with these functions; the templates
+(templates/widgets/_marks.html) only print them and the page's JavaScript only binds them
+(docs/widgets.md). Nothing is computed twice, in two languages.
+
+Conventions:
+- Coordinates are SVG user units of the figure's viewBox, y pointing down.
+- Colours are class indices, never colour values: a sequential map of SEQ classes
+  (`data-seq="0".."8"`, perceptual, dark to light; CSS --seq-k) for magnitudes such as weights
+  and probabilities, and a diverging map of DIV classes (`data-div="0".."8"`, 4 = zero; CSS
+  --div-k) for signed values. The stylesheet tunes both for the light and the dark theme.
+- Every figure that uses a colour map carries its legend (`legend`), which says whether the map
+  is scaled per row or over the whole figure.
+- Text the page shows (value labels, readouts) is formatted here too, with `fmt`, the same
+  format as the build's `num` filter and common.js fmt().
+"""
+import math
+
+SEQ = 9          # classes of the sequential map: data-seq 0 (smallest) .. 8 (largest)
+TICKS = 7        # tick slots of every axis: a live view redraws the same elements, so an
+                 # axis always has TICKS of them, the unused ones hidden
+DIV = 9          # classes of the diverging map: data-div 0 (most negative) .. 8; 4 is zero
+
+
+def fmt(value, digits=3):
+    """The book's one number format (render.num, common.js fmt)."""
+    return f"{value:.{digits}f}"
+
+
+def r(value, places=2):
+    """An SVG coordinate, rounded: sub-pixel digits only make the page heavier."""
+    return round(float(value), places)
+
+
+# ---------------------------------------------------------------- scales and colours
+
+def scale(value, d0, d1, r0, r1):
+    """Map value from the domain [d0, d1] to the range [r0, r1] (linearly)."""
+    if d1 == d0:
+        return (r0 + r1) / 2
+    return r0 + (value - d0) / (d1 - d0) * (r1 - r0)
+
+
+def seq_class(value, lo, hi):
+    """The sequential class (0..SEQ-1) of value on [lo, hi]; outside values are clipped."""
+    if hi <= lo:
+        return SEQ - 1 if value >= hi else 0
+    t = (value - lo) / (hi - lo)
+    return min(SEQ - 1, max(0, int(math.floor(t * SEQ))))
+
+
+def div_class(value, limit):
+    """The diverging class (0..DIV-1) of value on [-limit, limit], DIV // 2 for zero."""
+    if limit <= 0:
+        return DIV // 2
+    t = max(-1.0, min(1.0, value / limit))
+    half = DIV // 2
+    return half + int(round(t * half))
+
+
+def nice_step(span, count=5):
+    """A round step (1, 2 or 5 times a power of ten) giving about `count` ticks over span."""
+    if span <= 0:
+        return 1.0
+    raw = span / max(count, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * power * (1 + 1e-9):
+            return m * power
+    return 10 * power
+
+
+def nice_ticks(lo, hi, count=5):
+    """Round tick values covering [lo, hi]: the ticks of a readable axis."""
+    step = nice_step(hi - lo, count)
+    first, last = math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9)
+    return [round(k * step, 12) + 0.0 for k in range(first, last + 1)]  # + 0.0: no -0.0
+
+
+def padded(ticks, blank):
+    """ticks [{...}] filled up to TICKS entries with hidden copies of `blank`."""
+    ticks = [{**t, "hidden": False} for t in ticks[:TICKS]]
+    return ticks + [{**blank, "hidden": True} for _ in range(TICKS - len(ticks))]
+
+
+def nice_max(value, count=5):
+    """The smallest round tick at or above value (an autoscaled axis's top)."""
+    step = nice_step(value, count)
+    return math.ceil(value / step - 1e-9) * step if value > 0 else step
+
+
+def tick_label(value, step):
+    """A tick's text with just enough digits for its step (0.25 -> 0.25, 1000 -> 1000)."""
+    digits = max(0, -int(math.floor(math.log10(step) + 1e-9))) if step < 1 else 0
+    return fmt(value, digits)
+
+
+# ---------------------------------------------------------------- legend
+
+def legend(lo, hi, *, kind="seq", width=180, height=10, scaled="global", digits=2):
+    """A colour legend: one swatch per class over `width`, the range's ends as labels, and
+    what the map is scaled over ('global': the whole figure; 'row': each row on its own)."""
+    n = SEQ if kind == "seq" else DIV
+    w = width / n
+    swatches = [{"x": r(k * w), "w": r(w), "c": k} for k in range(n)]
+    note = {"global": "全图统一刻度", "row": "每行单独刻度"}[scaled]
+    return {"kind": kind, "width": width, "height": height, "swatches": swatches,
+            "lo": fmt(lo, digits), "hi": fmt(hi, digits), "scaled": scaled, "note": note}
+
+
+# ---------------------------------------------------------------- bars
+
+def bars(values, labels, *, width=360, height=170, top=None, bottom=None, digits=3,
+         gap=0.25, label_space=18, value_space=16, axis_space=30):
+    """Vertical bars, one per value, with a baseline at 0, value labels and a round axis.
+
+    top/bottom: the axis's ends (default: autoscaled to round ticks around the values; pass
+    top=1 for probabilities, so that the reader compares with a fixed 0-1 scale). Returns
+    {width, height (the viewBox), baseline (y of 0), ticks [{y, label}], bars [{x, y, w, h,
+    cx (the bar's centre), ty (its value label's baseline), value, text, label, seq}]}. A
+    negative bar hangs below the baseline."""
+    values = [float(v) for v in values]
+    lo = min([0.0] + values) if bottom is None else bottom
+    hi = (nice_max(max([0.0] + values)) if top is None else top)
+    if bottom is None and lo < 0:
+        lo = -nice_max(-lo)
+    plot_top, plot_bottom = value_space, height - label_space
+    y = lambda v: scale(v, lo, hi, plot_bottom, plot_top)  # noqa: E731
+    slot = (width - axis_space) / max(len(values), 1)  # the tick labels sit left of the bars
+    bw = slot * (1 - gap)
+    out = []
+    for i, (v, label) in enumerate(zip(values, labels)):
+        y0, y1 = y(0.0), y(max(lo, min(hi, v)))
+        top_y, h = min(y0, y1), abs(y1 - y0)
+        left = axis_space + i * slot
+        out.append({"x": r(left + (slot - bw) / 2), "y": r(top_y), "w": r(bw), "h": r(h),
+                    "cx": r(left + slot / 2),
+                    "ty": r(top_y - 4 if v >= 0 else top_y + h + 12),
+                    "value": v, "text": fmt(v, digits), "label": str(label),
+                    "say": f"{label}：{fmt(v, 4)}",
+                    "seq": seq_class(abs(v), 0.0, max(abs(lo), abs(hi)))})
+    step = nice_step(hi - lo)
+    ticks = padded([{"y": r(y(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
+                   {"y": r(y(0.0)), "label": ""})
+    return {"width": width, "height": height, "baseline": r(y(0.0)), "ticks": ticks,
+            "bars": out, "top": hi, "bottom": lo, "label_y": height - 4, "axis_x": axis_space}
+
+
+# ---------------------------------------------------------------- heatmap
+
+def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
+            diverging=False, digits=2, label_w=44, label_h=22, selected_row=None,
+            selected_col=None, masked=None, row_name="", col_name=""):
+    """A labelled heatmap. Each cell {i, j, x, y, w, h, c (colour class), v (value), text (the
+    value at `digits`), say (the readout: "row → col：value"), masked}; rows/cols [{i, x|y,
+    label}]; the selected row and column (for a highlight band); and the legend.
+
+    scaled='row' colours each row over its own range (a row of attention weights), 'global'
+    over the whole matrix (or [lo, hi] if given). diverging=True uses the diverging map around
+    0. masked: a same-shape matrix of booleans, cells drawn as hidden (the causal mask)."""
+    m = [[float(x) for x in row] for row in matrix]
+    n_rows, n_cols = len(m), len(m[0]) if m else 0
+    flat = [x for row in m for x in row]
+    g_lo = min(flat) if lo is None else lo
+    g_hi = max(flat) if hi is None else hi
+    limit = max(abs(g_lo), abs(g_hi))
+    cells = []
+    for i, row in enumerate(m):
+        r_lo, r_hi = (min(row), max(row)) if scaled == "row" else (g_lo, g_hi)
+        for j, v in enumerate(row):
+            c = div_class(v, limit) if diverging else seq_class(v, r_lo, r_hi)
+            hidden = bool(masked[i][j]) if masked is not None else False
+            cells.append({"i": i, "j": j, "x": label_w + j * cell, "y": label_h + i * cell,
+                          "w": cell, "h": cell, "c": c, "v": v, "text": fmt(v, digits),
+                          "say": f"{rows[i]} → {cols[j]}：{fmt(v, 4)}", "masked": hidden})
+    kind = "div" if diverging else "seq"
+    key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
+                 width=min(180, label_w + n_cols * cell), scaled=scaled, digits=digits)
+    if scaled == "row":
+        key["lo"], key["hi"] = "行内最小", "行内最大"
+    return {"width": label_w + n_cols * cell, "height": label_h + n_rows * cell,
+            "cell": cell, "label_w": label_w, "label_h": label_h,
+            "rows": [{"i": i, "y": label_h + i * cell + cell / 2, "label": str(t)}
+                     for i, t in enumerate(rows)],
+            "cols": [{"j": j, "x": label_w + j * cell + cell / 2, "label": str(t)}
+                     for j, t in enumerate(cols)],
+            "cells": cells, "legend": key,
+            "selected_row": selected_row, "selected_col": selected_col,
+            "row_band": None if selected_row is None else
+            {"x": 0, "y": label_h + selected_row * cell, "w": label_w + n_cols * cell,
+             "h": cell},
+            "col_band": None if selected_col is None else
+            {"x": label_w + selected_col * cell, "y": 0, "w": cell,
+             "h": label_h + n_rows * cell},
+            "row_name": row_name, "col_name": col_name}
+
+
+# ---------------------------------------------------------------- line chart
+
+def axis_ticks(values, to, lo, hi, digits=None):
+    """Ticks [{at (SVG units), label}] of an axis from lo to hi: round values unless given."""
+    step = nice_step(hi - lo)
+    values = nice_ticks(lo, hi) if values is None else values
+    return padded([{"at": r(to(v)), "label": fmt(v, digits) if digits is not None else
+                    tick_label(v, step)} for v in values], {"at": r(to(lo)), "label": ""})
+
+
+def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
+               margin=(12, 16, 30, 52), x_ticks=None, y_ticks=None, x_label="", y_label="",
+               x_digits=None, y_digits=None, points=False, probes=0, say=None):
+    """A line chart with axes. series: [{name, x: [...], y: [...]}]. margin: (top, right,
+    bottom, left). Returns {width, height, plot {x, y, w, h}, paths [{name, d, k (the series'
+    index, for its colour)}], x_ticks/y_ticks [{x|y, label}], and for the crosshair each
+    series' points [{x, y, vx, vy}] in SVG units and values} (points=True).
+
+    probes=n: n evenly spaced points of the first series the reader can point at (or step
+    through with the arrow keys), each {x, y (SVG), x0, w (its hit strip), say (the readout:
+    say(x, y), default "x = …, y = …")}: the chart's crosshair."""
+    top, right, bottom, left = margin
+    xs = [float(x) for s in series for x in s["x"]]
+    ys = [float(y) for s in series for y in s["y"]]
+    x0, x1 = x_domain or (min(xs), max(xs))
+    y0, y1 = y_domain or (min([0.0] + ys), max(ys))
+    px, py, pw, ph = left, top, width - left - right, height - top - bottom
+    sx = lambda v: scale(v, x0, x1, px, px + pw)  # noqa: E731
+    sy = lambda v: scale(v, y0, y1, py + ph, py)  # noqa: E731
+    paths = []
+    for k, s in enumerate(series):
+        d = " ".join(f"{'M' if n == 0 else 'L'}{r(sx(x))},{r(sy(y))}"
+                     for n, (x, y) in enumerate(zip(s["x"], s["y"])))
+        entry = {"name": s.get("name", ""), "d": d, "k": k}
+        if points:
+            entry["points"] = [{"x": r(sx(x)), "y": r(sy(y)), "vx": float(x), "vy": float(y)}
+                               for x, y in zip(s["x"], s["y"])]
+        paths.append(entry)
+
+    chart_probes = []
+    if probes and series and len(series[0]["x"]) > 1:
+        sx0, sy0 = series[0]["x"], series[0]["y"]
+        picks = sorted({round(k * (len(sx0) - 1) / (probes - 1)) for k in range(probes)})
+        strip = pw / max(len(picks) - 1, 1)
+        for n in picks:
+            vx, vy = float(sx0[n]), float(sy0[n])
+            text = say(vx, vy) if say else f"x = {fmt(vx, 2)}，y = {fmt(vy, 3)}"
+            chart_probes.append({"x": r(sx(vx)), "y": r(sy(vy)), "x0": r(sx(vx) - strip / 2),
+                                 "w": r(strip), "say": text})
+    xt = axis_ticks(x_ticks, sx, x0, x1, x_digits)
+    yt = axis_ticks(y_ticks, sy, y0, y1, y_digits)
+    return {"width": width, "height": height, "plot": {"x": px, "y": py, "w": pw, "h": ph},
+            "paths": paths, "x_ticks": xt, "y_ticks": yt, "x_label": x_label,
+            "probes": chart_probes,
+            "y_label": y_label, "x_axis_y": py + ph, "y_axis_x": px}
+
+
+# ---------------------------------------------------------------- arrows on a grid
+
+def arrow(x1, y1, x2, y2, head=9, spread=0.45):
+    """A 2-D arrow from (x1, y1) to (x2, y2) in SVG units: the shaft ends where the head
+    begins, and the head is a filled triangle ("M tip L left L right Z")."""
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy)
+    if length < 1e-9:
+        return {"x1": r(x1), "y1": r(y1), "x2": r(x2), "y2": r(y2), "head": ""}
+    ux, uy = dx / length, dy / length
+    h = min(head, length)
+    bx, by = x2 - ux * h, y2 - uy * h
+    px, py = -uy * h * spread, ux * h * spread
+    tip = f"M{r(x2)},{r(y2)} L{r(bx + px)},{r(by + py)} L{r(bx - px)},{r(by - py)} Z"
+    return {"x1": r(x1), "y1": r(y1), "x2": r(bx), "y2": r(by), "head": tip,
+            "tx": r(x2 + ux * 12), "ty": r(y2 + uy * 12 + 4)}
+
+
+def plane(extent, size=300, step=1.0):
+    """A square 2-D plane of [-extent, extent]² drawn in size × size units: the grid lines
+    (every `step`, the axes marked) and a function mapping a point to SVG units."""
+    to = lambda x, y: (scale(x, -extent, extent, 0, size),  # noqa: E731
+                       scale(y, -extent, extent, size, 0))
+    n = int(round(extent / step))
+    lines = []
+    for k in range(-n, n + 1):
+        v = k * step
+        (ax, _), (_, ay) = to(v, 0), to(0, v)
+        lines.append({"x1": r(ax), "y1": 0, "x2": r(ax), "y2": size, "axis": k == 0})
+        lines.append({"x1": 0, "y1": r(ay), "x2": size, "y2": r(ay), "axis": k == 0})
+    return {"size": size, "extent": extent, "lines": lines}, to
+
+
+# ---------------------------------------------------------------- attention over a sentence
+
+def token_row(tokens, *, width, y, pad=6):
+    """The tokens of a sentence laid out evenly across `width`: [{i, x (centre), y, label}]."""
+    slot = width / max(len(tokens), 1)
+    return [{"i": i, "x": r(i * slot + slot / 2), "y": y, "label": str(t), "w": r(slot - pad)}
+            for i, t in enumerate(tokens)]
+
+
+def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0,
+                     min_opacity=0.08, digits=3, masked=None):
+    """Attention as curves over the sentence: the tokens across the top (the query's row)
+    and again across the bottom (the keys), one curve from the query token to every key,
+    its width and opacity proportional to the weight. row: the query's weights (sum 1).
+    Returns {width, height, top [...], bottom [...], curves [{j, d, sw (stroke width),
+    op (opacity), weight, text, say, masked}], query}."""
+    top_y, bottom_y = 16, height - 20  # token baselines; each key's weight goes under it
+    top = [{**t, "query": t["i"] == query} for t in token_row(tokens, width=width, y=top_y)]
+    bottom = [{**t, "wy": height - 4} for t in token_row(tokens, width=width, y=bottom_y)]
+    biggest = max(max(float(w) for w in row), 1e-12)
+    q = top[query]
+    curves = []
+    for j, w in enumerate(row):
+        w = float(w)
+        k = bottom[j]
+        y0, y1 = top_y + 8, bottom_y - 16
+        mid = (y0 + y1) / 2
+        d = f"M{q['x']},{r(y0)} C{q['x']},{r(mid)} {k['x']},{r(mid)} {k['x']},{r(y1)}"
+        share = w / biggest
+        curves.append({"j": j, "tokens": f"{query} {j}", "d": d, "sw": r(0.6 + (max_width - 0.6) * share),
+                       "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
+                       "text": fmt(w, digits), "say": f"{tokens[query]} → {tokens[j]}：{fmt(w, 4)}",
+                       "masked": bool(masked[j]) if masked is not None else False,
+                       "seq": seq_class(w, 0.0, biggest)})
+    return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
+            "query": query}

@@ -1,0 +1,88 @@
+"""pycore/figure.py, the geometry of every widget's picture, against values worked by hand."""
+import math
+
+import pytest
+
+from pycore import figure
+
+
+def test_round_ticks():
+    assert figure.nice_ticks(0, 0.21) == [0.0, 0.05, 0.1, 0.15, 0.2]
+    assert figure.nice_ticks(-3, 7) == [-2.0, 0.0, 2.0, 4.0, 6.0]
+    assert figure.nice_ticks(0, 100000) == [0.0, 20000.0, 40000.0, 60000.0, 80000.0, 100000.0]
+    assert figure.nice_max(0.21) == 0.25 and figure.nice_max(0.9) == 1.0
+    assert figure.tick_label(0.25, 0.05) == "0.25" and figure.tick_label(4000, 2000) == "4000"
+
+
+def test_colour_classes():
+    # nine classes over [0, 0.9]: 0.0-0.1 is class 0, ..., 0.8-0.9 class 8; clipped outside
+    assert [figure.seq_class(v, 0, 0.9) for v in (0, 0.05, 0.1, 0.45, 0.89, 0.9, 2)] == \
+        [0, 0, 1, 4, 8, 8, 8]
+    assert figure.seq_class(-1, 0, 1) == 0
+    assert [figure.div_class(v, 2) for v in (-2, -1, 0, 1, 2, 5)] == [0, 2, 4, 6, 8, 8]
+
+
+def test_bars_on_a_fixed_unit_axis():
+    """height 170, 16 above for value labels, 18 below for names: 0 at y = 152, 1 at y = 16,
+    so a bar of 0.5 is 68 units tall; 3 bars share 330 units after the 30-unit axis."""
+    b = figure.bars([0.5, 0.25, 0.25], ["a", "b", "c"], top=1.0)
+    assert b["baseline"] == 152 and b["bars"][0]["h"] == 68 and b["bars"][0]["y"] == 84
+    assert b["bars"][1]["h"] == 34
+    assert [x["cx"] for x in b["bars"]] == [85, 195, 305]
+    assert b["bars"][0]["text"] == "0.500" and b["bars"][0]["say"] == "a：0.5000"
+    shown = [t for t in b["ticks"] if not t["hidden"]]
+    assert [t["label"] for t in shown] == ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]
+    assert len(b["ticks"]) == figure.TICKS  # always the same elements: a live view rebinds them
+
+
+def test_negative_bars_hang_below_the_baseline():
+    b = figure.bars([2, -1], ["up", "down"], digits=0)
+    up, down = b["bars"]
+    assert up["y"] + up["h"] == pytest.approx(b["baseline"])
+    assert down["y"] == pytest.approx(b["baseline"]) and down["h"] > 0
+    assert up["h"] == pytest.approx(2 * down["h"], abs=0.02)  # coordinates keep 2 decimals
+
+
+def test_heatmap_cells_labels_bands_and_legend():
+    h = figure.heatmap([[0.1, 0.9], [0.5, 0.5]], ["a", "b"], ["x", "y"], cell=10, label_w=20,
+                       label_h=5, selected_row=1, selected_col=0, masked=[[False, True],
+                                                                          [False, False]])
+    c = h["cells"]
+    assert [(x["x"], x["y"]) for x in c] == [(20, 5), (30, 5), (20, 15), (30, 15)]
+    assert [x["c"] for x in c] == [0, 8, 4, 4]  # global [0.1, 0.9]: 0.5 is the middle class
+    assert c[1]["masked"] and c[1]["say"] == "a → y：0.9000"
+    assert h["row_band"] == {"x": 0, "y": 15, "w": 40, "h": 10}
+    assert h["col_band"] == {"x": 20, "y": 0, "w": 10, "h": 25}
+    assert h["legend"]["lo"] == "0.10" and h["legend"]["hi"] == "0.90"
+    rows = figure.heatmap([[0.1, 0.9], [0.5, 0.6]], ["a", "b"], ["x", "y"], scaled="row")
+    assert [x["c"] for x in rows["cells"]] == [0, 8, 0, 8]  # each row over its own range
+
+
+def test_line_chart_maps_values_to_the_plot():
+    ch = figure.line_chart([{"x": [0, 10], "y": [0, 5]}], width=120, height=70,
+                           margin=(10, 10, 10, 10), probes=2, say=lambda x, y: f"{x}:{y}")
+    assert ch["plot"] == {"x": 10, "y": 10, "w": 100, "h": 50}
+    assert ch["paths"][0]["d"] == "M10.0,60.0 L110.0,10.0"
+    assert [p["say"] for p in ch["probes"]] == ["0.0:0.0", "10.0:5.0"]
+    assert ch["probes"][1]["x"] == 110 and ch["probes"][1]["y"] == 10
+
+
+def test_an_arrow_ends_in_its_head():
+    a = figure.arrow(0, 0, 30, 40, head=10)  # length 50, direction (0.6, 0.8)
+    assert (a["x2"], a["y2"]) == (24.0, 32.0)
+    tip, left, right = [tuple(map(float, p.strip("MLZ ").split(","))) for p in a["head"].split(" L")]
+    assert tip == (30.0, 40.0)
+    mid = ((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
+    assert mid == pytest.approx((24.0, 32.0))
+    assert math.dist(left, right) == pytest.approx(2 * 0.45 * 10)
+
+
+def test_attention_curves_are_as_thick_as_their_weight():
+    c = figure.attention_curves(["a", "b", "c"], [0.2, 0.5, 0.3], 1, width=300, max_width=9.0)
+    widths = [x["sw"] for x in c["curves"]]
+    assert widths[1] == 9.0 and widths.index(max(widths)) == 1
+    # linear in the weight: 0.6 + 8.4 * w / 0.5
+    assert widths[0] == pytest.approx(0.6 + 8.4 * 0.4)
+    assert all(x["d"].startswith(f"M{c['top'][1]['x']},") for x in c["curves"])
+    assert c["curves"][2]["d"].endswith(f"{c['bottom'][2]['x']},{c['height'] - 20 - 16:.1f}")
+    assert [t["query"] for t in c["top"]] == [False, True, False]
