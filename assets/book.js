@@ -2,6 +2,8 @@
 // Until then (or if the runtime cannot load) the pre-rendered numbers stay on the page.
 // Moving to another chapter keeps the runtime (navigate.js): its widgets go live at once.
 import { enableNavigation } from "./navigate.js";
+import { enablePopovers } from "./popover.js";
+import { enableReading } from "./reading.js";
 import { bootRuntime, connect, retry } from "./runtime.js";
 import { firstView, setState } from "./widgets/common.js";
 
@@ -51,11 +53,12 @@ function registerServiceWorker() {
   navigator.serviceWorker.register(new URL("sw.js", siteRoot)).catch((err) => console.warn("service worker:", err));
 }
 
-// Printing shows every widget as it is now, with its numbers: open the folded parts.
+// Printing shows every widget's figure as it is now: open the folded parts of the text, but
+// not a widget's 数值 tables (the figure and its key numbers are what a printed page needs).
 function preparePrint() {
   const closed = [];
   addEventListener("beforeprint", () => {
-    document.querySelectorAll("details:not([open])").forEach((d) => { d.open = true; closed.push(d); });
+    document.querySelectorAll("details:not([open]):not(.numbers)").forEach((d) => { d.open = true; closed.push(d); });
   });
   addEventListener("afterprint", () => { closed.splice(0).forEach((d) => { d.open = false; }); });
 }
@@ -113,21 +116,9 @@ function makeLive(container) {
   });
 }
 
-// Phones: the chapter list starts folded behind a "目录" button, so the chapter comes first.
-function tocToggle() {
-  const button = document.querySelector("[data-action=toc]");
-  if (!button) return;
-  const narrow = matchMedia("(max-width: 800px)");
-  const fold = (open) => button.setAttribute("aria-expanded", String(open));
-  button.hidden = false;
-  fold(!narrow.matches);
-  narrow.addEventListener("change", () => fold(!narrow.matches));
-  button.addEventListener("click", () => fold(button.getAttribute("aria-expanded") !== "true"));
-  document.addEventListener("tbook:page", () => fold(!narrow.matches));
-}
-
 preparePrint();
 themeToggle();
-tocToggle();
+enableReading();
+enablePopovers();
 enableNavigation(makeLive);
 makeLive(document).finally(registerServiceWorker);

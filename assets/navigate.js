@@ -18,7 +18,7 @@ function isBookPage(url) {
 }
 
 function markCurrent(url) {
-  document.querySelectorAll(".toc a").forEach((a) => {
+  document.querySelectorAll("#toc-chapters a").forEach((a) => {
     if (new URL(a.href).pathname === url.pathname) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   });
@@ -40,8 +40,21 @@ function scrollTo(url) {
   else window.scrollTo(0, 0);
 }
 
-async function go(url, onPage, { push, refresh = false }) {
+// The parts of a page outside <main> that belong to its chapter: its sections' rail, its
+// description. Swapped with <main>.
+function swapChapterParts(doc) {
+  const rail = doc.querySelector(".page-toc.rail");
+  document.querySelector(".page-toc.rail")?.remove();
+  if (rail) document.querySelector("main").after(document.adoptNode(rail));
+  const description = doc.querySelector('meta[name="description"]')?.content;
+  const mine = document.querySelector('meta[name="description"]');
+  if (mine && description !== undefined) mine.content = description;
+}
+
+async function go(url, onPage, { push, refresh = false, scrollY = null }) {
   flushUrlState();  // the widgets' pending URL state belongs to the page being left
+  // Back must return here, not to the top: the position goes with this history entry.
+  if (push) history.replaceState({ ...history.state, scrollY: window.scrollY }, "");
   let doc;
   try {
     const response = await fetch(url);
@@ -57,12 +70,14 @@ async function go(url, onPage, { push, refresh = false }) {
     return;
   }
   document.querySelector("main").replaceWith(document.adoptNode(main));
+  swapChapterParts(doc);
   document.title = doc.title;
   if (push) history.pushState(null, "", url);
   shownPath = url.pathname;
   markCurrent(url);
-  if (!refresh) {  // a new page: start at its top (or anchor), and tell screen readers
-    scrollTo(url);
+  if (!refresh) {  // a new page: at its top, its anchor or where the reader left it
+    if (scrollY !== null) window.scrollTo(0, scrollY);
+    else scrollTo(url);
     const heading = main.querySelector("h1");
     if (heading) {
       heading.tabIndex = -1;
@@ -89,8 +104,14 @@ export function enableNavigation(onPage) {
     event.preventDefault();
     go(url, onPage, { push: true });
   });
-  addEventListener("popstate", () => {
+  addEventListener("popstate", (event) => {
     const url = new URL(location.href);
-    if (url.pathname !== shownPath) go(url, onPage, { push: false });  // not a mere #anchor
+    if (url.pathname !== shownPath) {  // not a mere #anchor
+      go(url, onPage, { push: false, scrollY: event.state?.scrollY ?? null });
+    }
+  });
+  // Leaving for another page altogether (a reload, another site): keep the position too.
+  addEventListener("pagehide", () => {
+    history.replaceState({ ...history.state, scrollY: window.scrollY }, "");
   });
 }

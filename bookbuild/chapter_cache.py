@@ -21,7 +21,7 @@ from pathlib import Path
 from .vendor import runtime_cache
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMAT = 2
+FORMAT = 3
 KEEP = 400  # records kept (oldest go first): a few versions of every chapter
 SOURCES = ("bookbuild", "pycore", "templates", "assets/images")  # widget templates show images
 LIBRARIES = ("markdown_it", "mdit_py_plugins", "latex2mathml", "pygments", "jinja2", "markupsafe",

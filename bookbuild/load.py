@@ -18,6 +18,11 @@ class Chapter:
     html: str = ""        # filled by the render stage
     widgets: list = field(default_factory=list)
     headings: list = field(default_factory=list)  # (level, text, anchor)
+    outline: list = field(default_factory=list)   # (level, plain text, anchor): 本节目录
+    description: str = ""  # its first paragraph, as plain text: the page's meta description
+    labels: dict = field(default_factory=dict)    # bookbuild/xref.py collect_labels
+    figures: dict = field(default_factory=dict)
+    refs: list = field(default_factory=list)
 
     @property
     def href(self):
@@ -29,6 +34,9 @@ class Book:
     root: Path
     title: str
     parts: list           # [(part title, [Chapter, ...])]
+    description: str = ""  # book.toml's description: the landing page's meta description
+    bibliography: dict = field(default_factory=dict)  # bookbuild/bib.py, once resolved
+    glossary: list = field(default_factory=list)      # bookbuild/glossary.py
 
     @property
     def chapters(self):
@@ -137,4 +145,8 @@ def load_book(root):
         if stray not in seen:
             raise BuildError(f"{stray} is not listed in book.toml; add it to a part's chapters "
                              "(or move it out of book/)", shown)
-    return Book(root=root, title=conf["title"], parts=parts)
+    description = conf.get("description", "")
+    if not isinstance(description, str):
+        raise BuildError('description must be a string: description = "..."', shown,
+                         _line_of(text, "description"))
+    return Book(root=root, title=conf["title"], parts=parts, description=description)

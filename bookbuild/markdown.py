@@ -13,6 +13,7 @@ from html import unescape
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+from . import mathtext
 from .errors import BuildError, clip, short
 from .sanitize import check_image, clean_mathml
 
@@ -26,9 +27,9 @@ SITE_FOLDERS = ("assets", "pyodide")  # the site's own folders: book images may 
 
 # The ids the page around a chapter uses itself (templates/base.html, page.html, embed.html):
 # no heading anchor or widget may take one (tests check that the list is whole).
-PAGE_IDS = frozenset(("content", "toc-chapters", "tbook-search", "tbook-search-results",
-                      "tbook-embed", "tbook-embed-heading", "tbook-embed-help",
-                      "tbook-embed-code"))
+PAGE_IDS = frozenset(("top", "toc", "content", "toc-chapters", "tbook-search",
+                      "tbook-search-results", "tbook-embed", "tbook-embed-heading",
+                      "tbook-embed-help", "tbook-embed-code", "tbook-keys", "tbook-keys-heading"))
 
 
 def slugify(text):
@@ -57,13 +58,23 @@ def highlight_code(code, lang, _attrs):
 
 
 def make_parser():
+    """CommonMark + tables + dollar math (with `(eq:label)` after a display formula) +
+    footnotes + heading anchors + the book's labels and [@...] references and citations
+    (bookbuild/xref.py). No plugin that lets a chapter set HTML attributes: a label is the
+    only attribute a chapter gives."""
     from markdown_it import MarkdownIt
     from mdit_py_plugins.anchors import anchors_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    from . import xref
     md = MarkdownIt("commonmark", {"html": True, "highlight": highlight_code})
     md.enable("table")
-    md.use(dollarmath_plugin, allow_labels=False, double_inline=True)
+    md.use(dollarmath_plugin, allow_labels=True, double_inline=True,
+           label_normalizer=lambda label: label.strip())
+    md.use(footnote_plugin)
     md.use(anchors_plugin, min_level=1, max_level=3, slug_func=slugify)
+    xref.install(md)
     return md
 
 
@@ -133,7 +144,7 @@ def _mathml(tex, display):
 def render_math(chapter, tokens, env):
     """$...$ and $$...$$ -> MathML at build time, so pages need no math JavaScript."""
     for t, parent in _walk(tokens):
-        if t.type in ("math_inline", "math_inline_double", "math_block"):
+        if t.type in ("math_inline", "math_inline_double", "math_block", "math_block_label"):
             display = "inline" if t.type == "math_inline" else "block"
             tex, where = t.content.strip(), (chapter.path, _line(chapter, t, parent))
             if not tex:
@@ -153,15 +164,18 @@ def render_math(chapter, tokens, env):
                 raise BuildError(f"the formula `{tex[:60]}`: {e}", *where)
 
 
+DESCRIPTION = 120  # characters of a chapter's first paragraph in its meta description
+
+
 def plain_text(inline):
     """What a reader sees of an inline token: text with entities decoded (templates escape it
     once), code as written, a formula as the characters of its MathML ("√dk")."""
     out = []
     for c in inline.children or []:
-        if c.type in ("text", "text_special", "code_inline"):
+        if c.type in ("text", "text_special", "code_inline", "glossary_term"):
             out.append(c.content)
         elif c.type.startswith("math_inline"):
-            out.append(unescape(re.sub(r"<[^>]*>", "", c.meta.get("mathml", c.content))))
+            out.append(mathtext.text(c.meta.get("mathml", c.content)))
     return " ".join("".join(out).split())
 
 
@@ -176,12 +190,17 @@ def collect_headings(chapter, tokens, env):
                 raise BuildError(f"an empty heading: write its text after {t.markup}",
                                  chapter.path, _line(chapter, t))
             chapter.headings.append((int(t.tag[1]), text, t.attrs.get("id", "")))
+            chapter.outline.append((int(t.tag[1]), plain_text(tokens[i + 1]), t.attrs.get("id", "")))
             if t.tag == "h1" and title is None:
                 title = plain_text(tokens[i + 1])
     if title is None:
         raise BuildError("a chapter starts with its title as a level-1 heading: '# Title'",
                          chapter.path, 1)
     chapter.title = title
+    first = next((tokens[i + 1] for i, t in enumerate(tokens)
+                  if t.type == "paragraph_open" and i + 1 < len(tokens)), None)
+    text = plain_text(first) if first is not None else ""
+    chapter.description = text if len(text) <= DESCRIPTION else text[:DESCRIPTION - 1] + "…"
 
 
 def rewrite_links(chapter, tokens, env):

@@ -128,7 +128,7 @@ def site_url(rel, site_dir):
     """The address pages use for a site file: pages, the runtime (pinned by hash) and the
     content-named pycore archive as they are; every other file with ?v=<its content hash>."""
     if rel.endswith(".html") or rel.startswith("pyodide/") or PYCORE_ARCHIVE.match(rel) \
-            or rel == "search-index.json":  # fetched past the HTTP cache (search.js)
+            or rel in ("search-index.json", "previews.json"):  # fetched past the HTTP cache
         return rel
     return f"{rel}?v={file_version(site_dir / rel)}"
 

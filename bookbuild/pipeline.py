@@ -7,7 +7,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import chapter_cache, markdown, output, render, search
+from . import bib, chapter_cache, glossary, markdown, output, previews, render, search, xref
 from .load import load_book
 from .vendor import NUMPY_WHEEL, vendor_runtime
 from .widgets import claim_id, expand_widgets
@@ -17,10 +17,12 @@ CHAPTER_RULES = [
     markdown.check_fences,
     markdown.check_raw_html,
     markdown.render_math,
+    glossary.mark_terms,
     markdown.collect_headings,
     markdown.rewrite_links,
     markdown.check_images,
     expand_widgets,
+    xref.collect_labels,
 ]
 
 
@@ -34,7 +36,7 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
     """Markdown -> checked tokens -> chapter.html. An unchanged chapter is not parsed again: its
     record comes from `cache` (a dict the preview server keeps) or from the disk cache (when
     `code`, the fingerprint of the build's code, is given), and is replayed into env."""
-    key = (chapter.rel, chapter.source)
+    key = (chapter.rel, chapter.source, env.get("glossary_version", ""))
     record = cache.get(key) if cache is not None else None
     if record is None and code is not None:
         record = chapter_cache.load(chapter, code)
@@ -44,8 +46,12 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
         #                error at its line)
     if record is not None:
         chapter.title, chapter.html = record["title"], Markup(record["html"])
+        chapter.description = record["description"]
         chapter.headings = [tuple(h) for h in record["headings"]]
+        chapter.outline = [tuple(h) for h in record["outline"]]
         chapter.widgets = [dict(w) for w in record["widgets"]]
+        chapter.labels, chapter.figures = record["labels"], record["figures"]
+        chapter.refs = record["refs"]
         for w in chapter.widgets:
             claim_id(env, w["id"], chapter.path, w["line"])
         env["links"] += [(chapter, *link) for link in record["links"]]
@@ -57,16 +63,36 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
         for rule in CHAPTER_RULES:
             rule(chapter, tokens, env)
         render.render_chapter(tools.md, chapter, tokens)
-        record = {"title": chapter.title, "html": str(chapter.html), "headings": chapter.headings,
+        record = {"title": chapter.title, "description": chapter.description,
+                  "html": str(chapter.html), "headings": chapter.headings,
+                  "outline": chapter.outline,
                   "widgets": [{k: w[k] for k in ("name", "id", "params", "line", "html")}
                               for w in chapter.widgets],
                   "links": [link[1:] for link in env["links"][first_link:]],
-                  "images": env["images"]}
+                  "images": env["images"], "labels": chapter.labels, "figures": chapter.figures,
+                  "refs": chapter.refs}
         env["all_images"] += [(chapter, image) for image in env.pop("images")]
         if code is not None:
             chapter_cache.store(chapter, code, record)
     if cache is not None:
         cache[key] = record
+
+
+def resolve_references(book):
+    """Number every label in book order, check every [@...], and write the numbers, links and
+    citations into the chapters' HTML (and their widgets', which embed pages show), with each
+    chapter's reference list at its end. Returns the bibliography and the labels' index."""
+    bibliography = bib.load(book.root)
+    number = {c.rel: render.section_number(c, i) for i, c in enumerate(book.chapters)}
+    index = xref.book_index(book, lambda c: number[c.rel])
+    xref.check_refs(book, index, bibliography)
+    cite = lambda keys: bib.cite_html(keys, bibliography)  # noqa: E731
+    for c in book.chapters:
+        listed = bib.reference_list(bib.cited_keys(c), bibliography)
+        c.html = Markup(xref.resolve(c.html, index, cite) + listed)
+        for w in c.widgets:
+            w["html"] = Markup(xref.resolve(w["html"], index, cite))
+    return bibliography, index
 
 
 class Tools:
@@ -104,12 +130,17 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
     if cache is not None and "tools" not in cache:
         cache["tools"] = Tools()
     tools = cache["tools"] if cache is not None else Tools()
-    code = chapter_cache.fingerprint()
     env = new_env()
+    env["glossary"] = glossary.load(book)
+    env["glossary_version"] = glossary.version(book.root)
+    book.glossary = env["glossary"]
+    # a compiled chapter depends on the build's code and on the glossary (its marked terms)
+    code = chapter_cache.fingerprint() + env["glossary_version"]
     for chapter in book.chapters:
         compile_chapter(tools, chapter, env, cache, code)
     markdown.check_links(book, env)
     markdown.check_image_files(book, env["all_images"])
+    book.bibliography, labels = resolve_references(book)
     with output.staging(out_dir) as site:
         runtime = {"pyodide": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log),
                    "numpy": NUMPY_WHEEL}
@@ -118,6 +149,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
         markdown.copy_images(book, site, env["all_images"])
         runtime["pycore"] = output.pycore_archive(site / "assets")
         search.write_index(site, book, log=log)
+        previews.write(site, book, labels)
         runtime["files"] = output.fingerprints(site)
         runtime["importmap"] = output.import_map(runtime["files"])
         runtime["csp"] = render.csp(runtime["importmap"])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from . import output
+from . import glossary, output, xref
 from .vendor import runtime_cache
 
 from .errors import BuildError
@@ -66,6 +66,7 @@ def make_env():
     env.filters["log10"] = math.log10
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     env.globals["sri"] = pass_context(sri)
+    env.globals["figure_number"] = lambda w: Markup(xref.number_placeholder(f"widget {w['id']}"))
     env.globals["asset"] = pass_context(asset)
     return env
 
@@ -84,6 +85,18 @@ def install_rules(md, jinja):
     def math(renderer, tokens, idx, options, env):
         return tokens[idx].meta["mathml"] + ("\n" if tokens[idx].block else "")
 
+    def labelled_math(renderer, tokens, idx, options, env):
+        """A labelled display formula: its label is its anchor, its number (4.2) beside it."""
+        t = tokens[idx]
+        return (f'<div class="equation" id="{escape(t.info)}">{t.meta["mathml"]}'
+                f'<span class="eq-number">{xref.number_placeholder(t.info)}</span></div>\n')
+
+    def cite(renderer, tokens, idx, options, env):
+        return xref.render_cite(tokens, idx)
+
+    def term(renderer, tokens, idx, options, env):
+        return glossary.render_term(tokens[idx], env.get("root", ""))
+
     def html(renderer, tokens, idx, options, env):
         return ""  # only comments get this far (check_raw_html refuses the rest)
 
@@ -101,6 +114,9 @@ def install_rules(md, jinja):
         md.add_render_rule(name, math)
     md.add_render_rule("html_block", html)
     md.add_render_rule("html_inline", html)
+    md.add_render_rule("math_block_label", labelled_math)
+    md.add_render_rule("cite", cite)
+    md.add_render_rule("glossary_term", term)
 
 
 def render_widget(jinja, w, root=""):
@@ -165,7 +181,41 @@ def render_pages(jinja, book, runtime, memo=None):
         book=book, root="", runtime=runtime, chapter=None))
     yield OFFLINE_PAGE, cached(memo, ("offline",), lambda: jinja.get_template(
         "offline.html").render(book=book, root="", runtime=runtime, chapter=None))
+    if book.glossary:
+        terms = sorted(book.glossary, key=lambda t: t["en"].lower())
+        where = {c.rel: (c, section_number(c, i)) for i, c in enumerate(book.chapters)}
+        key = ("glossary", hashlib.sha256(json.dumps(
+            [[t[f] for f in ("zh", "en", "definition", "chapter")] for t in terms],
+            ensure_ascii=False).encode()).hexdigest())
+        yield glossary.PAGE, cached(memo, key, lambda: jinja.get_template(
+            "glossary.html").render(book=book, root="", runtime=runtime, chapter=None,
+                                    terms=terms, where=where))
+    if book.bibliography:
+        entries = bibliography_entries(book)
+        key = ("bibliography", hashlib.sha256(json.dumps(
+            [[e["key"], str(e["html"]), [c.rel for c, _ in e["cited_in"]]] for e in entries],
+            ensure_ascii=False).encode()).hexdigest())
+        yield BIBLIOGRAPHY_PAGE, cached(memo, key, lambda: jinja.get_template(
+            "bibliography.html").render(book=book, root="", runtime=runtime, chapter=None,
+                                        entries=entries))
     yield from embed_pages(jinja, book, runtime, memo)
+
+
+BIBLIOGRAPHY_PAGE = "bibliography.html"
+
+
+def bibliography_entries(book):
+    """Every entry of the bibliography, by first author and year, with the chapters citing it:
+    [{key, html, cited_in: [(chapter, number)]}]."""
+    from . import bib
+    cited = {}
+    for i, c in enumerate(book.chapters):
+        for key in bib.cited_keys(c):
+            cited.setdefault(key, []).append((c, section_number(c, i)))
+    order = sorted(book.bibliography.values(),
+                   key=lambda e: ((e["authors"][0][1] if e["authors"] else "").lower(), e["year"]))
+    return [{"key": e["key"], "html": Markup(bib.full(e)), "cited_in": cited.get(e["key"], [])}
+            for e in order]
 
 
 def page_memo(store, code, book, runtime):
@@ -175,10 +225,11 @@ def page_memo(store, code, book, runtime):
     page lists the chapters), and the page's own chapter -- title, headings, widgets and HTML."""
     def digest(value):
         return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()
-    outline = [book.title, [[part, [[c.rel, c.href, c.title, len(c.widgets)] for c in cs]]
-                            for part, cs in book.parts]]
+    outline = [book.title, book.description, bool(book.glossary), bool(book.bibliography),
+               [[part, [[c.rel, c.href, c.title, len(c.widgets)] for c in cs]]
+                for part, cs in book.parts]]
     shared = digest([code, runtime, outline])
-    chapters = [digest([shared, c.rel, c.slug, c.title, c.headings, str(c.html),
+    chapters = [digest([shared, c.rel, c.slug, c.title, c.description, c.outline, str(c.html),
                         [[w["id"], w["name"], w["line"], str(w["html"])] for w in c.widgets]])
                 for c in book.chapters]
     fresh = {}  # only this build's pages stay: the store does not grow with every edit

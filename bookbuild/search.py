@@ -2,7 +2,7 @@
 site/search-index.json, which assets/search.js queries in the browser (no server, offline).
 
 Text comes from the rendered chapter HTML: headings h1-h3 (the ones with anchors) open a
-section; formulas (MathML) are skipped, a widget block contributes only its title. Terms:
+section; a formula contributes its characters (√dk), a widget block only its title. Terms:
 
 - a Chinese run gives its overlapping character bigrams ("位置编码" -> 位置, 置编, 编码), as
   Lucene's CJKAnalyzer does: no dictionary, no word list, every word of the book findable
@@ -30,7 +30,7 @@ from collections import Counter
 from html import unescape
 from pathlib import Path
 
-from . import chapter_cache
+from . import chapter_cache, mathtext
 from .vendor import runtime_cache
 
 INDEX_NAME = "search-index.json"
@@ -58,14 +58,19 @@ def _squash(parts):
     return " ".join("".join(parts).split())
 
 
+def math_text(m):
+    """A formula as the characters a reader sees (√dₖ, QKᵀ, bookbuild/mathtext.py)."""
+    return " " + mathtext.text(m.group(0)) + " "
+
+
 @functools.lru_cache(maxsize=256)  # the preview server rebuilds unchanged chapters often
 def sections(html):
     """Chapter HTML -> [{"level", "anchor", "heading", "text"}], one per h1-h3 heading with an
-    id; a formula leaves nothing, a widget block leaves its title (its aria-label), a heading's
-    permalink (a.anchor) leaves nothing."""
+    id; a formula leaves its characters, a widget block its title (its aria-label), a
+    heading's permalink (a.anchor) nothing."""
     secs = [{"level": 0, "anchor": "", "heading": [], "text": []}]
     heading, widget, permalink = None, 0, False
-    for m in TAG.finditer(MATH.sub(" ", str(html))):
+    for m in TAG.finditer(MATH.sub(math_text, str(html))):
         close, tag, attrs, data = m.groups()
         out = secs[-1]["heading" if heading else "text"]
         if data is not None:

@@ -21,7 +21,8 @@ from .errors import BuildError, clip, short, toml_error
 from .markdown import PAGE_IDS
 from .output import file_version
 
-RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')"}
+RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')",
+            "label": "a label for references to this figure: label = \"fig:name\", cited [@fig:name]"}
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "widgets"
 PYCORE = Path(__file__).resolve().parent.parent / "pycore"
 
@@ -83,7 +84,11 @@ def parse_block(name, body, file, line):
                          file, _key_line(body, "id", line))
     for key, spec in specs.items():
         params.setdefault(key, spec["default"])
-    return instance_id, params
+    label = given.get("label")
+    if label is not None and not isinstance(label, str):
+        raise BuildError(f'widget {name}: label must be a string, label = "fig:name"', file,
+                         _key_line(body, "label", line))
+    return instance_id, label, params
 
 
 def _specs(name, file, line):
@@ -140,7 +145,7 @@ def expand_widgets(chapter, tokens, env):
             raise BuildError(f"a widget block starts with ```widget <name>; got "
                              f"```{clip(t.info.strip())}", chapter.path, line)
         name = words[1]
-        instance_id, params = parse_block(name, t.content, chapter.path, line)
+        instance_id, label, params = parse_block(name, t.content, chapter.path, line)
         # default ids are chapter-local (stable links, and chapters can be rebuilt alone)
         n = sum(1 for w in chapter.widgets if w["name"] == name) + 1
         wid = instance_id or f"{name}-{chapter.slug}" + (f"-{n}" if n > 1 else "")
@@ -155,5 +160,5 @@ def expand_widgets(chapter, tokens, env):
         files = [f"{f}?v={file_version(PYCORE / f)}"
                  for f in getattr(registry().module(name), "DATA_FILES", ())]
         t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view, "line": line,
-                            "files": files}
+                            "files": files, "label": label}
         chapter.widgets.append(t.meta["widget"])

@@ -108,7 +108,7 @@ def assert_full_params(name, params):
 @given(name=NAMES, body=st.text(max_size=200))
 def test_parse_block_of_arbitrary_text_raises_only_build_error(name, body):
     try:
-        _, params = parse_block(name, body, "b.md", 3)
+        _, _, params = parse_block(name, body, "b.md", 3)
     except BuildError as e:
         assert e.file == "b.md" and e.line >= 3
     else:
@@ -119,7 +119,7 @@ def test_parse_block_of_arbitrary_text_raises_only_build_error(name, body):
 @given(name=st.sampled_from(WIDGETS), given=st.dictionaries(KEYS, VALUES, max_size=5))
 def test_parse_block_of_toml_lines_raises_only_build_error(name, given):
     try:
-        _, params = parse_block(name, toml_body(given), "b.md", 3)
+        _, _, params = parse_block(name, toml_body(given), "b.md", 3)
     except BuildError as e:
         assert e.file == "b.md" and 3 <= e.line <= 3 + len(given)
     else:
@@ -168,7 +168,7 @@ def jinja():
 
 def block_computes_and_renders(name, params, jinja, tolerate=()):
     """The block with these valid params passes parse_block, computes a view and renders."""
-    wid, full = parse_block(name, toml_body(params), "b.md", 3)  # no BuildError here
+    wid, _, full = parse_block(name, toml_body(params), "b.md", 3)  # no BuildError here
     assert wid is None and set(full) == set(SPECS[name])
     for key, value in params.items():
         assert full[key] == value

@@ -27,11 +27,11 @@ HTML = """<h1 id="t">1. 标题 &amp; Title<a class="anchor" href="#t" aria-label
 <h3 id="three">Third</h3>"""
 
 
-def test_sections_split_at_anchored_headings_and_skip_math_and_widget_bodies():
+def test_sections_split_at_anchored_headings_read_math_as_text_and_skip_widget_bodies():
     secs = search.sections(HTML)
     assert [(s["level"], s["anchor"], s["heading"]) for s in secs] == [
         (1, "t", "1. 标题 & Title"), (2, "two", "Second"), (3, "three", "Third")]
-    assert secs[0]["text"] == "Intro text with LayerNorm and a formula here."
+    assert secs[0]["text"] == "Intro text with LayerNorm and a formula x=42 here."  # as read
     assert secs[1]["text"] == "cell-a cell-b Widget title after widget Not a section tail"
     assert secs[2]["text"] == ""
 

@@ -27,7 +27,7 @@ def test_chapter_links_keep_the_runtime(browser, server):
     assert page.evaluate(WORKER_REQUESTS)[fetched_by_worker:] == []
 
     root = page.locator('[data-widget="attention"]').first
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
     assert_shows(root, pycore_view("attention", query="累"))
 
     page.go_back()

@@ -52,7 +52,7 @@ def test_second_chapter_downloads_no_runtime_and_offline_works(browser, recordin
     settle(page)
     root = page.locator('[data-widget="attention"]').first
     assert root.get_attribute("data-state") == "live"
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
     assert_shows(root, pycore_view("attention", query="累"))
     context.close()
 
@@ -72,7 +72,7 @@ def test_blocked_webassembly_leaves_the_static_page_readable(browser, server_wit
     assert page.locator(".runtime-notice:visible").count() == 1
     root = page.locator('[data-widget="attention"]').first
     assert_shows(root, pycore_view("attention", **params_of(root)), min_count=90)
-    assert root.locator("[data-token]").first.is_disabled()
+    assert root.locator("[data-control=query] [data-value]").first.is_disabled()
     context.close()
 
 

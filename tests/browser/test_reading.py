@@ -17,19 +17,23 @@ def test_no_raw_tex_on_any_page(site):
             assert "xmlns=\"http://www.w3.org/1998/Math/MathML\"" in body
 
 
-def test_print_shows_the_widget_with_its_numbers(book_pages):
+def test_print_shows_the_figure_as_it_is_now_without_its_tables(book_pages):
+    """Print shows each widget's picture in its current state, with its key numbers; the
+    number tables stay folded (chapter 04 used to print ten pages of Q, K, V tables)."""
     page = book_pages("attention")
     root = page.widget("attention")
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
+    view = pycore_view("attention", query="累")
     page.page.emulate_media(media="print")
     try:
         assert not page.page.locator(".toc").is_visible()
         assert not root.locator("[data-action=reset]").is_visible()
-        assert root.is_visible()
-        numbers = root.locator('[data-bind^="row."]')
-        assert numbers.count() == 9 and all(numbers.nth(i).is_visible() for i in range(9))
-        assert_shows(root, pycore_view("attention", query="累"))  # its current state
-        assert root.locator('table[data-matrix="weights"]').is_visible()
+        assert root.is_visible() and root.locator("svg.curves").is_visible()
+        assert root.locator("svg.heat").is_visible()
+        assert root.locator(".key-figure .big").inner_text() == f"{view['top']['weight']:.4f}"
+        assert_shows(root, view)  # its current state
+        assert not root.locator('table[data-matrix="weights"]').is_visible()
+        assert not root.locator("details.numbers").first.evaluate("d => d.open")
     finally:
         page.page.emulate_media(media="screen")
 

@@ -27,7 +27,7 @@ def test_a_full_navigation_finds_the_runtime_booted(browser, server):
     assert page.evaluate(BOOT) == booted, "the next page booted a runtime of its own"
     assert page.evaluate(WORKER_REQUESTS) == fetched, "the runtime was fetched again"
     root = page.locator('[data-widget="attention"]').first
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
     assert_shows(root, pycore_view("attention", query="累"))
     context.close()
 
@@ -41,7 +41,7 @@ def test_without_shared_worker_a_page_has_its_own_worker(browser, server):
     assert page.evaluate(BOOT) > 0
     root = page.locator('[data-widget="attention"]').first
     before = updates(root)
-    root.locator('[data-token="累"]').click()
+    root.locator("""[data-control=query] [data-value='"累"']""").click()
     assert updates(root) == before + 1
     assert_shows(root, pycore_view("attention", query="累"))
     context.close()
@@ -52,7 +52,7 @@ def test_inputs_faster_than_the_runtime_end_on_the_last_one(book_pages):
     that arrive while one view is computed into its next request, and ends on the last value."""
     page = book_pages("softmax")
     root = page.widget("softmax")
-    slider = root.locator("[data-control=log10_temperature]")
+    slider = root.locator("[data-control=temperature]")
     before = updates(root)
     last = slider.evaluate("""s => {  // 21 input events in one task, as fast as a drag can go
         const [lo, hi] = [Number(s.min), Number(s.max)];

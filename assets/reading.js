@@ -1,0 +1,61 @@
+// Reading aids that need a script (the layout never does: it is final before this runs).
+// - 本节目录: the section being read is marked (aria-current="location") as the reader scrolls.
+// - Keyboard shortcuts, as in mdBook: ← and → go to the previous and next chapter, ? shows
+//   the list (the dialog #tbook-keys); / (search.js) jumps to the search box. Never while the
+//   reader types, holds a modifier, or works a widget (whose arrow keys are its own).
+
+const TYPING = "input, textarea, select, [contenteditable], [role=radiogroup], [role=spinbutton], " +
+  "[role=slider], [role=listbox], [data-roving], .widget";
+
+function markCurrentSection() {
+  const links = [...document.querySelectorAll(".page-toc a[href^='#']")];
+  if (!links.length || !("IntersectionObserver" in window)) return () => {};
+  const byId = new Map();
+  links.forEach((a) => {
+    let id;
+    try { id = decodeURIComponent(a.hash.slice(1)); } catch (malformed) { return; }
+    const heading = document.getElementById(id);
+    if (heading) byId.set(heading, id);
+  });
+  const show = () => {
+    const headings = [...byId.keys()];
+    // the last heading above the middle of the screen is the section being read
+    const above = headings.filter((h) => h.getBoundingClientRect().top < innerHeight * 0.4);
+    const current = above.length ? byId.get(above[above.length - 1]) : null;
+    links.forEach((a) => {
+      let id = null;
+      try { id = decodeURIComponent(a.hash.slice(1)); } catch (malformed) { /* skip */ }
+      if (id === current) a.setAttribute("aria-current", "location");
+      else a.removeAttribute("aria-current");
+    });
+  };
+  const observer = new IntersectionObserver(show, { rootMargin: "0px 0px -60% 0px" });
+  byId.forEach((_, heading) => observer.observe(heading));
+  addEventListener("scroll", show, { passive: true });
+  show();
+  return () => { observer.disconnect(); removeEventListener("scroll", show); };
+}
+
+function shortcuts() {
+  const dialog = document.getElementById("tbook-keys");
+  const openKeys = () => { if (dialog && !dialog.open) dialog.showModal(); };
+  document.querySelector("[data-action=keys]")?.addEventListener("click", openKeys);
+  dialog?.querySelector("[data-action=keys-close]")?.addEventListener("click", () => dialog.close());
+  document.addEventListener("keydown", (event) => {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest?.(TYPING) || dialog?.open) return;
+    const go = (rel) => document.querySelector(`.pager a[rel=${rel}]`)?.click();
+    if (event.key === "ArrowLeft") go("prev");
+    else if (event.key === "ArrowRight") go("next");
+    else if (event.key === "?") openKeys();
+    else return;
+    event.preventDefault();
+  });
+}
+
+let unmark = () => {};
+export function enableReading() {
+  shortcuts();
+  unmark = markCurrentSection();
+  document.addEventListener("tbook:page", () => { unmark(); unmark = markCurrentSection(); });
+}
