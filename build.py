@@ -9,6 +9,9 @@
                                # create a new widget's parts from templates (docs/contributing.md)
     python build.py docs       # regenerate the parameter reference in docs/contributing.md
                                # (--check: only say whether it is up to date)
+    python build.py pdf        # build site/ and the whole book as site/book.pdf (Chromium)
+    python build.py epub       # build site/ and the book as site/book.epub (EPUB 3)
+    python build.py pdf epub   # both (the landing page offers what was made)
 """
 import argparse
 import sys
@@ -22,9 +25,10 @@ HERE = Path(__file__).resolve().parent
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("command", nargs="?", choices=["build", "serve", "new-widget", "docs"],
-                    default="build")
-    ap.add_argument("name", nargs="?", help="new-widget: the widget's name, e.g. layer-norm")
+    ap.add_argument("command", nargs="?", choices=["build", "serve", "new-widget", "docs", "pdf",
+                                                   "epub"], default="build")
+    ap.add_argument("name", nargs="?", help="new-widget: the widget's name, e.g. layer-norm; "
+                                            "after pdf: epub (and after epub: pdf)")
     ap.add_argument("--book", type=Path, default=HERE / "book", help="chapters folder (book/)")
     ap.add_argument("--out", type=Path, default=HERE / "site", help="output folder (site/)")
     ap.add_argument("--pyodide-dist", type=Path, default=None,
@@ -38,7 +42,12 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true",
                     help="docs: exit 1 if docs/contributing.md is out of date, change nothing")
     args = ap.parse_args(argv)
-    if (args.name is None) != (args.command != "new-widget"):
+    downloads = []
+    if args.command in ("pdf", "epub"):
+        downloads = [args.command] + ([args.name] if args.name else [])
+        if args.name not in (None, "pdf", "epub") or len(set(downloads)) != len(downloads):
+            ap.error("pdf and epub may be given together: build.py pdf epub")
+    elif (args.name is None) != (args.command != "new-widget"):
         ap.error("new-widget takes a widget name (and only new-widget takes one)")
     if args.command in ("new-widget", "docs"):
         return tool(args)
@@ -48,7 +57,7 @@ def main(argv=None):
                         log=lambda msg: print(msg, flush=True))
         return 0
     try:
-        build(args.book, args.out, dist_dir=args.pyodide_dist)
+        build(args.book, args.out, dist_dir=args.pyodide_dist, downloads=downloads)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         print("the previous site/ (if any) was left unchanged", file=sys.stderr)

@@ -37,6 +37,7 @@ class Book:
     description: str = ""  # book.toml's description: the landing page's meta description
     bibliography: dict = field(default_factory=dict)  # bookbuild/bib.py, once resolved
     glossary: list = field(default_factory=list)      # bookbuild/glossary.py
+    downloads: dict = field(default_factory=dict)     # {"pdf": file name, "epub": ...} made
 
     @property
     def chapters(self):

@@ -133,13 +133,20 @@ def site_url(rel, site_dir):
     return f"{rel}?v={file_version(site_dir / rel)}"
 
 
+# Files a reader fetches on purpose (the whole book to print, its PDF and EPUB, notebooks):
+# not precached for offline reading, where they would cost every reader their megabytes.
+ON_DEMAND = re.compile(r"^print\.html$|\.(pdf|epub|ipynb|whl)$")
+
+
 def write_service_worker(site_dir, render_sw):
-    """site/sw.js, listing the address of every file of the site (site_url); its version
-    changes with any file. render_sw(version, urls) -> the text of sw.js (templates/sw.js)."""
+    """site/sw.js, listing the address of every file of the site (site_url) but the on-demand
+    ones; its version changes with any file. render_sw(version, urls) -> the text of sw.js
+    (templates/sw.js)."""
     urls, h = [], hashlib.sha256(f"runtime {RECIPE}".encode())  # the site's runtime files change
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(site_dir).as_posix()
-        urls.append(site_url(rel, site_dir))
+        if not ON_DEMAND.search(rel):
+            urls.append(site_url(rel, site_dir))
         h.update(rel.encode())
         if not rel.startswith("pyodide/"):  # the runtime is pinned by hash already
             h.update(path.read_bytes())

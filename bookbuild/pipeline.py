@@ -7,7 +7,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import bib, chapter_cache, glossary, markdown, output, previews, render, search, xref
+from . import (bib, chapter_cache, epub, glossary, markdown, output, previews, printbook, render,
+               search, xref)
 from .load import load_book
 from .vendor import NUMPY_WHEEL, vendor_runtime
 from .widgets import claim_id, expand_widgets
@@ -120,13 +121,19 @@ class Tools:
         return self._md
 
 
-def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
+DOWNLOADS = {"pdf": "book.pdf", "epub": "book.epub"}
+
+
+def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=()):
     """Build the whole book from book_dir into out_dir; raise BuildError on bad input.
 
     `cache` (a dict, optional) keeps compiled chapters between builds of one process; the
-    caller empties it when pycore/ or templates/ change."""
+    caller empties it when pycore/ or templates/ change. `downloads`: "pdf", "epub": also make
+    the book's PDF (bookbuild/printbook.py) and EPUB (bookbuild/epub.py), offered on the
+    landing page."""
     start = time.perf_counter()
     book = load_book(book_dir)
+    book.downloads = {kind: DOWNLOADS[kind] for kind in downloads}
     if cache is not None and "tools" not in cache:
         cache["tools"] = Tools()
     tools = cache["tools"] if cache is not None else Tools()
@@ -159,6 +166,11 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None):
             pages = chapter_cache.load_pages()
         memo = render.page_memo(pages, code, book, runtime)
         output.write_pages(site, render.render_pages(tools, book, runtime, memo))
+        if "pdf" in book.downloads:
+            log(f"printing {printbook.print_pdf(site, book.downloads['pdf']).name} with Chromium")
+        if "epub" in book.downloads:
+            number = {c.rel: render.section_number(c, i) for i, c in enumerate(book.chapters)}
+            log(f"writing {epub.write(site, book, lambda c: number[c.rel]).name}")
         output.write_service_worker(site, lambda version, urls: render.cached(
             memo, ("sw", version), lambda: tools.jinja.get_template("sw.js").render(
                 version=version, urls=urls, offline=render.OFFLINE_PAGE)))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from . import glossary, output, xref
+from . import glossary, output, printbook, xref
 from .vendor import runtime_cache
 
 from .errors import BuildError
@@ -177,10 +177,14 @@ def render_pages(jinja, book, runtime, memo=None):
             "page.html").render(book=book, chapter=c, root="", runtime=runtime,
                                 prev=chapters[i - 1] if i else None,
                                 next=chapters[i + 1] if i + 1 < len(chapters) else None))
-    yield "index.html", cached(memo, ("index",), lambda: jinja.get_template("index.html").render(
-        book=book, root="", runtime=runtime, chapter=None))
+    yield "index.html", cached(memo, ("index", tuple(book.downloads)), lambda: jinja.get_template(
+        "index.html").render(book=book, root="", runtime=runtime, chapter=None))
     yield OFFLINE_PAGE, cached(memo, ("offline",), lambda: jinja.get_template(
         "offline.html").render(book=book, root="", runtime=runtime, chapter=None))
+    number = {c.rel: section_number(c, i) for i, c in enumerate(chapters)}
+    yield printbook.PAGE, cached(memo, ("print", _all(memo)), lambda: jinja.get_template(
+        "print.html").render(book=book, root="", runtime=runtime,
+                             chapters=printbook.chapters(book, lambda c: number[c.rel])))
     if book.glossary:
         terms = sorted(book.glossary, key=lambda t: t["en"].lower())
         where = {c.rel: (c, section_number(c, i)) for i, c in enumerate(book.chapters)}
@@ -238,6 +242,11 @@ def page_memo(store, code, book, runtime):
 
 def _chapter(memo, i):
     return memo["chapters"][i] if memo else None
+
+
+def _all(memo):
+    """The key of a page that holds every chapter."""
+    return hashlib.sha256("".join(memo["chapters"]).encode()).hexdigest() if memo else None
 
 
 def cached(memo, key, render):
