@@ -1,5 +1,6 @@
 """Stage 1 -- load: book/book.toml and the chapter files, in book order."""
 import codecs
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,8 @@ class Book:
     title: str
     parts: list           # [(part title, [Chapter, ...])]
     description: str = ""  # book.toml's description: the landing page's meta description
+    base_url: str = ""     # where the book is published (sitemap, canonical, Open Graph)
+    edit_url: str = ""     # "https://…/edit/main/book/{file}": each chapter's edit link
     bibliography: dict = field(default_factory=dict)  # bookbuild/bib.py, once resolved
     glossary: list = field(default_factory=list)      # bookbuild/glossary.py
     downloads: dict = field(default_factory=dict)     # {"pdf": file name, "epub": ...} made
@@ -150,4 +153,22 @@ def load_book(root):
     if not isinstance(description, str):
         raise BuildError('description must be a string: description = "..."', shown,
                          _line_of(text, "description"))
-    return Book(root=root, title=conf["title"], parts=parts, description=description)
+    base_url, edit_url = _url(conf, "base_url", text, shown), _url(conf, "edit_url", text, shown)
+    if base_url and not base_url.endswith("/"):
+        raise BuildError(f"base_url {base_url!r} must end with '/': it is the address the "
+                         "book's pages sit under", shown, _line_of(text, "base_url"))
+    if edit_url and "{file}" not in edit_url:
+        raise BuildError("edit_url must hold {file}, the chapter's file name, e.g. "
+                         '"https://github.com/me/book/edit/main/book/{file}"', shown,
+                         _line_of(text, "edit_url"))
+    return Book(root=root, title=conf["title"], parts=parts, description=description,
+                base_url=base_url, edit_url=edit_url)
+
+
+def _url(conf, key, text, shown):
+    """An optional http(s) address of book.toml ("" when absent)."""
+    value = conf.get(key, "")
+    if value and (not isinstance(value, str) or not re.match(r"^https?://[^\s\"<>]+$", value)):
+        raise BuildError(f"{key} must be an http(s) address in quotes, got {short(value)}", shown,
+                         _line_of(text, key))
+    return value

@@ -217,3 +217,18 @@ def staging(out_dir):
         os.rename(out_dir, old)
     os.rename(tmp, out_dir)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def write_sitemap(site_dir, book, pages):
+    """site/sitemap.xml (and robots.txt naming it) when book.toml gives the book's base_url:
+    the landing page, every chapter, the glossary and the bibliography. Without a base_url a
+    sitemap could only hold wrong addresses, so there is none."""
+    if not book.base_url:
+        return
+    from xml.sax.saxutils import escape
+    urls = "".join(f"<url><loc>{escape(book.base_url + p)}</loc></url>" for p in pages)
+    (site_dir / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        f'schemas/sitemap/0.9">{urls}</urlset>\n', encoding="utf-8")
+    (site_dir / "robots.txt").write_text(f"Sitemap: {book.base_url}sitemap.xml\n",
+                                         encoding="utf-8")

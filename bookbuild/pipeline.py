@@ -155,6 +155,9 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
         output.copy_assets(site / "assets")
         markdown.copy_images(book, site, env["all_images"])
         runtime["pycore"] = output.pycore_archive(site / "assets")
+        output.write_sitemap(site, book, ["index.html"] + [c.href for c in book.chapters] +
+                             [p for p, made in (("glossary.html", book.glossary),
+                                                ("bibliography.html", book.bibliography)) if made])
         search.write_index(site, book, log=log)
         previews.write(site, book, labels)
         runtime["files"] = output.fingerprints(site)

@@ -193,7 +193,7 @@ def render_pages(jinja, book, runtime, memo=None):
             ensure_ascii=False).encode()).hexdigest())
         yield glossary.PAGE, cached(memo, key, lambda: jinja.get_template(
             "glossary.html").render(book=book, root="", runtime=runtime, chapter=None,
-                                    terms=terms, where=where))
+                                    terms=terms, where=where, page_name=glossary.PAGE))
     if book.bibliography:
         entries = bibliography_entries(book)
         key = ("bibliography", hashlib.sha256(json.dumps(
@@ -201,7 +201,7 @@ def render_pages(jinja, book, runtime, memo=None):
             ensure_ascii=False).encode()).hexdigest())
         yield BIBLIOGRAPHY_PAGE, cached(memo, key, lambda: jinja.get_template(
             "bibliography.html").render(book=book, root="", runtime=runtime, chapter=None,
-                                        entries=entries))
+                                        entries=entries, page_name=BIBLIOGRAPHY_PAGE))
     yield from embed_pages(jinja, book, runtime, memo)
 
 
@@ -229,7 +229,8 @@ def page_memo(store, code, book, runtime):
     page lists the chapters), and the page's own chapter -- title, headings, widgets and HTML."""
     def digest(value):
         return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()
-    outline = [book.title, book.description, bool(book.glossary), bool(book.bibliography),
+    outline = [book.title, book.description, book.base_url, book.edit_url, bool(book.glossary),
+               bool(book.bibliography),
                [[part, [[c.rel, c.href, c.title, len(c.widgets)] for c in cs]]
                 for part, cs in book.parts]]
     shared = digest([code, runtime, outline])

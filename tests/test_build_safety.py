@@ -283,3 +283,42 @@ def test_a_reader_never_finds_the_site_missing_during_a_rebuild(book, tmp_path):
         reader.join()
     assert not missing, f"index.html was missing {len(missing)} times while the site was swapped"
     assert "第 4 次改动" in (site / "b.html").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- found by others
+
+def test_base_url_gives_a_sitemap_canonical_addresses_and_link_previews(book, tmp_path):
+    toml = book / "book.toml"
+    toml.write_text('base_url = "https://book.example/tbook/"\n'
+                    'edit_url = "https://github.com/me/tbook/edit/main/book/{file}"\n'
+                    + toml.read_text(encoding="utf-8"), encoding="utf-8")
+    site = tmp_path / "site"
+    build(book, site, log=quiet)
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://book.example/tbook/a.html</loc>" in sitemap
+    assert "<loc>https://book.example/tbook/index.html</loc>" in sitemap
+    page = (site / "a.html").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="https://book.example/tbook/a.html">' in page
+    assert '<meta property="og:url" content="https://book.example/tbook/a.html">' in page
+    assert '<meta property="og:title" content="向量与点积 · 坏输入样书">' in page
+    assert 'href="https://github.com/me/tbook/edit/main/book/a.md">在 GitHub 上编辑此页<' in page
+
+
+def test_without_base_url_there_is_nothing_to_get_wrong(book, tmp_path):
+    site = tmp_path / "site"
+    build(book, site, log=quiet)
+    page = (site / "a.html").read_text(encoding="utf-8")
+    assert not (site / "sitemap.xml").exists() and "og:url" not in page
+    assert 'rel="canonical"' not in page and "在 GitHub 上编辑此页" not in page
+
+
+@pytest.mark.parametrize("line,message", [
+    ('base_url = "ftp://x/"', "base_url must be an http(s) address"),
+    ('base_url = "https://x.example/book"', "must end with '/'"),
+    ('edit_url = "https://github.com/me/x/edit/main/book/"', "edit_url must hold {file}")])
+def test_a_wrong_base_or_edit_url_stops_the_build(book, tmp_path, line, message):
+    toml = book / "book.toml"
+    toml.write_text(line + "\n" + toml.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        build(book, tmp_path / "site", log=quiet)
+    assert "book.toml:1: " in str(err.value) and message in str(err.value)
