@@ -5,7 +5,7 @@
 Prints, per page and form factor, the median of the runs: the performance score, Cumulative
 Layout Shift, Largest Contentful Paint, Total Blocking Time and First Contentful Paint, and
 the accessibility score. Lighthouse 12 (npm `lighthouse@12.2.3`, which runs on this machine's
-Node.js 20) is installed on first use into benchmarks/node_modules (not committed). The book
+Node.js 20; benchmarks/package.json) is installed on first use into benchmarks/node_modules. The book
 is built and served as a static host would serve it (brotli is not applied: the figures are
 for an uncompressed localhost host; Lighthouse simulates a slow 4G network and a 4x slower CPU
 for mobile). Not a test: it asserts nothing.
@@ -23,15 +23,14 @@ from common import ROOT, build_site, find_chromium, load_note, serving
 
 HERE = Path(__file__).resolve().parent
 LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"
-VERSION = "12.2.3"
 FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking " \
         "--disable-component-update --disable-sync --no-first-run --disable-quic"
 
 
 def install():
+    """Lighthouse as benchmarks/package-lock.json pins it (npm ci), on first use."""
     if not LIGHTHOUSE.exists():
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(HERE),
-                        f"lighthouse@{VERSION}"], check=True)
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
 
 
 def audit(url, form_factor, out):
