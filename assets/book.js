@@ -3,6 +3,7 @@
 // Moving to another chapter keeps the runtime (navigate.js): its widgets go live at once.
 import { enableNavigation } from "./navigate.js";
 import { enablePopovers } from "./popover.js";
+import { showProgress } from "./progress.js";
 import { enableReading } from "./reading.js";
 import { bootRuntime, connect, retry } from "./runtime.js";
 import { firstView, setState } from "./widgets/common.js";
@@ -87,8 +88,18 @@ function themeToggle() {
   show();
 }
 
+// Every exercise inside `container` (assets/exercise.js): it runs the reader's code in a Python
+// of its own, so it needs nothing booted to start.
+function mountExercises(container) {
+  const roots = [...container.querySelectorAll("[data-exercise]")];
+  if (!roots.length) return;
+  import("./exercise.js").then(({ mount }) => roots.forEach((root) => mount(root, bootRuntime)),
+                               (err) => console.error("exercises:", err));
+}
+
 // Every widget inside `container`: loading -> live (or error, keeping the static numbers).
 function makeLive(container) {
+  mountExercises(container);
   const roots = [...container.querySelectorAll("[data-widget]")];
   if (!roots.length) return Promise.resolve();
   roots.forEach((root) => setState(root, "loading"));
@@ -120,5 +131,7 @@ preparePrint();
 themeToggle();
 enableReading();
 enablePopovers();
+showProgress();
+document.addEventListener("tbook:page", showProgress);
 enableNavigation(makeLive);
 makeLive(document).finally(registerServiceWorker);

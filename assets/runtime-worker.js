@@ -11,7 +11,8 @@
 // offline, the service worker answers with the cached script, whose URL has none.)
 //
 // Messages, page -> worker: {id, op: "hello"} | {id, op: "boot"} | {id, op: "files", names} |
-//   {id, op: "compute", name, params}, and for tests and benchmarks {id, op: "requests"} |
+//   {id, op: "compute", name, params} | {id, op: "exercise", request} (reply: JSON text), and
+//   for tests and benchmarks {id, op: "requests"} |
 //   {id, op: "memory"} | {id, op: "timeline", origin}.
 // Worker -> page: {id, ok: true, view?, ...} | {id, error, exit, boot} (a failed boot answers
 // every request with its error, boot: true; exit: the status when Python itself ended).
@@ -119,6 +120,8 @@ function retire() {
   setTimeout(() => self.close(), RETIRE_MS);
 }
 
+let exerciseJson = null;  // imported on the first exercise request
+
 // Python ended the whole interpreter (os._exit): Pyodide throws its "Exit" and is unusable.
 const exitStatus = (err) => (err?.name === "Exit" ? err.status ?? 0 : null);
 
@@ -156,6 +159,15 @@ async function answer(data) {
   const { py, callJson } = await python;
   if (data.op === "boot") return { bootSeconds };
   if (data.op === "memory") return { wasmBytes: py._module.HEAP8.buffer.byteLength };
+  if (data.op === "exercise") {  // a reader's answer checked, or a hint (pycore/exercises/page.py)
+    exerciseJson ??= py.pyimport("pycore.exercises.page").call_json;
+    try {
+      return { reply: exerciseJson(JSON.stringify(data.request)) };
+    } catch (err) {
+      if (exitStatus(err) !== null) retire();
+      throw err;
+    }
+  }
   if (data.op === "compute") {
     try {
       return { view: callJson(data.name, JSON.stringify(data.params)) };

@@ -106,6 +106,10 @@ function open({ shared, attempt = 0 }) {
     async compute(name, params) {
       return JSON.parse((await request({ op: "compute", name, params })).view);
     },
+    // An exercise's check, hint or solution (pycore/exercises/page.py).
+    async exercise(what) {
+      return JSON.parse((await request({ op: "exercise", request: what })).reply);
+    },
     // Have the worker fetch the named data files and put them where pycore reads them.
     async addDataFiles(names) {
       if (names.length) await request({ op: "files", names });

@@ -18,6 +18,7 @@ class Chapter:
     title: str = ""       # filled by the parse stage (first "# " heading)
     html: str = ""        # filled by the render stage
     widgets: list = field(default_factory=list)
+    exercises: list = field(default_factory=list)  # bookbuild/exercises.py
     headings: list = field(default_factory=list)  # (level, text, anchor)
     outline: list = field(default_factory=list)   # (level, plain text, anchor): 本节目录
     description: str = ""  # its first paragraph, as plain text: the page's meta description

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import (bib, chapter_cache, epub, glossary, markdown, output, previews, printbook, render,
-               search, xref)
+from . import (bib, chapter_cache, epub, exercises, glossary, markdown, output, previews,
+               printbook, render, search, xref)
 from .load import load_book
 from .vendor import NUMPY_WHEEL, vendor_runtime
 from .widgets import claim_id, expand_widgets
@@ -23,6 +23,7 @@ CHAPTER_RULES = [
     markdown.rewrite_links,
     markdown.check_images,
     expand_widgets,
+    exercises.expand,
     xref.collect_labels,
 ]
 
@@ -52,6 +53,9 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
         chapter.outline = [tuple(h) for h in record["outline"]]
         chapter.widgets = [dict(w) for w in record["widgets"]]
         chapter.labels, chapter.figures = record["labels"], record["figures"]
+        chapter.exercises = [dict(e) for e in record["exercises"]]
+        for e in chapter.exercises:
+            claim_id(env, e["id"], chapter.path, e["line"])
         chapter.refs = record["refs"]
         for w in chapter.widgets:
             claim_id(env, w["id"], chapter.path, w["line"])
@@ -71,6 +75,7 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
                               for w in chapter.widgets],
                   "links": [link[1:] for link in env["links"][first_link:]],
                   "images": env["images"], "labels": chapter.labels, "figures": chapter.figures,
+                  "exercises": chapter.exercises,
                   "refs": chapter.refs}
         env["all_images"] += [(chapter, image) for image in env.pop("images")]
         if code is not None:

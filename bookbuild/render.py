@@ -67,6 +67,8 @@ def make_env():
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     env.globals["sri"] = pass_context(sri)
     env.globals["figure_number"] = lambda w: Markup(xref.number_placeholder(f"widget {w['id']}"))
+    env.globals["exercise_number"] = lambda e: Markup(
+        xref.number_placeholder(f"exercise {e['id']}"))
     env.globals["asset"] = pass_context(asset)
     return env
 
@@ -77,6 +79,9 @@ def install_rules(md, jinja):
 
     def fence(renderer, tokens, idx, options, env):
         w = tokens[idx].meta.get("widget")
+        exercise = tokens[idx].meta.get("exercise")
+        if exercise is not None:
+            return jinja.get_template("exercise.html").render(e=exercise, root=env.get("root", ""))
         if w is None:  # a code block: focusable, so keyboard users can scroll a wide one
             return default_fence(tokens, idx, options, env).replace("<pre>", '<pre tabindex="0">', 1)
         w["html"] = render_widget(jinja, w, env.get("root", ""))  # embed pages reuse it
@@ -185,6 +190,13 @@ def render_pages(jinja, book, runtime, memo=None):
     yield printbook.PAGE, cached(memo, ("print", _all(memo)), lambda: jinja.get_template(
         "print.html").render(book=book, root="", runtime=runtime,
                              chapters=printbook.chapters(book, lambda c: number[c.rel])))
+    with_exercises = [(c, number[c.rel]) for c in chapters if c.exercises]
+    if with_exercises:
+        key = ("exercises", json.dumps([[c.rel, n, [[e["id"], e["title"]] for e in c.exercises]]
+                                        for c, n in with_exercises], ensure_ascii=False))
+        yield EXERCISES_PAGE, cached(memo, key, lambda: jinja.get_template(
+            "exercises.html").render(book=book, root="", runtime=runtime, chapter=None,
+                                     chapters=with_exercises, page_name=EXERCISES_PAGE))
     if book.glossary:
         terms = sorted(book.glossary, key=lambda t: t["en"].lower())
         where = {c.rel: (c, section_number(c, i)) for i, c in enumerate(book.chapters)}
@@ -206,6 +218,7 @@ def render_pages(jinja, book, runtime, memo=None):
 
 
 BIBLIOGRAPHY_PAGE = "bibliography.html"
+EXERCISES_PAGE = "exercises.html"
 
 
 def bibliography_entries(book):
@@ -231,7 +244,8 @@ def page_memo(store, code, book, runtime):
         return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()
     outline = [book.title, book.description, book.base_url, book.edit_url, bool(book.glossary),
                bool(book.bibliography),
-               [[part, [[c.rel, c.href, c.title, len(c.widgets)] for c in cs]]
+               [[part, [[c.rel, c.href, c.title, len(c.widgets),
+                         [e["name"] for e in c.exercises]] for c in cs]]
                 for part, cs in book.parts]]
     shared = digest([code, runtime, outline])
     chapters = [digest([shared, c.rel, c.slug, c.title, c.description, c.outline, str(c.html),

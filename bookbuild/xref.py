@@ -141,6 +141,9 @@ def collect_labels(chapter, tokens, env):
         elif t.type == "math_block_label":
             counts["eq"] += 1
             define(t.info, "eq", str(counts["eq"]), t.info, "", _line(t))
+        elif t.type == "fence" and "exercise" in t.meta:
+            counts["ex"] = counts.get("ex", 0) + 1
+            figures[f"exercise {t.meta['exercise']['id']}"] = str(counts["ex"])
         elif t.type == "fence" and "widget" in t.meta:
             counts["fig"] += 1
             w = t.meta["widget"]
@@ -168,8 +171,10 @@ def book_index(book, number_of):
     index = {}
     for c in book.chapters:
         n = number_of(c)
-        for wid, local in c.figures.items():
-            index[f"widget {wid}"] = {"kind": "fig", "num": f"{n}.{local}", "href": f"{c.href}#{wid}"}
+        for wid, local in c.figures.items():  # widgets ("<id>") and exercises ("exercise <id>")
+            kind, key, anchor = ("ex", wid, wid.split(" ", 1)[1]) if wid.startswith("exercise ") \
+                else ("fig", f"widget {wid}", wid)
+            index[key] = {"kind": kind, "num": f"{n}.{local}", "href": f"{c.href}#{anchor}"}
         for label, (kind, local, anchor, title, line) in c.labels.items():
             if label in index:
                 first = index[label]["chapter"]
@@ -216,7 +221,8 @@ def resolve(html, index, cite):
         if entry is None:
             return ""
         if role == "num":
-            return escape(f"({entry['num']})" if entry["kind"] == "eq" else f"图 {entry['num']}")
+            return escape({"eq": f"({entry['num']})", "ex": f"练习 {entry['num']}"}.get(
+                entry["kind"], f"图 {entry['num']}"))
         return (f'<a class="xref" href="{escape(entry["href"])}" data-kind="{entry["kind"]}">'
                 f"{escape(reference_text(entry))}</a>")
     return PLACEHOLDER.sub(fill, str(html))

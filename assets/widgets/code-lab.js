@@ -4,12 +4,12 @@
 // a shared link, and no link can run code in a reader's page): "运行" hands the box's text to
 // pycore as `code` alongside the state; reset forgets it, so pycore runs (and returns) the
 // original source again, in the widgets' runtime.
-// The reader's code runs in a Python of its own (runtime.js readerRuntime): a dedicated worker,
+// The reader's code runs in a Python of its own (assets/reader.js): a dedicated worker,
 // apart from the widgets' runtime, fresh for every run. While it runs, "■ 停止" ends it, and so
 // does the time limit (the view's time_limit); so does Python ending itself (os._exit). The
 // worker goes, with its memory, and pycore explains what happened (`interrupted`). The next
 // run's worker boots as soon as a run ends (and when the reader first comes to the box).
-import { readerRuntime } from "../runtime.js";
+import { readerSession } from "../reader.js";
 import { liveWidget } from "./common.js";
 
 const RUNNING = "正在运行，完成后结果会替换下面的输出…";
@@ -46,16 +46,16 @@ export function mount(root, runtime) {
     }));
   }
   let code = null;  // the text last run; null = the original source
-  const lab = readerLab(() => widget.view.time_limit);
+  const lab = readerSession({ timeLimit: () => widget.view.time_limit });
   const labRuntime = {
     async compute(name, params) {
       let view;
       if (code === null) {
         view = await runtime.compute(name, params);
       } else {
-        const outcome = await lab.run(name, { ...params, code });
-        view = outcome.view ?? await runtime.compute(name, { ...params, code,
-                                                             interrupted: outcome.interrupted });
+        const outcome = await lab.run((reader) => reader.compute(name, { ...params, code }));
+        view = outcome.result ?? await runtime.compute(name, { ...params, code,
+                                                               interrupted: outcome.interrupted });
       }
       fitTable(view);
       return view;
@@ -117,35 +117,4 @@ export function mount(root, runtime) {
       lab.stop();
     }
   });
-}
-
-// Runs of the reader's code, each in a new reader runtime. run() resolves to {view} when the
-// code finished (pycore's view, traceback included), else to {interrupted}: "stopped",
-// "timeout", "exit:<status>" or "crashed" (the worker is gone in every case).
-function readerLab(timeLimit) {
-  let next = null;     // {runtime, ready}: the Python the next run will use, booting or booted
-  let current = null;  // the runtime of the run in progress
-  const prepare = () => { next ??= readerRuntime(); };
-  async function run(name, params) {
-    prepare();
-    const { runtime, ready } = next;
-    next = null;
-    current = runtime;
-    let timer = 0;
-    try {
-      await ready;
-      timer = setTimeout(() => runtime.terminate("timeout"), timeLimit() * 1000);
-      return { view: await runtime.compute(name, params) };
-    } catch (err) {  // pycore's view catches whatever the code raises: this is the worker's end
-      console.warn("reader code:", err);
-      if (err.stopped) return { interrupted: err.message };
-      return { interrupted: err.exit != null ? `exit:${err.exit}` : "crashed" };
-    } finally {
-      clearTimeout(timer);
-      current = null;
-      runtime.terminate("stopped");  // this Python served its run: it goes, with its memory
-      prepare();                     // and the next run's starts now
-    }
-  }
-  return { prepare, run, stop: () => current?.terminate("stopped") };
 }

@@ -1,0 +1,44 @@
+// Runs of code the reader wrote (the code lab's block, an exercise's answer), each in a reader
+// runtime (runtime.js readerRuntime): a Python of its own, apart from the widgets'. run(ask)
+// resolves to {result} when the code finished (ask(runtime) is what to ask that Python), else to
+// {interrupted}: "stopped" (stop()), "timeout" (timeLimit() seconds), "exit:<status>" (the code
+// ended Python) or "crashed"; the worker is gone then. With fresh: true every run gets a new
+// Python (the code lab: nothing a run leaves behind reaches the next); otherwise the Python is
+// kept for the next run while it behaves (an exercise's checker puts pycore back itself).
+// The next run's Python starts booting as soon as a run ends, or on prepare().
+import { readerRuntime } from "./runtime.js";
+
+export function readerSession({ timeLimit, fresh = true }) {
+  let next = null;     // {runtime, ready}: the Python the next run will use
+  let current = null;  // the runtime of the run in progress
+  const prepare = () => { next ??= readerRuntime(); };
+  async function run(ask) {
+    prepare();
+    const session = next;
+    next = null;
+    const { runtime, ready } = session;
+    current = runtime;
+    let timer = 0;
+    let ended = fresh;
+    try {
+      await ready;
+      timer = setTimeout(() => runtime.terminate("timeout"), timeLimit() * 1000);
+      return { result: await ask(runtime) };
+    } catch (err) {  // the reader's code's errors are answers: this is the worker's end
+      console.warn("reader code:", err);
+      ended = true;
+      if (err.stopped) return { interrupted: err.message };
+      return { interrupted: err.exit != null ? `exit:${err.exit}` : "crashed" };
+    } finally {
+      clearTimeout(timer);
+      current = null;
+      if (ended) {
+        runtime.terminate("stopped");  // this Python goes, with its memory
+        prepare();                     // and the next run's starts now
+      } else {
+        next = session;
+      }
+    }
+  }
+  return { prepare, run, stop: () => current?.terminate("stopped") };
+}

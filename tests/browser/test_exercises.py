@@ -1,0 +1,111 @@
+"""Exercises in Chromium: the reader's code is checked by pycore in the reader's own Python;
+the model solution passes, typical wrong answers get a teacher's feedback (the same as
+CPython's checker), hints come one at a time and the solution only after a first check, the
+code survives a reload, progress shows in the contents, and an endless loop is stopped."""
+import pytest
+
+from pycore.exercises import check, describe
+
+PAGE = "02-softmax.html"
+NAME = "softmax"
+NO_SHIFT = """import numpy as np
+
+def softmax(z, temperature=1.0):
+    e = np.exp(np.asarray(z) / temperature)
+    return e / e.sum(axis=-1, keepdims=True)
+"""
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + PAGE)
+    page.wait_for_selector(f'[data-exercise="{NAME}"][data-state=live]', timeout=60_000)
+    yield page
+    context.close()
+
+
+def exercise(page):
+    return page.locator(f'[data-exercise="{NAME}"]')
+
+
+def run_check(root, code):
+    box = root.locator("[data-part=code]")
+    box.fill(code)
+    before = int(root.get_attribute("data-checks") or 0)
+    root.locator("[data-action=check]").click()
+    root.page.wait_for_function(
+        "([el, n]) => Number(el.dataset.checks || 0) > n", arg=[root.element_handle(), before],
+        timeout=90_000)
+    return root.locator("[data-part=feedback]")
+
+
+def test_the_model_solution_passes_and_a_wrong_one_is_told_why(page):
+    root = exercise(page)
+    solution = describe(NAME)["solution"]
+    fb = run_check(root, solution)
+    assert fb.get_attribute("data-status") == "passed"
+    assert fb.locator(".fb-title").inner_text() == check(NAME, solution)["title"]
+    # forgot the max-shift: inf/inf at logit 1000, and the feedback says so, as in CPython
+    fb = run_check(root, NO_SHIFT)
+    here = check(NAME, NO_SHIFT, seed=0)
+    assert fb.get_attribute("data-status") == here["status"] == "not_finite"
+    assert fb.locator(".fb-message").inner_text() == here["message"]
+    assert here["advice"][0] in fb.locator(".fb-advice").inner_text()
+    assert root.locator(".exercise-status").inner_text() == "已通过 ✓"  # it passed once
+
+
+def test_hints_one_at_a_time_and_the_solution_only_after_a_check(page):
+    root = exercise(page)
+    assert root.locator("[data-action=solution]").is_disabled()
+    assert describe(NAME)["solution"] not in page.content()  # not in the page before asked
+    hints = describe(NAME)["hints"]
+    root.locator("[data-action=hint]").click()
+    page.wait_for_function("el => el.children.length === 1",
+                           arg=root.locator("[data-part=hints]").element_handle())
+    assert root.locator("[data-part=hints] li").all_inner_texts() == hints[:1]
+    root.locator("[data-action=hint]").click()
+    page.wait_for_function("el => el.children.length === 2",
+                           arg=root.locator("[data-part=hints]").element_handle())
+    run_check(root, describe(NAME)["starter"])
+    assert root.locator("[data-part=feedback]").get_attribute("data-status") == "not_implemented"
+    root.locator("[data-action=solution]").click()
+    page.wait_for_selector(f'[data-exercise="{NAME}"] [data-part=solution]:not([hidden])')
+    assert root.locator("[data-part=solution] code").inner_text() == describe(NAME)["solution"]
+
+
+def test_the_code_and_the_progress_survive_a_reload(page):
+    root = exercise(page)
+    run_check(root, describe(NAME)["solution"] + "\n# 我的版本\n")
+    badge = page.locator('.toc [data-exercises="softmax"] .exercise-badge')
+    assert badge.inner_text() == "练习 1/1"
+    page.reload()
+    page.wait_for_selector(f'[data-exercise="{NAME}"][data-state=live]', timeout=60_000)
+    assert "# 我的版本" in exercise(page).locator("[data-part=code]").input_value()
+    page.goto(page.url.rsplit("/", 1)[0] + "/exercises.html")
+    row = page.locator('[data-exercise-row="softmax"]')
+    assert row.locator("[data-part=state]").inner_text() == "已通过"
+
+
+def test_an_endless_loop_is_stopped_by_the_time_limit(page):
+    root = exercise(page)
+    fb = run_check(root, "def softmax(z, temperature=1.0):\n    while True:\n        pass\n")
+    assert fb.get_attribute("data-status") == "interrupted"
+    assert "已自动停止" in fb.inner_text()
+    fb = run_check(root, describe(NAME)["solution"])  # a new Python checks the next answer
+    assert fb.get_attribute("data-status") == "passed"
+
+
+def test_tab_indents_and_escape_then_tab_leaves_the_box(page):
+    box = exercise(page).locator("[data-part=code]")
+    box.fill("def f():")
+    box.press("End")
+    box.press("Enter")
+    box.press("Tab")
+    assert box.input_value() == "def f():\n        "  # kept the block's indent, then one more
+    box.press("Escape")
+    box.press("Tab")
+    assert not box.evaluate("el => el === document.activeElement")
+    lines = exercise(page).locator(".editor-lines span").count()
+    assert lines == 2
