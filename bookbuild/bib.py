@@ -62,10 +62,10 @@ def _text(value):
 
 
 def _name(person):
-    """bibtexparser's name parts -> (first names, last name)."""
-    first = " ".join(person.first + person.von) if hasattr(person, "first") else ""
-    last = " ".join(person.last) if hasattr(person, "last") else str(person)
-    return _text(first), _text(last)
+    """bibtexparser's name parts -> (first names, last name with its particle: van den Oord)."""
+    if not hasattr(person, "last"):
+        return "", _text(str(person))
+    return _text(" ".join(person.first)), _text(" ".join(person.von + person.last))
 
 
 def short(entry):

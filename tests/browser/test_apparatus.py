@@ -92,7 +92,8 @@ def test_the_bibliography_page_lists_every_entry_with_who_cites_it(browser, serv
     entries = page.locator(".references-list > li")
     assert entries.count() >= 30
     cited = page.locator("#ref-vaswani2017 .cited-in a")
-    assert cited.count() >= 1 and cited.first.get_attribute("href").startswith("04-attention.html#")
+    hrefs = [cited.nth(i).get_attribute("href") for i in range(cited.count())]
+    assert any(h.startswith("04-attention.html#ref-vaswani2017") for h in hrefs), hrefs
     ctx.close()
 
 
