@@ -219,8 +219,9 @@ def rewrite_links(chapter, tokens, env):
 
 
 def anchors(chapter):
-    """The places a link may point to in a chapter: its headings, then its widgets."""
-    return [a for _, _, a in chapter.headings] + [w["id"] for w in chapter.widgets]
+    """The places a link may point to in a chapter: its headings, widgets and exercises."""
+    return [a for _, _, a in chapter.headings] + [w["id"] for w in chapter.widgets] + \
+        [e["id"] for e in chapter.exercises]
 
 
 def check_links(book, env):
