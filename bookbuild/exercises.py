@@ -8,7 +8,7 @@ hints, model solution and cases live there, with the checker and its tests, so t
 the page shows is the text the tests check. The block may set, as TOML:
 
     seed = 0          # the first random cases (the reader can ask for new ones)
-    time_limit = 5    # seconds a check may take before the page stops it (1 to 60)
+    time_limit = 15   # seconds a check may take before the page stops it (1 to 60)
     id = "..."        # the element's id (default: exercise-<exercise id>)
 
 An unknown exercise, an unknown key or a wrong value stops the build at its line. The page
@@ -20,7 +20,7 @@ import tomllib
 
 from .errors import BuildError, clip, short, toml_error
 
-KEYS = {"seed": (int, 0, 0, 10**9), "time_limit": (int, 5, 1, 60), "id": (str, None, None, None)}
+KEYS = {"seed": (int, 0, 0, 10**9), "time_limit": (int, 15, 1, 60), "id": (str, None, None, None)}
 
 
 def registry():

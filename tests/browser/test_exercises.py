@@ -2,6 +2,8 @@
 the model solution passes, typical wrong answers get a teacher's feedback (the same as
 CPython's checker), hints come one at a time and the solution only after a first check, the
 code survives a reload, progress shows in the contents, and an endless loop is stopped."""
+import re
+
 import pytest
 
 from pycore.exercises import check, describe
@@ -109,3 +111,45 @@ def test_tab_indents_and_escape_then_tab_leaves_the_box(page):
     assert not box.evaluate("el => el === document.activeElement")
     lines = exercise(page).locator(".editor-lines span").count()
     assert lines == 2
+
+
+def chapter_of(site, exercise_id):
+    for page in sorted(site.glob("[0-9]*.html")):
+        if f'data-exercise="{exercise_id}"' in page.read_text(encoding="utf-8"):
+            return page.name
+    raise AssertionError(f"no chapter holds the exercise {exercise_id}")
+
+
+def first_wrong_answer(exercise_id):
+    from tests.test_pycore_exercises_answers import ANSWERS, HEADER
+    wrong = [a for a in ANSWERS if a[0] == exercise_id and a[3] not in ("passed", "slow")]
+    _, label, source, status, _ = wrong[0]
+    return label, HEADER + source.lstrip("\n"), status
+
+
+@pytest.mark.parametrize("exercise_id", __import__("pycore.exercises").exercises.ids())
+def test_every_exercise_passes_its_solution_and_tells_a_wrong_answer_why(browser, server, site,
+                                                                         exercise_id):
+    """In the page, as in CPython: the model solution passes; a typical wrong answer gets the
+    checker's status and its very message."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + chapter_of(site, exercise_id))
+    root = page.locator(f'[data-exercise="{exercise_id}"]')
+    root.wait_for(state="attached")
+    page.wait_for_selector(f'[data-exercise="{exercise_id}"][data-state=live]', timeout=60_000)
+    fb = run_check(root, describe(exercise_id)["solution"])
+    assert fb.get_attribute("data-status") in ("passed", "slow"), fb.inner_text()
+    label, source, status = first_wrong_answer(exercise_id)
+    fb = run_check(root, source)
+    here = check(exercise_id, source, seed=int(root.get_attribute("data-seed")))
+    assert fb.get_attribute("data-status") == here["status"] == status, label
+    # the same words and the same case; Pyodide's NumPy (no BLAS) may round the 16th digit
+    # of a wrong number differently, so digits are compared to 6 significant figures
+    shown, expected = fb.locator(".fb-message").inner_text(), here["message"]
+    assert digits_rounded(shown) == digits_rounded(expected), label
+    context.close()
+
+
+def digits_rounded(text):
+    return re.sub(r"-?\d+\.\d+(?:e[+-]?\d+)?|\d{7,}", lambda m: f"{float(m.group(0)):.6g}", text)
