@@ -323,3 +323,27 @@ def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0
                        "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
             "query": query}
+
+
+# ---------------------------------------------------------------- an angle between two rays
+
+def angle_arc(x0, y0, x1, y1, x2, y2, *, radius=28.0, label_gap=16.0):
+    """The angle at (x0, y0) between the rays to (x1, y1) and to (x2, y2), in SVG units: an
+    arc of `radius` over the smaller of the two angles (at most 180°), and where its label goes,
+    on the bisector just outside the arc: {d, tx, ty}. Opposite rays (180°) are joined round
+    the side a quarter turn counter-clockwise (on screen) from the first; a ray of zero length
+    has no angle, so the arc is empty and the label sits at the corner."""
+    ux, uy, vx, vy = x1 - x0, y1 - y0, x2 - x0, y2 - y0
+    lu, lv = math.hypot(ux, uy), math.hypot(vx, vy)
+    if lu < 1e-9 or lv < 1e-9:
+        return {"d": f"M{r(x0)},{r(y0)}", "tx": r(x0), "ty": r(y0)}
+    ux, uy, vx, vy = ux / lu, uy / lu, vx / lv, vy / lv
+    mx, my = ux + vx, uy + vy
+    lm = math.hypot(mx, my)
+    mx, my = (mx / lm, my / lm) if lm > 1e-9 else (uy, -ux)
+    # y points down: a positive cross product turns clockwise on screen, SVG's sweep flag 1
+    sweep = 1 if ux * vy - uy * vx > 1e-12 else 0
+    d = (f"M{r(x0 + radius * ux)},{r(y0 + radius * uy)} A{r(radius)},{r(radius)} 0 0,{sweep} "
+         f"{r(x0 + radius * vx)},{r(y0 + radius * vy)}")
+    out = radius + label_gap
+    return {"d": d, "tx": r(x0 + out * mx), "ty": r(y0 + out * my + 4)}  # +4: text centred

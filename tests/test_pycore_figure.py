@@ -86,3 +86,18 @@ def test_attention_curves_are_as_thick_as_their_weight():
     assert all(x["d"].startswith(f"M{c['top'][1]['x']},") for x in c["curves"])
     assert c["curves"][2]["d"].endswith(f"{c['bottom'][2]['x']},{c['height'] - 20 - 16:.1f}")
     assert [t["query"] for t in c["top"]] == [False, True, False]
+
+
+def test_an_angle_arc_spans_the_smaller_angle():
+    # a right angle at the origin between "right" and "up" (y points down on screen): the arc
+    # runs counter-clockwise on screen (sweep 0), its label on the 45° bisector
+    a = figure.angle_arc(0, 0, 10, 0, 0, -10, radius=5, label_gap=5)
+    assert a["d"] == "M5.0,0.0 A5.0,5.0 0 0,0 0.0,-5.0"
+    assert (a["tx"], a["ty"] - 4) == pytest.approx((10 / math.sqrt(2), -10 / math.sqrt(2)), abs=0.01)
+    # the same rays the other way round: the same arc, drawn clockwise
+    assert figure.angle_arc(0, 0, 0, -10, 10, 0, radius=5)["d"] == "M0.0,-5.0 A5.0,5.0 0 0,1 5.0,0.0"
+    # opposite rays: half a turn, round the top of the first ray (right -> up -> left)
+    o = figure.angle_arc(0, 0, 3, 0, -7, 0, radius=5, label_gap=5)
+    assert o["d"] == "M5.0,0.0 A5.0,5.0 0 0,0 -5.0,0.0" and (o["tx"], o["ty"]) == (0.0, -6.0)
+    # no angle without two rays
+    assert figure.angle_arc(1, 2, 1, 2, 5, 5) == {"d": "M1.0,2.0", "tx": 1.0, "ty": 2.0}
