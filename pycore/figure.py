@@ -347,3 +347,15 @@ def angle_arc(x0, y0, x1, y1, x2, y2, *, radius=28.0, label_gap=16.0):
          f"{r(x0 + radius * vx)},{r(y0 + radius * vy)}")
     out = radius + label_gap
     return {"d": d, "tx": r(x0 + out * mx), "ty": r(y0 + out * my + 4)}  # +4: text centred
+
+
+# ---------------------------------------------------------------- frames over a heatmap
+
+def heat_frames(heat, *, rows=(), cells=()):
+    """Frames over a heatmap (from `heatmap`): one around each row i of `rows`, its label
+    included, then one around each cell (i, j) of `cells`: [{x, y, w, h}]. A live view
+    redraws the same frames, so a widget asks for the same number of them every time."""
+    cell, label_w, label_h = heat["cell"], heat["label_w"], heat["label_h"]
+    return ([{"x": 0, "y": label_h + i * cell, "w": heat["width"], "h": cell} for i in rows]
+            + [{"x": label_w + j * cell, "y": label_h + i * cell, "w": cell, "h": cell}
+               for i, j in cells])

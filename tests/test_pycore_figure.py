@@ -101,3 +101,15 @@ def test_an_angle_arc_spans_the_smaller_angle():
     assert o["d"] == "M5.0,0.0 A5.0,5.0 0 0,0 -5.0,0.0" and (o["tx"], o["ty"]) == (0.0, -6.0)
     # no angle without two rays
     assert figure.angle_arc(1, 2, 1, 2, 5, 5) == {"d": "M1.0,2.0", "tx": 1.0, "ty": 2.0}
+
+
+def test_frames_go_round_a_heatmaps_rows_and_cells():
+    h = figure.heatmap([[0, 1, 2], [3, 4, 5]], ["a", "b"], ["x", "y", "z"], cell=10,
+                       label_w=20, label_h=5)  # 50 wide: 20 of labels and 3 cells of 10
+    rows = figure.heat_frames(h, rows=[1])
+    assert rows == [{"x": 0, "y": 15, "w": 50, "h": 10}]
+    both = figure.heat_frames(h, rows=[0], cells=[(1, 2), (0, 0)])
+    assert both[1:] == [{"x": 40, "y": 15, "w": 10, "h": 10}, {"x": 20, "y": 5, "w": 10, "h": 10}]
+    # each cell's frame is exactly where the heatmap drew that cell
+    c = h["cells"][1 * 3 + 2]
+    assert (c["x"], c["y"], c["w"], c["h"]) == (40, 15, 10, 10)
