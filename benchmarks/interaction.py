@@ -51,7 +51,7 @@ ACTIONS = {
                   ("click", "[data-control=b] [role=radio]")],
     "attention": [("click", "[data-control=query] [role=radio]"), ("range", "[data-control=scale]"),
                   ("click", "[data-control=causal]")],
-    "scaling-variance": [("range", "[data-control=log2_d_k]"), ("click", "[data-action=resample]")],
+    "scaling-variance": [("range", "[data-control=d_k]"), ("click", "[data-action=resample]")],
     "attention-cost": [("range", "[data-control=log10_n]"), ("click", "[data-n]"),
                        ("number", "[data-control=n]")],
     "multi-head": [("click", "[data-token]"), ("click", "button[data-heads]")],

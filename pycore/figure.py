@@ -359,3 +359,35 @@ def heat_frames(heat, *, rows=(), cells=()):
     return ([{"x": 0, "y": label_h + i * cell, "w": heat["width"], "h": cell} for i in rows]
             + [{"x": label_w + j * cell, "y": label_h + i * cell, "w": cell, "h": cell}
                for i, j in cells])
+
+
+# ---------------------------------------------------------------- histogram
+
+def histogram(counts, edges, *, width=560, height=150, top=None, x_ticks=None, rules=(),
+              margin=(8, 10, 24, 40), digits=0, unit="个"):
+    """A histogram: one bar per bin [edges[i], edges[i+1]), side by side, on a numeric x axis,
+    and a count axis from 0 to `top` (default: the largest count, rounded up to a round tick;
+    give the same top to two histograms to compare them). x_ticks: the values to label on
+    the x axis (default: round ones). rules: x values drawn as vertical reference lines (a
+    mean, ± a standard deviation); one outside the axis is hidden. margin: (top, right,
+    bottom, left). Returns {width, height, plot {x, y, w, h}, baseline, top, bars [{x, y, w,
+    h, say}], x_ticks, y_ticks [{at, label}], rules [{x, hidden}]}. A count above top is
+    drawn up to top."""
+    counts = [int(c) for c in counts]
+    lo, hi = float(edges[0]), float(edges[-1])
+    top = nice_max(max(counts + [1])) if top is None else top
+    m_top, m_right, m_bottom, m_left = margin
+    px, py, pw, ph = m_left, m_top, width - m_left - m_right, height - m_top - m_bottom
+    sx = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    sy = lambda v: scale(v, 0.0, top, py + ph, py)  # noqa: E731
+    bars = []
+    for c, e0, e1 in zip(counts, edges[:-1], edges[1:]):
+        y = sy(min(c, top))
+        bars.append({"x": r(sx(e0)), "y": r(y), "w": r(sx(e1) - sx(e0)), "h": r(py + ph - y),
+                     "say": f"[{fmt(e0, digits)}, {fmt(e1, digits)})：{c} {unit}"})
+    inside = lambda v: lo <= v <= hi  # noqa: E731
+    return {"width": width, "height": height, "plot": {"x": px, "y": py, "w": pw, "h": ph},
+            "baseline": r(py + ph), "top": top, "bars": bars,
+            "x_ticks": axis_ticks(x_ticks, sx, lo, hi),
+            "y_ticks": axis_ticks(None, sy, 0.0, top),
+            "rules": [{"x": r(sx(v) if inside(v) else px), "hidden": not inside(v)} for v in rules]}

@@ -113,3 +113,20 @@ def test_frames_go_round_a_heatmaps_rows_and_cells():
     # each cell's frame is exactly where the heatmap drew that cell
     c = h["cells"][1 * 3 + 2]
     assert (c["x"], c["y"], c["w"], c["h"]) == (40, 15, 10, 10)
+
+
+def test_a_histogram_stands_its_bins_side_by_side():
+    # 4 bins of width 1 over [-2, 2], drawn 100 wide from x = 10: 25 units a bin; the plot
+    # is 50 tall from y = 10, so with top = 10 a count of 4 is 20 units tall
+    h = figure.histogram([1, 4, 10, 0], [-2, -1, 0, 1, 2], width=120, height=90, top=10,
+                         margin=(10, 10, 30, 10), rules=[0.5, -3])
+    assert [(b["x"], b["w"]) for b in h["bars"]] == [(10, 25), (35, 25), (60, 25), (85, 25)]
+    assert [b["h"] for b in h["bars"]] == [5, 20, 50, 0]
+    assert all(b["y"] + b["h"] == h["baseline"] == 60 for b in h["bars"])
+    assert h["bars"][1]["say"] == "[-1, 0)：4 个"
+    assert h["rules"] == [{"x": 72.5, "hidden": False}, {"x": 10, "hidden": True}]
+    shown = [t["label"] for t in h["y_ticks"] if not t["hidden"]]
+    assert shown == ["0", "2", "4", "6", "8", "10"]
+    # the count axis autoscales to a round top, and a count above a given top is cut there
+    assert figure.histogram([3, 7], [0, 1, 2])["top"] == 8
+    assert figure.histogram([30, 7], [0, 1, 2], top=10)["bars"][0]["y"] == 8

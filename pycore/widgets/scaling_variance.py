@@ -6,16 +6,23 @@ distribution as summing d_k products q_i k_i (pycore/variance.py says why), at a
 does not grow with d_k.
 
 The bins are fixed (they do not follow d_k), so the reader sees the raw histogram widen as d_k
-grows while the scaled one keeps its shape.
+grows while the scaled one keeps its shape. Both histograms share one count axis, fixed too
+(COUNT_TOP, unless a draw has a taller bar): the raw one flattens as it widens, the same 2000
+samples spread over more bins, while the scaled one stays where it is.
 """
 import numpy as np
 
+from .. import figure
 from ..variance import variance_demo
 
 N = 2000  # samples per draw
 RAW_EDGES = np.linspace(-128.0, 128.0, 65)   # 64 bins of width 4: +-4 std at d_k = 1024
 SCALED_EDGES = np.linspace(-4.0, 4.0, 33)    # 32 bins of width 0.25: +-4 std of N(0, 1)
 FIRST = 3  # how many individual samples are shown (they pin down the random stream)
+COUNT_TOP = 1000  # the count axis: the tallest bar at d_k = 4 (the narrowest raw) is ~960
+RAW_TICKS = [-128, -64, 0, 64, 128]
+SCALED_TICKS = [-4, -2, 0, 2, 4]
+HIST = {"width": 400, "height": 170, "margin": (16, 12, 22, 36)}  # side by side on a page
 
 PARAMS = {
     "d_k": {"type": "choice", "choices": [2 ** e for e in range(2, 11)], "default": 64,
@@ -28,11 +35,14 @@ PARAMS = {
 def view(d_k, seed):
     demo = variance_demo(d_k, N, seed, edges=RAW_EDGES, scaled_edges=SCALED_EDGES)
     counts_raw, counts_scaled = demo["counts_raw"], demo["counts_scaled"]
+    std_raw, std_scaled = demo["std_raw"], demo["std_scaled"]
+    top = max(COUNT_TOP, figure.nice_max(max(counts_raw.max(), counts_scaled.max())))
     return {
-        "d_k": d_k, "log2_d_k": int(d_k).bit_length() - 1,  # the slider's position
+        "d_k": d_k,
+        "d_k_say": f"d_k = {d_k}",  # the slider's spoken value
         "seed": seed, "n": N, "sqrt_d_k": float(np.sqrt(d_k)),
         "var_raw": demo["var_raw"], "var_scaled": demo["var_scaled"],
-        "std_raw": demo["std_raw"], "std_scaled": demo["std_scaled"],
+        "std_raw": std_raw, "std_scaled": std_scaled,
         "first_sq_norm": demo["sq_norm"][:FIRST], "first_z": demo["z"][:FIRST],
         "first_raw": demo["raw"][:FIRST], "first_scaled": demo["scaled"][:FIRST],
         "edges_raw": RAW_EDGES, "edges_scaled": SCALED_EDGES,
@@ -40,4 +50,10 @@ def view(d_k, seed):
         "max_raw": int(counts_raw.max()), "max_scaled": int(counts_scaled.max()),
         "outside_raw": demo["below_raw"] + demo["above_raw"],
         "outside_scaled": demo["below_scaled"] + demo["above_scaled"],
+        # the two histograms on one count axis, dashed lines at ± the measured std
+        "hist_raw": figure.histogram(counts_raw, RAW_EDGES, top=top, x_ticks=RAW_TICKS,
+                                     rules=[-std_raw, std_raw], **HIST),
+        "hist_scaled": figure.histogram(counts_scaled, SCALED_EDGES, top=top, digits=2,
+                                        x_ticks=SCALED_TICKS, rules=[-std_scaled, std_scaled],
+                                        **HIST),
     }
