@@ -391,3 +391,40 @@ def histogram(counts, edges, *, width=560, height=150, top=None, x_ticks=None, r
             "x_ticks": axis_ticks(x_ticks, sx, lo, hi),
             "y_ticks": axis_ticks(None, sy, 0.0, top),
             "rules": [{"x": r(sx(v) if inside(v) else px), "hidden": not inside(v)} for v in rules]}
+
+
+# ---------------------------------------------------------------- log-log line chart
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def decade_label(e):
+    """The tick text of 10^e on a log axis: 1, 10, 10², 10³, ..."""
+    return "1" if e == 0 else "10" if e == 1 else "10" + str(e).translate(SUPERSCRIPT)
+
+
+def log_line_chart(series, *, x_decades, y_decades, x_every=1, y_every=1, mark=None,
+                   **chart):
+    """A line chart on log-log axes: series [{name, x, y}] of positive values, drawn as their
+    log10 over 10^x_decades[0] .. 10^x_decades[1] (and y likewise), with ticks at every
+    x_every-th (y_every-th) whole decade labelled 1, 10, 10², ... A straight line of slope s
+    is a power law x^s. Other keywords go to line_chart (width, height, margin, probes, say;
+    say gets log10 x and log10 y).
+    mark: (x, [y of each series at x]), a point to mark (the reader's current value): the
+    chart gets "mark" {x, points [{y}]} in SVG units, for a rule and a dot on each series."""
+    logs = [{**s, "x": [math.log10(v) for v in s["x"]], "y": [math.log10(v) for v in s["y"]]}
+            for s in series]
+    xt = list(range(x_decades[0], x_decades[1] + 1, x_every))
+    yt = list(range(y_decades[0], y_decades[1] + 1, y_every))
+    out = line_chart(logs, x_domain=x_decades, y_domain=y_decades, x_ticks=xt, y_ticks=yt,
+                     **chart)
+    for ticks, values in ((out["x_ticks"], xt), (out["y_ticks"], yt)):
+        for t, e in zip(ticks, values):
+            t["label"] = decade_label(e)
+    if mark is not None:
+        p, (x, ys) = out["plot"], mark
+        out["mark"] = {
+            "x": r(scale(math.log10(x), *x_decades, p["x"], p["x"] + p["w"])),
+            "points": [{"y": r(scale(math.log10(y), *y_decades, p["y"] + p["h"], p["y"]))}
+                       for y in ys]}
+    return out

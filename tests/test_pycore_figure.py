@@ -130,3 +130,19 @@ def test_a_histogram_stands_its_bins_side_by_side():
     # the count axis autoscales to a round top, and a count above a given top is cut there
     assert figure.histogram([3, 7], [0, 1, 2])["top"] == 8
     assert figure.histogram([30, 7], [0, 1, 2], top=10)["bars"][0]["y"] == 8
+
+
+def test_a_log_log_chart_draws_power_laws_as_straight_lines():
+    # x over 10^0 .. 10^4 on 100 units from x = 10, y over 10^0 .. 10^8 on 80 units up from
+    # y = 90: a decade of x is 25 units, a decade of y 10 units
+    ch = figure.log_line_chart([{"x": [1, 100, 10_000], "y": [1, 10_000, 10 ** 8]},
+                                {"x": [1, 10_000], "y": [1, 10_000]}],
+                               x_decades=(0, 4), y_decades=(0, 8), y_every=4, width=120,
+                               height=100, margin=(10, 10, 10, 10), mark=(1000, [10 ** 6, 1000]))
+    assert ch["paths"][0]["d"] == "M10.0,90.0 L60.0,50.0 L110.0,10.0"  # n^2: slope 2
+    assert ch["paths"][1]["d"] == "M10.0,90.0 L110.0,50.0"             # n: slope 1
+    assert [t["label"] for t in ch["x_ticks"] if not t["hidden"]] == ["1", "10", "10²", "10³", "10⁴"]
+    assert [(t["at"], t["label"]) for t in ch["y_ticks"] if not t["hidden"]] == \
+        [(90.0, "1"), (50.0, "10⁴"), (10.0, "10⁸")]
+    assert ch["mark"] == {"x": 85.0, "points": [{"y": 30.0}, {"y": 60.0}]}
+    assert figure.decade_label(12) == "10¹²"
