@@ -87,7 +87,8 @@ def test_the_picture_shows_the_angle_and_the_projection(book_pages):
     assert root.locator(".arc-label").text_content() == "θ = 180.0°"
     # the shadow runs from the origin to b's tip (b lies on a's line), the way b points
     x1, y1, x2, y2 = (float(shadow.get_attribute(k)) for k in ("x1", "y1", "x2", "y2"))
-    tip_x, tip_y = (float(root.locator('[data-tip="b"] .dot').get_attribute(k)) for k in ("cx", "cy"))
+    handle = root.locator('[data-tip="b"] .dot')
+    tip_x, tip_y = (float(handle.get_attribute(k)) for k in ("cx", "cy"))
     assert (x2, y2) == (tip_x, tip_y) and x2 < x1 and y2 > y1
     root.locator("[data-action=reset]").click()
     assert_drawn(root, pycore_view("dot-product", **params_of(root)))
