@@ -122,16 +122,17 @@ def test_a_histogram_stands_its_bins_side_by_side():
     # is 50 tall from y = 10, so with top = 10 a count of 4 is 20 units tall
     h = figure.histogram([1, 4, 10, 0], [-2, -1, 0, 1, 2], width=120, height=90, top=10,
                          margin=(10, 10, 30, 10), rules=[0.5, -3])
-    assert [(b["x"], b["w"]) for b in h["bars"]] == [(10, 25), (35, 25), (60, 25), (85, 25)]
-    assert [b["h"] for b in h["bars"]] == [5, 20, 50, 0]
-    assert all(b["y"] + b["h"] == h["baseline"] == 60 for b in h["bars"])
-    assert h["bars"][1]["say"] == "[-1, 0)：4 个"
+    bars = h["bars"]
+    assert list(bars["x"]) == [10, 35, 60, 85] and list(bars["w"]) == [25] * 4
+    assert list(bars["h"]) == [5, 20, 50, 0]
+    assert all(y + hh == h["baseline"] == 60 for y, hh in zip(bars["y"], bars["h"]))
+    assert bars["say"][1] == "[-1, 0)：4 个"
     assert h["rules"] == [{"x": 72.5, "hidden": False}, {"x": 10, "hidden": True}]
     shown = [t["label"] for t in h["y_ticks"] if not t["hidden"]]
     assert shown == ["0", "2", "4", "6", "8", "10"]
     # the count axis autoscales to a round top, and a count above a given top is cut there
     assert figure.histogram([3, 7], [0, 1, 2])["top"] == 8
-    assert figure.histogram([30, 7], [0, 1, 2], top=10)["bars"][0]["y"] == 8
+    assert figure.histogram([30, 7], [0, 1, 2], top=10)["bars"]["y"][0] == 8
 
 
 def test_a_log_log_chart_draws_power_laws_as_straight_lines():
@@ -149,3 +150,11 @@ def test_a_log_log_chart_draws_power_laws_as_straight_lines():
         [(90.0, "1"), (50.0, "10⁴"), (10.0, "10⁸")]
     assert ch["mark"] == {"x": 85.0, "points": [{"y": 30.0}, {"y": 60.0}]}
     assert figure.decade_label(12) == "10¹²"
+
+
+def test_a_mark_on_a_log_chart_drawn_earlier():
+    ch = figure.log_line_chart([{"x": [1, 10_000], "y": [1, 10 ** 8]}], x_decades=(0, 4),
+                               y_decades=(0, 8), width=120, height=100, margin=(10, 10, 10, 10))
+    # 10^3 is three quarters along x; 10^6 three quarters up, 10^2 a quarter up
+    assert figure.log_mark(ch, 1000, [10 ** 6, 100]) == {"x": 85.0,
+                                                         "points": [{"y": 30.0}, {"y": 70.0}]}

@@ -2,7 +2,8 @@
 // pycore/widgets/dot_product.py draws everything (arrows, angle, projection); what is special
 // here is the drag: a pointer position becomes a point of the plane through the plane's own
 // extent and size (the svg's data-extent, data-size), snapped to 0.1 and kept within the
-// coordinate's range (data-min, data-max: PARAMS).
+// coordinate's range (data-min, data-max: PARAMS). The page already shows the grid, which
+// never changes, so it asks pycore for the rest alone (`shown`).
 import { liveWidget } from "./common.js";
 
 const snap = (x, lo, hi) => Math.round(Math.min(hi, Math.max(lo, x)) * 10) / 10;
@@ -11,7 +12,8 @@ export function mount(root, runtime) {
   const svg = root.querySelector("svg.dp-plane");
   const extent = Number(svg.dataset.extent);
   const size = Number(svg.dataset.size);
-  const widget = liveWidget(root, runtime);
+  const noGrid = { compute: (name, params) => runtime.compute(name, { ...params, shown: {} }) };
+  const widget = liveWidget(root, noGrid);
 
   for (const tip of root.querySelectorAll("[data-tip]")) {
     const key = tip.dataset.tip;

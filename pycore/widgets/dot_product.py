@@ -2,11 +2,18 @@
 
 The picture: both arrows on a grid (figure.plane, figure.arrow) with draggable tips, the angle
 between them as an arc with its value (figure.angle_arc), and b's shadow on a's line: the
-|b| cos θ that a·b multiplies by |a| (negative when it falls behind the origin)."""
+|b| cos θ that a·b multiplies by |a| (negative when it falls behind the origin).
+
+The grid never changes: without `shown` the view is whole (the build, the tests); the page,
+which already shows the grid, passes `shown` and gets the rest alone."""
 from .. import figure, vectors
 
 EXTENT = 4.5  # the plane shows [-4.5, 4.5]^2: the tips' range (PARAMS) and room for labels
 SIZE = 324    # SVG units across: 36 per unit of the plane
+GRID, TO = figure.plane(EXTENT, size=SIZE)  # the grid, and the map from the plane to SVG units
+
+# What the page already displays is an input of the view, not a block parameter.
+INPUTS = ("shown",)
 
 PARAMS = {
     "a": {"type": "vector", "length": 2, "min": -4.0, "max": 4.0, "default": [3.0, 1.0],
@@ -31,18 +38,17 @@ def segment(x1, y1, x2, y2, **more):
             **more}
 
 
-def view(a, b):
+def view(a, b, shown=None):
     dot, na, nb = vectors.dot(a, b), vectors.norm(a), vectors.norm(b)
     cos, angle = vectors.cosine(a, b), vectors.angle_degrees(a, b)
-    grid, to = figure.plane(EXTENT, size=SIZE)
-    ox, oy = to(0.0, 0.0)
-    (ax, ay), (bx, by) = to(*a), to(*b)
+    ox, oy = TO(0.0, 0.0)
+    (ax, ay), (bx, by) = TO(*a), TO(*b)
     # the arc stays inside the shorter arrow when it can, and readable when it cannot
     shorter = min(na, nb) * SIZE / (2 * EXTENT)
     arc = figure.angle_arc(ox, oy, ax, ay, bx, by, radius=max(14.0, min(34.0, 0.45 * shorter)))
     # b's projection on a's line: the foot (a·b / |a|^2) a, where b's tip drops onto it
     foot = dot / na ** 2 if na > 0 else 0.0
-    fx, fy = to(foot * a[0], foot * a[1])
+    fx, fy = TO(foot * a[0], foot * a[1])
     projection = nb * cos  # |b| cos θ, signed
 
     def arrow(x, y):  # a zero arrow has no direction, so no label place: give it the tip's
@@ -52,14 +58,13 @@ def view(a, b):
         return {"x": figure.r(x), "y": figure.r(y), "text": point(*vec),
                 "say": f"{key} = {point(*vec)}，|{key}| = {figure.fmt(n, 3)}"}
 
-    return {
+    out = {
         "a": list(a), "b": list(b),
         "dot": dot, "norm_a": na, "norm_b": nb, "cos": cos,
         "angle": angle,
         "product": na * nb * cos,  # |a||b|cos(theta): equals dot, shown side by side
         "projection": projection,
         "terms": " + ".join(f"{factor(p)}×{factor(q)}" for p, q in zip(a, b)),  # a1 b1 + a2 b2
-        "grid": grid,
         "arrows": {"a": arrow(ax, ay), "b": arrow(bx, by)},
         "tips": {"a": tip("a", a, ax, ay, na), "b": tip("b", b, bx, by, nb)},
         "arc": {**arc, "text": f"θ = {figure.fmt(angle, 1)}°", "hidden": na == 0 or nb == 0},
@@ -67,3 +72,4 @@ def view(a, b):
                                               f"{figure.fmt(projection, 3)}"),
         "drop": segment(bx, by, fx, fy),
     }
+    return out if shown is not None else {**out, "grid": GRID}

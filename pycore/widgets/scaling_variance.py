@@ -9,6 +9,9 @@ The bins are fixed (they do not follow d_k), so the reader sees the raw histogra
 grows while the scaled one keeps its shape. Both histograms share one count axis, fixed too
 (COUNT_TOP, unless a draw has a taller bar): the raw one flattens as it widens, the same 2000
 samples spread over more bins, while the scaled one stays where it is.
+
+The bins and the x axes never change: without `shown` the view is whole (the build, the
+tests); the page, which already shows them, passes `shown` and gets only what a draw changes.
 """
 import numpy as np
 
@@ -24,6 +27,10 @@ RAW_TICKS = [-128, -64, 0, 64, 128]
 SCALED_TICKS = [-4, -2, 0, 2, 4]
 HIST = {"width": 400, "height": 170, "margin": (16, 12, 22, 36)}  # side by side on a page
 
+# What the page already displays is an input of the view, not a block parameter: the fixed
+# part depends on no parameter, so any `shown` means the page has it.
+INPUTS = ("shown",)
+
 PARAMS = {
     "d_k": {"type": "choice", "choices": [2 ** e for e in range(2, 11)], "default": 64,
             "help": "length of q and k (the slider steps through powers of two)"},
@@ -32,12 +39,25 @@ PARAMS = {
 }
 
 
-def view(d_k, seed):
+def drawn(hist):
+    """What a new draw changes in a histogram: the bars' tops and readouts, the std lines and
+    (rarely) the count axis."""
+    bars = hist["bars"]
+    return {"bars": {"y": bars["y"], "h": bars["h"], "say": bars["say"]},
+            "rules": hist["rules"], "y_ticks": hist["y_ticks"], "top": hist["top"]}
+
+
+def view(d_k, seed, shown=None):
     demo = variance_demo(d_k, N, seed, edges=RAW_EDGES, scaled_edges=SCALED_EDGES)
     counts_raw, counts_scaled = demo["counts_raw"], demo["counts_scaled"]
     std_raw, std_scaled = demo["std_raw"], demo["std_scaled"]
-    top = max(COUNT_TOP, figure.nice_max(max(counts_raw.max(), counts_scaled.max())))
-    return {
+    top = max(COUNT_TOP, figure.nice_max(int(max(counts_raw.max(), counts_scaled.max()))))
+    # the two histograms on one count axis, dashed lines at ± the measured std
+    hist_raw = figure.histogram(counts_raw, RAW_EDGES, top=top, x_ticks=RAW_TICKS,
+                                rules=[-std_raw, std_raw], **HIST)
+    hist_scaled = figure.histogram(counts_scaled, SCALED_EDGES, top=top, digits=2,
+                                   x_ticks=SCALED_TICKS, rules=[-std_scaled, std_scaled], **HIST)
+    out = {
         "d_k": d_k,
         "d_k_say": f"d_k = {d_k}",  # the slider's spoken value
         "seed": seed, "n": N, "sqrt_d_k": float(np.sqrt(d_k)),
@@ -45,15 +65,12 @@ def view(d_k, seed):
         "std_raw": std_raw, "std_scaled": std_scaled,
         "first_sq_norm": demo["sq_norm"][:FIRST], "first_z": demo["z"][:FIRST],
         "first_raw": demo["raw"][:FIRST], "first_scaled": demo["scaled"][:FIRST],
-        "edges_raw": RAW_EDGES, "edges_scaled": SCALED_EDGES,
         "counts_raw": counts_raw, "counts_scaled": counts_scaled,
         "max_raw": int(counts_raw.max()), "max_scaled": int(counts_scaled.max()),
         "outside_raw": demo["below_raw"] + demo["above_raw"],
         "outside_scaled": demo["below_scaled"] + demo["above_scaled"],
-        # the two histograms on one count axis, dashed lines at ± the measured std
-        "hist_raw": figure.histogram(counts_raw, RAW_EDGES, top=top, x_ticks=RAW_TICKS,
-                                     rules=[-std_raw, std_raw], **HIST),
-        "hist_scaled": figure.histogram(counts_scaled, SCALED_EDGES, top=top, digits=2,
-                                        x_ticks=SCALED_TICKS, rules=[-std_scaled, std_scaled],
-                                        **HIST),
     }
+    if shown is not None:
+        return {**out, "hist_raw": drawn(hist_raw), "hist_scaled": drawn(hist_scaled)}
+    return {**out, "edges_raw": RAW_EDGES, "edges_scaled": SCALED_EDGES,
+            "hist_raw": hist_raw, "hist_scaled": hist_scaled}
