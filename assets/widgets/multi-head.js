@@ -2,7 +2,8 @@
 // drawn), choose which heads feed W_O (A and B, A only, B only). pycore:
 // pycore/widgets/multi_head.py (numbers and picture); the controls, marks and pointing are
 // the book's common ones. What is special: the page already shows the heads' weights, which
-// never change, so it asks pycore for the rest alone (`shown`); and the concat and W_O tables
+// never change, and asks pycore only for the parts the last input changed (`shown`: the
+// query's rows and curves, or the heads' layer); and the concat and W_O tables
 // change shape with the heads (9 x 12 or 9 x 6, 12 x 6 or 6 x 6), so their rows and columns
 // are rebuilt before the numbers are written into them.
 import { liveWidget } from "./common.js";
@@ -34,15 +35,19 @@ function reshape(table, rowLabels, colLabels) {
 export function mount(root, runtime) {
   const concat = root.querySelector('table[data-matrix="concat"]');
   const wO = root.querySelector('table[data-matrix="w_o"]');
+  let shown = {};  // the query and heads the page shows: none is known before the first view
 
   // Shape the variable tables before liveWidget writes the new numbers into them.
-  const shaped = {
+  const parts = {
     async compute(name, params) {
-      const view = await runtime.compute(name, { ...params, shown: {} });
-      reshape(concat, view.tokens, view.concat_cols);
-      reshape(wO, view.concat_cols, view.features);
+      const view = await runtime.compute(name, { ...params, shown });
+      if ("concat_cols" in view) {
+        reshape(concat, view.tokens, view.concat_cols);
+        reshape(wO, view.concat_cols, view.features);
+      }
+      shown = { query: params.query, heads: params.heads };
       return view;
     },
   };
-  liveWidget(root, shaped);
+  liveWidget(root, parts);
 }

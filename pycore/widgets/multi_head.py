@@ -8,9 +8,10 @@ matrices are always shown, so the reader can compare them whatever is switched o
 
 The picture: both heads' weights as heatmaps on one 0-1 scale with the query's row framed,
 the query's row of each head as curves over the sentence, and the layer's matrices as blocks
-drawn to their shapes (concatenated heads × W_O = output). The heads' weights never change:
-without `shown` the view is whole (the build, the tests); the page, which already shows
-them, passes `shown` and gets the rest alone.
+drawn to their shapes (concatenated heads × W_O = output). The heads' weights never change,
+the query moves the rows and curves, the heads the layer: without `shown` the view is whole
+(the build, the tests); the page passes `shown`, the query and heads it displays, and gets
+only the parts those changed (the query's output row always).
 """
 from functools import lru_cache
 
@@ -22,8 +23,8 @@ HEAD_CHOICES = ["A+B", "A", "B"]
 HEAD_NAMES = {"A": "头 A（语义）", "B": "头 B（位置）"}
 UNIT = 7  # SVG units per matrix entry in the shape diagram
 
-# What the page already displays is an input of the view, not a block parameter: the heads'
-# weights depend on no parameter, so any `shown` means the page has them.
+# What the page already displays ({query, heads}) is an input of the view, not a block
+# parameter: the heads' weights depend on no parameter, so any `shown` means it has them.
 INPUTS = ("shown",)
 
 PARAMS = {
@@ -90,6 +91,46 @@ def blocks(used, n_tokens, d_v, d_model):
     return out
 
 
+def query_part(query, heads, i):
+    """What the query changes: its rows, each head's strongest key, the curves, the frames."""
+    full, heat = fixed()
+    head_a, head_b = full["heads"]
+    tokens = example.TOKENS
+
+    def top(h):
+        j = int(np.argmax(h["weights"][i]))
+        return {"token": tokens[j], "weight": h["weights"][i, j]}
+
+    return {
+        "query": query, "index": i,
+        "row_a": head_a["weights"][i], "row_b": head_b["weights"][i],
+        "top_a": top(head_a), "top_b": top(head_b),
+        # the picture: each head's row over the sentence, its row framed in its heatmap
+        "curves_a": figure.attention_curves(tokens, head_a["weights"][i], i, width=360),
+        "curves_b": figure.attention_curves(tokens, head_b["weights"][i], i, width=360),
+        "heat_a": {"frames": figure.heat_frames(heat["A"], rows=[i])},
+        "heat_b": {"frames": figure.heat_frames(heat["B"], rows=[i])},
+    }
+
+
+def heads_part(heads, concat, w_o, out):
+    """What the choice of heads changes: the layer's matrices, their shapes and blocks."""
+    head_a = fixed()[0]["heads"][0]
+    d_v = head_a["v"].shape[1]
+    used = heads.replace("+", "")
+    return {
+        "tokens": example.TOKENS, "features": example.FEATURES,  # the tables' labels (JS)
+        "heads": heads,
+        "concat": concat, "w_o": w_o, "output": out,
+        "n_heads": len(used), "d_v": d_v,
+        "shape_head": _shape(head_a["output"]),
+        "shape_concat": _shape(concat), "shape_w_o": _shape(w_o), "shape_output": _shape(out),
+        "concat_cols": [f"{h}{j}" for h in used for j in range(d_v)],
+        "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in used) + "]",
+        "blocks": blocks(used, len(example.TOKENS), d_v, out.shape[1]),
+    }
+
+
 def view(query, heads, shown=None):
     full, heat = fixed()
     head_a, head_b = full["heads"]
@@ -97,42 +138,22 @@ def view(query, heads, shown=None):
         concat, w_o, out = full["concat"], full["w_o"], full["output"]
     else:
         concat, w_o, out = _layer(full["heads"], heads)
-    tokens = example.TOKENS
-    i = tokens.index(query)
-    d_v = head_a["v"].shape[1]
-    used = heads.replace("+", "")
-
-    def top(h):
-        j = int(np.argmax(h["weights"][i]))
-        return {"token": tokens[j], "weight": h["weights"][i, j]}
-
-    part = {
-        "tokens": tokens, "features": example.FEATURES,  # the tables' labels (multi-head.js)
-        "query": query, "index": i, "heads": heads,
-        "row_a": head_a["weights"][i], "row_b": head_b["weights"][i],
-        "top_a": top(head_a), "top_b": top(head_b),
-        "concat": concat, "w_o": w_o, "output": out,
-        "output_row": out[i],
-        "n_heads": len(used), "d_v": d_v,
-        "shape_head": _shape(head_a["output"]),
-        "shape_concat": _shape(concat), "shape_w_o": _shape(w_o), "shape_output": _shape(out),
-        "concat_cols": [f"{h}{j}" for h in used for j in range(d_v)],
-        "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in used) + "]",
-        # the picture: each head's row over the sentence, its row framed in its heatmap
-        "curves_a": figure.attention_curves(tokens, head_a["weights"][i], i, width=360),
-        "curves_b": figure.attention_curves(tokens, head_b["weights"][i], i, width=360),
-        "heat_a": {"frames": figure.heat_frames(heat["A"], rows=[i])},
-        "heat_b": {"frames": figure.heat_frames(heat["B"], rows=[i])},
-        "blocks": blocks(used, len(tokens), d_v, out.shape[1]),
-    }
-    if shown is not None:
+    i = example.TOKENS.index(query)
+    if shown is not None:  # the page shows the weights, and the parts of `shown`'s parameters
+        part = {"output_row": out[i]}
+        if shown.get("query") != query:
+            part.update(query_part(query, heads, i))
+        if shown.get("heads") != heads:
+            part.update(heads_part(heads, concat, w_o, out))
         return part
+    part = {**query_part(query, heads, i), **heads_part(heads, concat, w_o, out),
+            "output_row": out[i]}
     return {
         **part,
         "weights_a": head_a["weights"], "weights_b": head_b["weights"],
         # column of the largest weight in each row of head B (i - 1 for every i >= 1)
         "peak_b": np.argmax(head_b["weights"], axis=1),
-        "peak_b_tokens": [tokens[j] for j in np.argmax(head_b["weights"], axis=1)],
+        "peak_b_tokens": [example.TOKENS[j] for j in np.argmax(head_b["weights"], axis=1)],
         "head_a": head_a["output"], "head_b": head_b["output"],
         "heat_a": {**heat["A"], **part["heat_a"]},
         "heat_b": {**heat["B"], **part["heat_b"]},
