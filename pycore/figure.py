@@ -16,7 +16,10 @@ Conventions:
 - Text the page shows (value labels, readouts) is formatted here too, with `fmt`, the same
   format as the build's `num` filter and common.js fmt().
 """
+import functools
 import math
+
+import numpy as np
 
 SEQ = 9          # classes of the sequential map: data-seq 0 (smallest) .. 8 (largest)
 TICKS = 7        # tick slots of every axis: a live view redraws the same elements, so an
@@ -323,3 +326,127 @@ def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0
                        "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
             "query": query}
+
+
+# ---------------------------------------------------------------- an angle between two rays
+
+def angle_arc(x0, y0, x1, y1, x2, y2, *, radius=28.0, label_gap=16.0):
+    """The angle at (x0, y0) between the rays to (x1, y1) and to (x2, y2), in SVG units: an
+    arc of `radius` over the smaller of the two angles (at most 180°), and where its label goes,
+    on the bisector just outside the arc: {d, tx, ty}. Opposite rays (180°) are joined round
+    the side a quarter turn counter-clockwise (on screen) from the first; a ray of zero length
+    has no angle, so the arc is empty and the label sits at the corner."""
+    ux, uy, vx, vy = x1 - x0, y1 - y0, x2 - x0, y2 - y0
+    lu, lv = math.hypot(ux, uy), math.hypot(vx, vy)
+    if lu < 1e-9 or lv < 1e-9:
+        return {"d": f"M{r(x0)},{r(y0)}", "tx": r(x0), "ty": r(y0)}
+    ux, uy, vx, vy = ux / lu, uy / lu, vx / lv, vy / lv
+    mx, my = ux + vx, uy + vy
+    lm = math.hypot(mx, my)
+    mx, my = (mx / lm, my / lm) if lm > 1e-9 else (uy, -ux)
+    # y points down: a positive cross product turns clockwise on screen, SVG's sweep flag 1
+    sweep = 1 if ux * vy - uy * vx > 1e-12 else 0
+    d = (f"M{r(x0 + radius * ux)},{r(y0 + radius * uy)} A{r(radius)},{r(radius)} 0 0,{sweep} "
+         f"{r(x0 + radius * vx)},{r(y0 + radius * vy)}")
+    out = radius + label_gap
+    return {"d": d, "tx": r(x0 + out * mx), "ty": r(y0 + out * my + 4)}  # +4: text centred
+
+
+# ---------------------------------------------------------------- frames over a heatmap
+
+def heat_frames(heat, *, rows=(), cells=()):
+    """Frames over a heatmap (from `heatmap`): one around each row i of `rows`, its label
+    included, then one around each cell (i, j) of `cells`: [{x, y, w, h}]. A live view
+    redraws the same frames, so a widget asks for the same number of them every time."""
+    cell, label_w, label_h = heat["cell"], heat["label_w"], heat["label_h"]
+    return ([{"x": 0, "y": label_h + i * cell, "w": heat["width"], "h": cell} for i in rows]
+            + [{"x": label_w + j * cell, "y": label_h + i * cell, "w": cell, "h": cell}
+               for i, j in cells])
+
+
+# ---------------------------------------------------------------- histogram
+
+@functools.lru_cache(maxsize=16)
+def bin_labels(edges, digits):
+    """"[e0, e1)" for every bin of a tuple of edges: fixed bins are labelled once."""
+    return [f"[{a:.{digits}f}, {b:.{digits}f})" for a, b in zip(edges, edges[1:])]
+
+
+def histogram(counts, edges, *, width=560, height=150, top=None, x_ticks=None, rules=(),
+              margin=(8, 10, 24, 40), digits=0, unit="个"):
+    """A histogram: one bar per bin [edges[i], edges[i+1]), side by side, on a numeric x axis,
+    and a count axis from 0 to `top` (default: the largest count, rounded up to a round tick;
+    give the same top to two histograms to compare them). x_ticks: the values to label on
+    the x axis (default: round ones). rules: x values drawn as vertical reference lines (a
+    mean, ± a standard deviation); one outside the axis is hidden. margin: (top, right,
+    bottom, left). A count above top is drawn up to top.
+
+    Returns {width, height, plot {x, y, w, h}, baseline, top, x_ticks, y_ticks [{at, label}],
+    rules [{x, hidden}], bars}. The bars are columns, one entry per bin: bars.x, bars.w (they
+    follow the bins), bars.y, bars.h (the counts) and bars.say (the readout). A live view
+    redraws a hundred bars at a time, so they are computed with NumPy, not bar by bar."""
+    counts = np.asarray(counts, dtype=int)
+    edges = np.asarray(edges, dtype=float)
+    lo, hi = float(edges[0]), float(edges[-1])
+    top = nice_max(int(counts.max(initial=1))) if top is None else top
+    m_top, m_right, m_bottom, m_left = margin
+    px, py, pw, ph = m_left, m_top, width - m_left - m_right, height - m_top - m_bottom
+    sx = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    sy = lambda v: scale(v, 0.0, top, py + ph, py)  # noqa: E731
+    base = py + ph
+    xs = np.round(px + (edges - lo) * (pw / (hi - lo)), 2)           # (bins + 1,)
+    ys = np.round(base - np.minimum(counts, top) * (ph / top), 2)   # (bins,)
+    says = [f"{label}：{c} {unit}"
+            for label, c in zip(bin_labels(tuple(edges.tolist()), digits), counts.tolist())]
+    inside = lambda v: lo <= v <= hi  # noqa: E731
+    return {"width": width, "height": height, "plot": {"x": px, "y": py, "w": pw, "h": ph},
+            "baseline": r(base), "top": top,
+            "bars": {"x": xs[:-1], "w": np.round(np.diff(xs), 2), "y": ys,
+                     "h": np.round(base - ys, 2), "say": says},
+            "x_ticks": axis_ticks(x_ticks, sx, lo, hi),
+            "y_ticks": axis_ticks(None, sy, 0.0, top),
+            "rules": [{"x": r(sx(v) if inside(v) else px), "hidden": not inside(v)} for v in rules]}
+
+
+# ---------------------------------------------------------------- log-log line chart
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def decade_label(e):
+    """The tick text of 10^e on a log axis: 1, 10, 10², 10³, ..."""
+    return "1" if e == 0 else "10" if e == 1 else "10" + str(e).translate(SUPERSCRIPT)
+
+
+def log_line_chart(series, *, x_decades, y_decades, x_every=1, y_every=1, mark=None,
+                   **chart):
+    """A line chart on log-log axes: series [{name, x, y}] of positive values, drawn as their
+    log10 over 10^x_decades[0] .. 10^x_decades[1] (and y likewise), with ticks at every
+    x_every-th (y_every-th) whole decade labelled 1, 10, 10², ... A straight line of slope s
+    is a power law x^s. Other keywords go to line_chart (width, height, margin, probes, say;
+    say gets log10 x and log10 y).
+    mark: (x, [y of each series at x]), a point to mark (the reader's current value): the
+    chart gets "mark", as log_mark gives it."""
+    logs = [{**s, "x": [math.log10(v) for v in s["x"]], "y": [math.log10(v) for v in s["y"]]}
+            for s in series]
+    xt = list(range(x_decades[0], x_decades[1] + 1, x_every))
+    yt = list(range(y_decades[0], y_decades[1] + 1, y_every))
+    out = line_chart(logs, x_domain=x_decades, y_domain=y_decades, x_ticks=xt, y_ticks=yt,
+                     **chart)
+    for ticks, values in ((out["x_ticks"], xt), (out["y_ticks"], yt)):
+        for t, e in zip(ticks, values):
+            t["label"] = decade_label(e)
+    out["decades"] = {"x": list(x_decades), "y": list(y_decades)}
+    if mark is not None:
+        out["mark"] = log_mark(out, *mark)
+    return out
+
+
+def log_mark(chart, x, ys):
+    """Where one x value falls on a log_line_chart, and each series' y there: {x, points
+    [{y}]} in SVG units, for a rule and a dot on each series. A chart whose lines never change
+    is drawn once; only this follows the reader."""
+    p, (x0, x1), (y0, y1) = chart["plot"], chart["decades"]["x"], chart["decades"]["y"]
+    return {"x": r(scale(math.log10(x), x0, x1, p["x"], p["x"] + p["w"])),
+            "points": [{"y": r(scale(math.log10(y), y0, y1, p["y"] + p["h"], p["y"]))}
+                       for y in ys]}

@@ -86,3 +86,75 @@ def test_attention_curves_are_as_thick_as_their_weight():
     assert all(x["d"].startswith(f"M{c['top'][1]['x']},") for x in c["curves"])
     assert c["curves"][2]["d"].endswith(f"{c['bottom'][2]['x']},{c['height'] - 20 - 16:.1f}")
     assert [t["query"] for t in c["top"]] == [False, True, False]
+
+
+def test_an_angle_arc_spans_the_smaller_angle():
+    # a right angle at the origin between "right" and "up" (y points down on screen): the arc
+    # runs counter-clockwise on screen (sweep 0), its label on the 45° bisector
+    a = figure.angle_arc(0, 0, 10, 0, 0, -10, radius=5, label_gap=5)
+    assert a["d"] == "M5.0,0.0 A5.0,5.0 0 0,0 0.0,-5.0"
+    half = 10 / math.sqrt(2)
+    assert (a["tx"], a["ty"] - 4) == pytest.approx((half, -half), abs=0.01)
+    # the same rays the other way round: the same arc, drawn clockwise
+    back = figure.angle_arc(0, 0, 0, -10, 10, 0, radius=5)
+    assert back["d"] == "M0.0,-5.0 A5.0,5.0 0 0,1 5.0,0.0"
+    # opposite rays: half a turn, round the top of the first ray (right -> up -> left)
+    o = figure.angle_arc(0, 0, 3, 0, -7, 0, radius=5, label_gap=5)
+    assert o["d"] == "M5.0,0.0 A5.0,5.0 0 0,0 -5.0,0.0" and (o["tx"], o["ty"]) == (0.0, -6.0)
+    # no angle without two rays
+    assert figure.angle_arc(1, 2, 1, 2, 5, 5) == {"d": "M1.0,2.0", "tx": 1.0, "ty": 2.0}
+
+
+def test_frames_go_round_a_heatmaps_rows_and_cells():
+    h = figure.heatmap([[0, 1, 2], [3, 4, 5]], ["a", "b"], ["x", "y", "z"], cell=10,
+                       label_w=20, label_h=5)  # 50 wide: 20 of labels and 3 cells of 10
+    rows = figure.heat_frames(h, rows=[1])
+    assert rows == [{"x": 0, "y": 15, "w": 50, "h": 10}]
+    both = figure.heat_frames(h, rows=[0], cells=[(1, 2), (0, 0)])
+    assert both[1:] == [{"x": 40, "y": 15, "w": 10, "h": 10}, {"x": 20, "y": 5, "w": 10, "h": 10}]
+    # each cell's frame is exactly where the heatmap drew that cell
+    c = h["cells"][1 * 3 + 2]
+    assert (c["x"], c["y"], c["w"], c["h"]) == (40, 15, 10, 10)
+
+
+def test_a_histogram_stands_its_bins_side_by_side():
+    # 4 bins of width 1 over [-2, 2], drawn 100 wide from x = 10: 25 units a bin; the plot
+    # is 50 tall from y = 10, so with top = 10 a count of 4 is 20 units tall
+    h = figure.histogram([1, 4, 10, 0], [-2, -1, 0, 1, 2], width=120, height=90, top=10,
+                         margin=(10, 10, 30, 10), rules=[0.5, -3])
+    bars = h["bars"]
+    assert list(bars["x"]) == [10, 35, 60, 85] and list(bars["w"]) == [25] * 4
+    assert list(bars["h"]) == [5, 20, 50, 0]
+    assert all(y + hh == h["baseline"] == 60 for y, hh in zip(bars["y"], bars["h"]))
+    assert bars["say"][1] == "[-1, 0)：4 个"
+    assert h["rules"] == [{"x": 72.5, "hidden": False}, {"x": 10, "hidden": True}]
+    shown = [t["label"] for t in h["y_ticks"] if not t["hidden"]]
+    assert shown == ["0", "2", "4", "6", "8", "10"]
+    # the count axis autoscales to a round top, and a count above a given top is cut there
+    assert figure.histogram([3, 7], [0, 1, 2])["top"] == 8
+    assert figure.histogram([30, 7], [0, 1, 2], top=10)["bars"]["y"][0] == 8
+
+
+def test_a_log_log_chart_draws_power_laws_as_straight_lines():
+    # x over 10^0 .. 10^4 on 100 units from x = 10, y over 10^0 .. 10^8 on 80 units up from
+    # y = 90: a decade of x is 25 units, a decade of y 10 units
+    ch = figure.log_line_chart([{"x": [1, 100, 10_000], "y": [1, 10_000, 10 ** 8]},
+                                {"x": [1, 10_000], "y": [1, 10_000]}],
+                               x_decades=(0, 4), y_decades=(0, 8), y_every=4, width=120,
+                               height=100, margin=(10, 10, 10, 10), mark=(1000, [10 ** 6, 1000]))
+    assert ch["paths"][0]["d"] == "M10.0,90.0 L60.0,50.0 L110.0,10.0"  # n^2: slope 2
+    assert ch["paths"][1]["d"] == "M10.0,90.0 L110.0,50.0"             # n: slope 1
+    labels = [t["label"] for t in ch["x_ticks"] if not t["hidden"]]
+    assert labels == ["1", "10", "10²", "10³", "10⁴"]
+    assert [(t["at"], t["label"]) for t in ch["y_ticks"] if not t["hidden"]] == \
+        [(90.0, "1"), (50.0, "10⁴"), (10.0, "10⁸")]
+    assert ch["mark"] == {"x": 85.0, "points": [{"y": 30.0}, {"y": 60.0}]}
+    assert figure.decade_label(12) == "10¹²"
+
+
+def test_a_mark_on_a_log_chart_drawn_earlier():
+    ch = figure.log_line_chart([{"x": [1, 10_000], "y": [1, 10 ** 8]}], x_decades=(0, 4),
+                               y_decades=(0, 8), width=120, height=100, margin=(10, 10, 10, 10))
+    # 10^3 is three quarters along x; 10^6 three quarters up, 10^2 a quarter up
+    assert figure.log_mark(ch, 1000, [10 ** 6, 100]) == {"x": 85.0,
+                                                         "points": [{"y": 30.0}, {"y": 70.0}]}

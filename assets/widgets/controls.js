@@ -3,6 +3,8 @@
 // scale) comes from the PARAMS spec through templates/widgets/_controls.html; nothing here
 // knows a widget. Kinds (data-kind):
 //   range     <input type=range>; data-scale="log": the slider moves log10 of the value
+//   steps     <input type=range> over a choice parameter's choices (data-choices, JSON):
+//             the slider moves the choice's index
 //   number    <input type=number>; with data-index, one entry of a vector parameter
 //   choice    a radiogroup of buttons, each data-value = the choice as JSON (segmented)
 //   switch    a button role=switch (on/off)
@@ -56,6 +58,8 @@ export function wireControls(root, widget) {
     if (kind === "range") {
       el.addEventListener("input", () => widget.update({ [name]: readRange(el) }));
       syncs.push((state) => showRange(el, state[name]));
+    } else if (kind === "steps") {
+      syncs.push(wireSteps(el, name, widget));
     } else if (kind === "number") {
       const index = el.dataset.index === undefined ? null : Number(el.dataset.index);
       el.addEventListener("input", () => {
@@ -111,4 +115,14 @@ export function wireControls(root, widget) {
     }
   }
   return (state) => syncs.forEach((sync) => sync(state));
+}
+
+// A slider stepping through a choice parameter's choices; returns its sync(state).
+function wireSteps(el, name, widget) {
+  const choices = JSON.parse(el.dataset.choices);
+  el.addEventListener("input", () => widget.update({ [name]: choices[Number(el.value)] }));
+  return (state) => {
+    const at = String(choices.indexOf(state[name]));
+    if (el.value !== at) el.value = at;
+  };
 }

@@ -1,40 +1,34 @@
-// Widget dot-product: drag (mouse, touch, pen) or arrow-key the tips of a and b.
-// pycore: pycore/widgets/dot_product.py. Plane: 1 unit = 30 SVG px, y pointing up.
-import { fmt, liveWidget } from "./common.js";
+// Widget dot-product: drag (mouse, touch, pen) or arrow-key the tips of a and b. pycore:
+// pycore/widgets/dot_product.py draws everything (arrows, angle, projection); what is special
+// here is the drag: a pointer position becomes a point of the plane through the plane's own
+// extent and size (the svg's data-extent, data-size), snapped to 0.1 and kept within the
+// coordinate's range (data-min, data-max: PARAMS). The page already shows the grid, which
+// never changes, so it asks pycore for the rest alone (`shown`).
+import { liveWidget } from "./common.js";
 
-const UNIT = 30;
-const LIMIT = 4;
-const snap = (x) => Math.round(Math.min(LIMIT, Math.max(-LIMIT, x)) * 10) / 10;
+const snap = (x, lo, hi) => Math.round(Math.min(hi, Math.max(lo, x)) * 10) / 10;
 
 export function mount(root, runtime) {
-  const svg = root.querySelector("svg.plane");
-  const part = (sel, key) => root.querySelector(`[${sel}="${key}"]`);
+  const svg = root.querySelector("svg.dp-plane");
+  const extent = Number(svg.dataset.extent);
+  const size = Number(svg.dataset.size);
+  const noGrid = { compute: (name, params) => runtime.compute(name, { ...params, shown: {} }) };
+  const widget = liveWidget(root, noGrid);
 
-  function draw(view) {
-    for (const key of ["a", "b"]) {
-      const [x, y] = view[key];
-      const line = part("data-arrow", key);
-      line.setAttribute("x2", x * UNIT);
-      line.setAttribute("y2", -y * UNIT);
-      const tip = part("data-tip", key);
-      tip.setAttribute("cx", x * UNIT);
-      tip.setAttribute("cy", -y * UNIT);
-      tip.setAttribute("aria-valuetext", `(${fmt(x, 1)}, ${fmt(y, 1)})`);
-      const label = part("data-label", key);
-      label.setAttribute("x", x * UNIT + 10);
-      label.setAttribute("y", -y * UNIT - 10);
-    }
-  }
-
-  const widget = liveWidget(root, runtime, { draw });
-
-  function toPlane(event) {
-    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
-    return [snap(p.x / UNIT), snap(-p.y / UNIT)];
-  }
-
-  for (const key of ["a", "b"]) {
-    const tip = part("data-tip", key);
+  for (const tip of root.querySelectorAll("[data-tip]")) {
+    const key = tip.dataset.tip;
+    const [lo, hi] = [Number(tip.dataset.min), Number(tip.dataset.max)];
+    const move = (x, y) => {
+      const [ox, oy] = widget.state[key];
+      const next = [snap(x, lo, hi), snap(y, lo, hi)];
+      if (next[0] !== ox || next[1] !== oy) widget.update({ [key]: next });
+    };
+    // SVG units (0..size, y down) -> the plane's coordinates (-extent..extent, y up)
+    const toPlane = (event) => {
+      const p = new DOMPoint(event.clientX, event.clientY)
+        .matrixTransform(svg.getScreenCTM().inverse());
+      return [(p.x / size) * 2 * extent - extent, extent - (p.y / size) * 2 * extent];
+    };
     tip.addEventListener("pointerdown", (event) => {
       if (root.dataset.state !== "live") return;
       event.preventDefault();
@@ -42,20 +36,17 @@ export function mount(root, runtime) {
       tip.focus();
     });
     tip.addEventListener("pointermove", (event) => {
-      if (!tip.hasPointerCapture(event.pointerId)) return;
-      const [x, y] = toPlane(event);
-      const [ox, oy] = widget.state[key];
-      if (x !== ox || y !== oy) widget.update({ [key]: [x, y] });
+      if (tip.hasPointerCapture(event.pointerId)) move(...toPlane(event));
     });
     tip.addEventListener("keydown", (event) => {
       if (root.dataset.state !== "live") return;
       const step = event.shiftKey ? 0.5 : 0.1;
-      const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
-      const move = moves[event.key];
-      if (!move) return;
+      const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step],
+                  ArrowDown: [0, -step] }[event.key];
+      if (!d) return;
       event.preventDefault();
       const [x, y] = widget.state[key];
-      widget.update({ [key]: [snap(x + move[0]), snap(y + move[1])] });
+      move(x + d[0], y + d[1]);
     });
   }
 }

@@ -1,7 +1,11 @@
-// Widget multi-head: pick a token (its row lights up in every table), choose which heads feed
-// W_O (A and B, A only, B only). pycore: pycore/widgets/multi_head.py.
-// The concat and W_O tables change shape with the heads (9 x 12 or 9 x 6, 12 x 6 or 6 x 6):
-// their rows and columns are rebuilt before the numbers are written into them.
+// Widget multi-head: pick a token (its row is framed in both heads' heatmaps, its curves
+// drawn), choose which heads feed W_O (A and B, A only, B only). pycore:
+// pycore/widgets/multi_head.py (numbers and picture); the controls, marks and pointing are
+// the book's common ones. What is special: the page already shows the heads' weights, which
+// never change, and asks pycore only for the parts the last input changed (`shown`: the
+// query's rows and curves, or the heads' layer); and the concat and W_O tables
+// change shape with the heads (9 x 12 or 9 x 6, 12 x 6 or 6 x 6), so their rows and columns
+// are rebuilt before the numbers are written into them.
 import { liveWidget } from "./common.js";
 
 // Give table[data-matrix] one row per rowLabels entry and one column per colLabels entry.
@@ -29,34 +33,21 @@ function reshape(table, rowLabels, colLabels) {
 }
 
 export function mount(root, runtime) {
-  const body = root.querySelector(".mh-body");
-  const tokens = [...root.querySelectorAll("[data-token]")];
-  const headButtons = [...root.querySelectorAll("button[data-heads]")];
   const concat = root.querySelector('table[data-matrix="concat"]');
   const wO = root.querySelector('table[data-matrix="w_o"]');
+  let shown = {};  // the query and heads the page shows: none is known before the first view
 
   // Shape the variable tables before liveWidget writes the new numbers into them.
-  const shaped = {
+  const parts = {
     async compute(name, params) {
-      const view = await runtime.compute(name, params);
-      reshape(concat, view.tokens, view.concat_cols);
-      reshape(wO, view.concat_cols, view.features);
+      const view = await runtime.compute(name, { ...params, shown });
+      if ("concat_cols" in view) {
+        reshape(concat, view.tokens, view.concat_cols);
+        reshape(wO, view.concat_cols, view.features);
+      }
+      shown = { query: params.query, heads: params.heads };
       return view;
     },
   };
-
-  const draw = (view) => {
-    root.querySelectorAll("table[data-matrix]:not(.mh-wo) tbody tr").forEach((tr) => {
-      tr.classList.toggle("sel", tr.sectionRowIndex === view.index);
-    });
-    body.dataset.heads = view.heads;
-  };
-  const sync = (state) => {
-    tokens.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.token === state.query)));
-    headButtons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.heads === state.heads)));
-  };
-  const widget = liveWidget(root, shaped, { draw, sync });
-
-  tokens.forEach((b) => b.addEventListener("click", () => widget.update({ query: b.dataset.token })));
-  headButtons.forEach((b) => b.addEventListener("click", () => widget.update({ heads: b.dataset.heads })));
+  liveWidget(root, parts);
 }

@@ -1,15 +1,29 @@
 """Widget attention-cost: for a sequence length n, the n^2 scores of one head, the memory of
-their fp16 score matrix, and the n sequential steps of an RNN; a log-log chart of all three."""
+their fp16 score matrix, and the n sequential steps of an RNN; a log-log chart of all three
+with this n marked: n^2 and 2n^2 rise with slope 2, n with slope 1.
+
+The chart's lines never change, only the mark on them: they are drawn once (cached), and
+without `shown` the view is whole (the build, the tests); the page, which already shows the
+lines, passes `shown` and gets the numbers of this n and the mark alone."""
+from functools import lru_cache
+
 import numpy as np
 
+from .. import figure
 from ..cost import attention_cost, cost_curve, human_bytes
 
 BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 CURVE_N = np.logspace(0, 6, 13)  # 1, ~3.16, 10, ... 10^6: the chart's lines (straight in log-log)
+PRESETS = [9, 1024, 4096, 131_072, 1_000_000]  # the running example, then common contexts
+SERIES = ["n² 个注意力分数", "fp16 分数矩阵的字节数 2n²", "RNN 依次执行的 n 步"]
+
+# What the page already displays is an input of the view, not a block parameter: the lines
+# depend on no parameter, so any `shown` means the page has them.
+INPUTS = ("shown",)
 
 PARAMS = {
-    "n": {"type": "int", "min": 1, "max": 1_000_000, "default": 1000,
-          "help": "sequence length in tokens (the slider is log-scaled)"},
+    "n": {"type": "int", "min": 1, "max": 1_000_000, "default": 1000, "scale": "log",
+          "step": 0.05, "help": "sequence length in tokens (the slider is log-scaled)"},
 }
 
 
@@ -22,11 +36,37 @@ def binary_bytes(b):
     return f"{int(b)} B" if i == 0 else f"{b:.2f} {BINARY_UNITS[i]}"
 
 
-def view(n):
-    c = attention_cost(n)
+def readout(log_n, _log_y):
+    """What the chart's crosshair says at one of its points."""
+    n = 10 ** log_n
+    c = attention_cost(round(n))
+    return (f"n ≈ {round(n):,}：{c['scores_per_head']:,} 个分数，"
+            f"{human_bytes(c['bytes_per_head'])}，RNN {round(n):,} 步")
+
+
+@lru_cache(maxsize=1)
+def lines():
+    """The chart without its mark, and its lines as numbers (for the 数值 table). Computed
+    once; callers must not modify it."""
     scores, memory, rnn = cost_curve(CURVE_N)
-    return {
+    series = [{"name": name, "x": CURVE_N, "y": ys}
+              for name, ys in zip(SERIES, (scores, memory, rnn))]
+    chart = figure.log_line_chart(series, x_decades=(0, 6), y_decades=(0, 13), y_every=3,
+                                  width=460, height=270, margin=(14, 16, 30, 44),
+                                  probes=len(CURVE_N), say=readout)
+    table = [{"n": f"{round(x):,}", "scores": f"{round(s):,}", "bytes": human_bytes(b),
+              "rnn": f"{round(x):,}"} for x, s, b in zip(CURVE_N, scores, memory)]
+    return chart, table
+
+
+def view(n, shown=None):
+    c = attention_cost(n)
+    chart, table = lines()
+    counts = [c["scores_per_head"], c["bytes_per_head"], c["rnn_sequential_steps"]]
+    mark = figure.log_mark(chart, n, counts)  # the cached lines, this n marked on them
+    out = {
         "n": n, "n_text": f"{n:,}",
+        "n_say": f"n = {n:,}",  # the slider's spoken value
         "scores": c["scores_per_head"], "scores_text": f"{c['scores_per_head']:,}",
         "bytes": c["bytes_per_head"], "bytes_text": f"{c['bytes_per_head']:,}",
         "bytes_decimal": human_bytes(c["bytes_per_head"]),
@@ -34,11 +74,15 @@ def view(n):
         "rnn_steps": c["rnn_sequential_steps"], "rnn_steps_text": f"{c['rnn_sequential_steps']:,}",
         "attention_steps": c["attention_sequential_steps"],
         "ratio_text": f"{c['scores_per_head'] // c['rnn_sequential_steps']:,}",  # n^2 / n = n
-        # chart coordinates: log10 of each quantity, for the curves and for this n
-        "log_n": float(np.log10(n)),
-        "log_scores": float(np.log10(c["scores_per_head"])),
-        "log_bytes": float(np.log10(c["bytes_per_head"])),
-        "log_rnn": float(np.log10(c["rnn_sequential_steps"])),
-        "curve": {"log_n": np.log10(CURVE_N), "log_scores": np.log10(scores),
-                  "log_bytes": np.log10(memory), "log_rnn": np.log10(rnn)},
+        "chart": {"mark": mark},
+    }
+    if shown is not None:
+        return out
+    return {
+        **out,
+        "presets": [{"value": p, "label": f"{p:,}" + ("（例句）" if p == 9 else "")}
+                    for p in PRESETS],
+        "chart": {**chart, "mark": mark},
+        "series": SERIES,
+        "curve": table,  # the chart's lines as numbers, for the 数值 table
     }

@@ -1,6 +1,19 @@
 """Widget embedding: the running example's 9x6 embedding table, one chosen pair of tokens
-compared by dot product and cosine, and the 9x9 similarity matrices of all tokens."""
-from .. import example, vectors
+compared by dot product and cosine, and the 9x9 similarity matrices of all tokens.
+
+The picture: the table as a heatmap (tokens × features) with the two picked rows framed, and
+both similarity matrices as heatmaps with the pair's two cells framed. The matrices never
+change; only the frames and the pair's figures follow the reader's choice. So the view has a
+fixed part (the matrices and their heatmaps, computed once) and a part of the pair: without
+`shown` it is the whole view (the build, the tests); the page, which already shows the fixed
+part, passes `shown` and gets the pair's part alone."""
+from functools import lru_cache
+
+from .. import example, figure, vectors
+
+# What the page already displays is an input of the view, not a block parameter: the fixed
+# part depends on no parameter, so any `shown` means the page has it.
+INPUTS = ("shown",)
 
 PARAMS = {
     "a": {"type": "choice", "choices": example.TOKENS, "default": "小猫",
@@ -17,19 +30,60 @@ def similarity_matrices(rows):
     return dots, cosines
 
 
-def view(a, b):
+def pairwise(matrix, tokens, say, digits, cell=30):
+    """A 9x9 similarity heatmap: sequential from 0 when no entry is negative, else diverging
+    around 0; each cell says `say(token, token, value)`."""
+    diverging = min(min(row) for row in matrix) < 0
+    heat = figure.heatmap(matrix, tokens, tokens, cell=cell, diverging=diverging, digits=digits,
+                          lo=None if diverging else 0.0)
+    for c in heat["cells"]:
+        c["say"] = say(tokens[c["i"]], tokens[c["j"]], c["v"])
+    return heat
+
+
+@lru_cache(maxsize=1)
+def fixed():
+    """What no choice changes: the similarity matrices and the three heatmaps. Computed once
+    (the reader's picks only move the frames); callers must not modify it."""
+    tokens, features = example.TOKENS, example.FEATURES
+    dots, cosines = similarity_matrices(example.EMBEDDINGS)
+    table = figure.heatmap(example.EMBEDDINGS, tokens, features, cell=36, lo=0.0, hi=1.0,
+                           digits=0, label_w=44, label_h=26)
+    for c in table["cells"]:
+        c["say"] = f"{tokens[c['i']]} 的「{features[c['j']]}」 = {figure.fmt(c['v'], 0)}"
+    dot_heat = pairwise(dots, tokens, lambda s, t, x: f"{s} · {t} = {figure.fmt(x, 0)}", 0)
+    cos_heat = pairwise(cosines, tokens,
+                        lambda s, t, x: f"cos(「{s}」,「{t}」) = {figure.fmt(x, 4)}", 2)
+    return dots, cosines, table, dot_heat, cos_heat
+
+
+def view(a, b, shown=None):
+    tokens = example.TOKENS
     e = example.EMBEDDINGS  # (9, 6): one row per token
-    ia, ib = example.TOKENS.index(a), example.TOKENS.index(b)
-    dots, cosines = similarity_matrices(e)
-    return {
-        "tokens": example.TOKENS, "features": example.FEATURES,
-        "embeddings": e,
+    ia, ib = tokens.index(a), tokens.index(b)
+    dots, cosines, table, dot_heat, cos_heat = fixed()
+    pair = [(ia, ib), (ib, ia)]
+    out = {
         "a": a, "b": b, "ia": ia, "ib": ib,
         "vec_a": e[ia], "vec_b": e[ib],
         "dot": vectors.dot(e[ia], e[ib]),
         "norm_a": vectors.norm(e[ia]), "norm_b": vectors.norm(e[ib]),
         "cos": vectors.cosine(e[ia], e[ib]),
+        # the picked rows (A, then B) and the pair's two cells, framed
+        "table": {"frames": figure.heat_frames(table, rows=[ia, ib])},
+        "dot_heat": {"frames": figure.heat_frames(dot_heat, cells=pair)},
+        "cos_heat": {"frames": figure.heat_frames(cos_heat, cells=pair)},
+    }
+    if shown is not None:
+        return out
+    return {
+        **out,
+        "tokens": tokens, "features": example.FEATURES,
+        "embeddings": e,
         "dots": dots,          # (9, 9): E E^T
         "cosines": cosines,    # (9, 9): E E^T divided by the product of the row lengths
-        "max_dot": max(max(row) for row in dots),  # the dot table's darkest shade
+        "max_dot": max(max(row) for row in dots),  # the dot heatmap's top
+        "table": {**table, **out["table"]},
+        "dot_heat": {**dot_heat, **out["dot_heat"]},
+        "cos_heat": {**cos_heat, **out["cos_heat"]},
     }

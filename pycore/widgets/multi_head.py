@@ -5,12 +5,27 @@ page shows.
 `heads` chooses which heads feed the layer: "A+B" (the chapter's two-head layer: concat
 (9, 12), W_O (12, 6)), or one head alone (concat (9, 6), W_O = I (6, 6)). Both weight
 matrices are always shown, so the reader can compare them whatever is switched on.
+
+The picture: both heads' weights as heatmaps on one 0-1 scale with the query's row framed,
+the query's row of each head as curves over the sentence, and the layer's matrices as blocks
+drawn to their shapes (concatenated heads × W_O = output). The heads' weights never change,
+the query moves the rows and curves, the heads the layer: without `shown` the view is whole
+(the build, the tests); the page passes `shown`, the query and heads it displays, and gets
+only the parts those changed (the query's output row always).
 """
+from functools import lru_cache
+
 import numpy as np
 
-from .. import example, multihead
+from .. import example, figure, multihead
 
 HEAD_CHOICES = ["A+B", "A", "B"]
+HEAD_NAMES = {"A": "头 A（语义）", "B": "头 B（位置）"}
+UNIT = 7  # SVG units per matrix entry in the shape diagram
+
+# What the page already displays ({query, heads}) is an input of the view, not a block
+# parameter: the heads' weights depend on no parameter, so any `shown` means it has them.
+INPUTS = ("shown",)
 
 PARAMS = {
     "query": {"type": "choice", "choices": example.TOKENS, "default": "它",
@@ -32,29 +47,115 @@ def _layer(heads, used):
     return concat, w_o, concat @ w_o
 
 
-def view(query, heads):
+@lru_cache(maxsize=1)
+def fixed():
+    """The two heads and their heatmaps (one 0-1 scale): no parameter changes them. Computed
+    once; callers must not modify it."""
     full = multihead.two_heads()
+    tokens = example.TOKENS
+    heat = {h["name"]: figure.heatmap(h["weights"], tokens, tokens, cell=32, lo=0.0, hi=1.0,
+                                      row_name="查询", col_name="键")
+            for h in full["heads"]}
+    return full, heat
+
+
+def box(x, y, w, h, text="", hidden=False):
+    """A matrix drawn as a block: its corner and size, its centre (cx, cy: the name inside)
+    and its label's baseline under it (ty)."""
+    return {"x": x, "y": y, "w": w, "h": h, "cx": x + w / 2, "cy": y + h / 2 + 4,
+            "ty": y + h + 14, "text": text, "hidden": hidden}
+
+
+def blocks(used, n_tokens, d_v, d_model):
+    """The shape diagram, one matrix entry UNIT units wide: the used heads' outputs
+    (n_tokens × d_v each) side by side, which is the concatenation, × W_O (len(used) d_v ×
+    d_model) = the output (n_tokens × d_model). A head not used is hidden. {A, B, w_o, out,
+    concat (the span of the heads, labelled under them): boxes; times, equals: {x, y};
+    width, height}: the same elements whatever `used` is."""
+    top, gap = 4, 30
+    rows, cols = n_tokens * UNIT, d_v * UNIT
+    out, x = {}, 0
+    for name in "AB":
+        on = name in used
+        out[name] = box(x if on else 0, top, cols, rows, f"头 {name}", hidden=not on)
+        x += cols if on else 0
+    width = len(used) * cols  # the concatenation's
+    out["concat"] = box(0, top, width, rows, f"拼接 {n_tokens} × {len(used) * d_v}")
+    out["times"] = {"x": width + gap / 2, "y": top + rows / 2 + 5}
+    out["w_o"] = box(width + gap, top, d_model * UNIT, len(used) * cols,
+                     f"W_O {len(used) * d_v} × {d_model}")
+    right = width + 2 * gap + d_model * UNIT
+    out["equals"] = {"x": right - gap / 2, "y": top + rows / 2 + 5}
+    out["out"] = box(right, top, d_model * UNIT, rows, f"输出 {n_tokens} × {d_model}")
+    out["width"], out["height"] = 2 * cols + 2 * gap + 2 * d_model * UNIT, top + 2 * cols + 18
+    return out
+
+
+def query_part(query, heads, i):
+    """What the query changes: its rows, each head's strongest key, the curves, the frames."""
+    full, heat = fixed()
+    head_a, head_b = full["heads"]
+    tokens = example.TOKENS
+
+    def top(h):
+        j = int(np.argmax(h["weights"][i]))
+        return {"token": tokens[j], "weight": h["weights"][i, j]}
+
+    return {
+        "query": query, "index": i,
+        "row_a": head_a["weights"][i], "row_b": head_b["weights"][i],
+        "top_a": top(head_a), "top_b": top(head_b),
+        # the picture: each head's row over the sentence, its row framed in its heatmap
+        "curves_a": figure.attention_curves(tokens, head_a["weights"][i], i, width=360),
+        "curves_b": figure.attention_curves(tokens, head_b["weights"][i], i, width=360),
+        "heat_a": {"frames": figure.heat_frames(heat["A"], rows=[i])},
+        "heat_b": {"frames": figure.heat_frames(heat["B"], rows=[i])},
+    }
+
+
+def heads_part(heads, concat, w_o, out):
+    """What the choice of heads changes: the layer's matrices, their shapes and blocks."""
+    head_a = fixed()[0]["heads"][0]
+    d_v = head_a["v"].shape[1]
+    used = heads.replace("+", "")
+    return {
+        "tokens": example.TOKENS, "features": example.FEATURES,  # the tables' labels (JS)
+        "heads": heads,
+        "concat": concat, "w_o": w_o, "output": out,
+        "n_heads": len(used), "d_v": d_v,
+        "shape_head": _shape(head_a["output"]),
+        "shape_concat": _shape(concat), "shape_w_o": _shape(w_o), "shape_output": _shape(out),
+        "concat_cols": [f"{h}{j}" for h in used for j in range(d_v)],
+        "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in used) + "]",
+        "blocks": blocks(used, len(example.TOKENS), d_v, out.shape[1]),
+    }
+
+
+def view(query, heads, shown=None):
+    full, heat = fixed()
     head_a, head_b = full["heads"]
     if heads == "A+B":
         concat, w_o, out = full["concat"], full["w_o"], full["output"]
     else:
         concat, w_o, out = _layer(full["heads"], heads)
     i = example.TOKENS.index(query)
-    d_v = head_a["v"].shape[1]
+    if shown is not None:  # the page shows the weights, and the parts of `shown`'s parameters
+        part = {"output_row": out[i]}
+        if shown.get("query") != query:
+            part.update(query_part(query, heads, i))
+        if shown.get("heads") != heads:
+            part.update(heads_part(heads, concat, w_o, out))
+        return part
+    part = {**query_part(query, heads, i), **heads_part(heads, concat, w_o, out),
+            "output_row": out[i]}
     return {
-        "tokens": example.TOKENS, "features": example.FEATURES,
-        "query": query, "index": i, "heads": heads,
+        **part,
         "weights_a": head_a["weights"], "weights_b": head_b["weights"],
-        "row_a": head_a["weights"][i], "row_b": head_b["weights"][i],
         # column of the largest weight in each row of head B (i - 1 for every i >= 1)
         "peak_b": np.argmax(head_b["weights"], axis=1),
         "peak_b_tokens": [example.TOKENS[j] for j in np.argmax(head_b["weights"], axis=1)],
         "head_a": head_a["output"], "head_b": head_b["output"],
-        "concat": concat, "w_o": w_o, "output": out,
-        "output_row": out[i],
-        "n_heads": len(heads.replace("+", "")), "d_v": d_v,
-        "shape_head": _shape(head_a["output"]),
-        "shape_concat": _shape(concat), "shape_w_o": _shape(w_o), "shape_output": _shape(out),
-        "concat_cols": [f"{h}{j}" for h in heads.replace("+", "") for j in range(d_v)],
-        "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in heads.replace("+", "")) + "]",
+        "heat_a": {**heat["A"], **part["heat_a"]},
+        "heat_b": {**heat["B"], **part["heat_b"]},
+        "head_names": HEAD_NAMES,
     }

@@ -1,10 +1,11 @@
 """Browser tests of the dot-product widget (pycore/widgets/dot_product.py,
 assets/widgets/dot-product.js)."""
-from tests.browser.harness import assert_shows, params_of, pycore_view
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view
 
 
 def shown_vectors(root):
-    read = lambda p: float(root.locator(f'[data-bind="{p}"]').inner_text())
+    """a and b as the 数值 fold shows them (read with text_content: the fold is closed)."""
+    read = lambda p: float(root.locator(f'[data-bind="{p}"]').text_content())
     return [read("a.0"), read("a.1")], [read("b.0"), read("b.1")]
 
 
@@ -12,7 +13,9 @@ def test_dot_product_static_numbers_equal_pycore(browser, server):
     page = browser.new_page(java_script_enabled=False)
     page.goto(server + "01-dot-product.html")
     root = page.locator('[data-widget="dot-product"]').first
-    assert_shows(root, pycore_view("dot-product", **params_of(root)), min_count=10)
+    view = pycore_view("dot-product", **params_of(root))
+    assert_shows(root, view, min_count=10)
+    assert_drawn(root, view, min_count=20)  # the picture is there before any script runs
     page.close()
 
 
@@ -23,12 +26,18 @@ def test_dragging_a_tip_updates_every_number(book_pages):
     page = root.page
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    # drag b to the upper left: one grid unit is 30 SVG px; the SVG may be scaled
+    # drag b to the upper left (the SVG may be scaled)
     page.mouse.move(box["x"] - 80, box["y"] - 20, steps=8)
     page.mouse.up()
     a, b = shown_vectors(root)
     assert b != params_of(root)["b"], "the drag did not move b"
-    assert_shows(root, pycore_view("dot-product", a=a, b=b))
+    view = pycore_view("dot-product", a=a, b=b)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    # the tip went where the pointer went: b's handle is centred under the pointer's last spot
+    dot = root.locator('[data-tip="b"] .dot').bounding_box()
+    assert abs(dot["x"] + dot["width"] / 2 - (box["x"] - 80)) < 6
+    assert abs(dot["y"] + dot["height"] / 2 - (box["y"] - 20)) < 6
 
 
 def test_perpendicular_and_opposite_with_the_keyboard(book_pages):
@@ -44,3 +53,42 @@ def test_perpendicular_and_opposite_with_the_keyboard(book_pages):
     view = pycore_view("dot-product", a=a2, b=b2)
     assert_shows(root, view)
     assert abs(view["dot"] - view["product"]) < 1e-12
+    assert_drawn(root, view)
+
+
+def test_the_picture_shows_the_angle_and_the_projection(book_pages):
+    """The chapter's three positions: a right angle (a·b = 0, b's shadow on a shrinks to the
+    origin), opposite arrows (a half-turn arc, a shadow as long as b behind the origin), and
+    the block's arrows (θ = 36.9° on the arc)."""
+    root = book_pages("dot-product").widget("dot-product")
+    assert root.locator(".arc-label").text_content() == "θ = 36.9°"
+    assert root.locator(".key-figure .big").inner_text() == "4.000"
+    assert root.locator('[data-tip="a"]').get_attribute("aria-valuetext") == "(2.0, 1.0)"
+    tip = root.locator('[data-tip="b"]')
+    tip.focus()
+    root.page.keyboard.press("Shift+ArrowLeft")
+    root.page.keyboard.press("Shift+ArrowLeft")  # b = (0.0, 2.0)
+    for _ in range(10):
+        root.page.keyboard.press("ArrowLeft")     # b = (-1.0, 2.0): perpendicular to a
+    view = pycore_view("dot-product", a=[2.0, 1.0], b=[-1.0, 2.0])
+    assert_drawn(root, view)
+    assert root.locator(".key-figure .big").inner_text() == "0.000"
+    assert root.locator(".arc-label").text_content() == "θ = 90.0°"
+    shadow = root.locator("line.shadow")
+    assert float(shadow.get_attribute("x2")) == float(shadow.get_attribute("x1"))
+    assert float(shadow.get_attribute("y2")) == float(shadow.get_attribute("y1"))
+    for _ in range(2):
+        root.page.keyboard.press("Shift+ArrowLeft")  # b = (-2.0, 2.0)
+    for _ in range(6):
+        root.page.keyboard.press("Shift+ArrowDown")  # b = (-2.0, -1.0): opposite a
+    view = pycore_view("dot-product", a=[2.0, 1.0], b=[-2.0, -1.0])
+    assert_drawn(root, view)
+    assert root.locator(".key-figure .big").inner_text() == "-5.000"
+    assert root.locator(".arc-label").text_content() == "θ = 180.0°"
+    # the shadow runs from the origin to b's tip (b lies on a's line), the way b points
+    x1, y1, x2, y2 = (float(shadow.get_attribute(k)) for k in ("x1", "y1", "x2", "y2"))
+    handle = root.locator('[data-tip="b"] .dot')
+    tip_x, tip_y = (float(handle.get_attribute(k)) for k in ("cx", "cy"))
+    assert (x2, y2) == (tip_x, tip_y) and x2 < x1 and y2 > y1
+    root.locator("[data-action=reset]").click()
+    assert_drawn(root, pycore_view("dot-product", **params_of(root)))

@@ -2,7 +2,7 @@
 assets/widgets/embedding.js)."""
 import math
 
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 # 6 + 6 vector entries, dot, two lengths, cos, two names, 9x6 table, two 9x9 tables
 SHOWN = 12 + 4 + 2 + 54 + 81 + 81
@@ -13,8 +13,20 @@ def readout(root):
     return read("dot"), read("cos")
 
 
+def button(root, key, token):
+    """Token `token` in the picker of word `key` ("a" or "b")."""
+    return root.locator(f"""[data-control={key}] [data-value='"{token}"']""")
+
+
 def pick(root, key, token):
-    root.locator(f'[data-pick="{key}"][data-token="{token}"]').click()
+    button(root, key, token).click()
+
+
+def frames(root, figure):
+    """(x, y) of every frame over heatmap `figure` (table, dot_heat, cos_heat)."""
+    return [tuple(xy) for xy in root.evaluate(f"""root => [...root.querySelectorAll('rect.frame')]
+        .filter(r => r.dataset.attr.includes('{figure}.frames.'))
+        .map(r => [Number(r.getAttribute("x")), Number(r.getAttribute("y"))])""")]
 
 
 def test_embedding_static_numbers_equal_pycore(browser, server):
@@ -23,7 +35,9 @@ def test_embedding_static_numbers_equal_pycore(browser, server):
     root = page.locator('[data-widget="embedding"]').first
     assert root.get_attribute("data-state") == "static"
     params = params_of(root)
-    assert_shows(root, pycore_view("embedding", **params), min_count=SHOWN)
+    view = pycore_view("embedding", **params)
+    assert_shows(root, view, min_count=SHOWN)
+    assert_drawn(root, view, min_count=2 * 6)
     page.close()
 
 
@@ -38,34 +52,48 @@ def test_the_chapter_pairs_by_click(book_pages):
     pick(root, "b", "因为")
     assert updates(root) == before + 2
     assert readout(root) == ("1", "1.0000")
-    assert_shows(root, pycore_view("embedding", a="没有", b="因为"), min_count=SHOWN)
-    assert root.locator('[data-pick="a"][data-token="没有"]').get_attribute("aria-pressed") == "true"
-    assert root.locator('[data-pick="a"][data-token="小猫"]').get_attribute("aria-pressed") == "false"
+    view = pycore_view("embedding", a="没有", b="因为")
+    assert_shows(root, view, min_count=SHOWN)
+    assert_drawn(root, view)
+    assert button(root, "a", "没有").get_attribute("aria-checked") == "true"
+    assert button(root, "a", "小猫").get_attribute("aria-checked") == "false"
     # the four function words form a block of ones in the cosine table
     rows = root.locator('table[data-matrix="cosines"] tbody tr')
     words = [1, 4, 6, 8]
     for i in words:
-        cells = rows.nth(i).locator("td").all_inner_texts()
+        cells = rows.nth(i).locator("td").all_text_contents()
         assert [cells[j] for j in words] == ["1.00"] * 4
+    # ... and in the cosine heatmap: 16 cells of the darkest class
+    cos = view["cos_heat"]["cells"]
+    assert {cos[9 * i + j]["c"] for i in words for j in words} == {8}
 
 
 def test_the_pronoun_and_the_cat_by_keyboard(book_pages):
     root = book_pages("embedding").widget("embedding")
     before = updates(root)
-    root.locator('[data-pick="a"][data-token="它"]').focus()
+    button(root, "a", "它").focus()
     root.page.keyboard.press("Enter")
-    root.locator('[data-pick="b"][data-token="小猫"]').focus()
+    button(root, "b", "小猫").focus()
     root.page.keyboard.press("Space")
     assert updates(root) == before + 2
     assert readout(root) == ("0", "0.0000")
-    assert_shows(root, pycore_view("embedding", a="它", b="小猫"), min_count=SHOWN)
-    # the pair is marked in both 9x9 tables, at (它, 小猫) and (小猫, 它)
-    for path in ("dots", "cosines"):
-        marked = root.locator(f'table[data-matrix="{path}"] td.pair')
-        assert marked.count() == 2
-    rows = root.locator('table[data-matrix="embeddings"] tbody tr')
-    assert "pick-a" in rows.nth(5).get_attribute("class")
-    assert "pick-b" in rows.nth(0).get_attribute("class")
+    view = pycore_view("embedding", a="它", b="小猫")
+    assert_shows(root, view, min_count=SHOWN)
+    assert_drawn(root, view)
+    # the pair is framed in both 9x9 heatmaps, at (它, 小猫) and (小猫, 它)
+    for path in ("dot_heat", "cos_heat"):
+        cells = view[path]["cells"]
+        assert frames(root, path) == [(cells[9 * 5 + 0]["x"], cells[9 * 5 + 0]["y"]),
+                                      (cells[9 * 0 + 5]["x"], cells[9 * 0 + 5]["y"])]
+    # and the picked rows in the embedding table: A (它) is row 5, B (小猫) row 0
+    rows = view["table"]["rows"]
+    cell = view["table"]["cell"]
+    assert [y for _, y in frames(root, "table")] == [rows[5]["y"] - cell / 2,
+                                                     rows[0]["y"] - cell / 2]
+    # the arrow keys move the choice inside a picker: one Tab stop per picker
+    root.page.keyboard.press("ArrowRight")
+    assert button(root, "b", "没有").get_attribute("aria-checked") == "true"
+    assert_shows(root, pycore_view("embedding", a="它", b="没有"))
 
 
 def test_dot_table_is_the_hand_gram_matrix(book_pages):
@@ -75,8 +103,23 @@ def test_dot_table_is_the_hand_gram_matrix(book_pages):
              [0, 0, 0, 1, 0, 0]]  # the chapter's table, typed in again
     rows = root.locator('table[data-matrix="dots"] tbody tr')
     for i, x in enumerate(table):
-        shown = rows.nth(i).locator("td").all_inner_texts()
+        shown = rows.nth(i).locator("td").all_text_contents()
         assert shown == [str(sum(p * q for p, q in zip(x, y))) for y in table]
+    # the heatmap of the same numbers says them when pointed at: 小猫 · 小猫 = 2
+    root.locator(".emb-sim .cell").first.hover()
+    assert root.locator(".emb-sim [data-readout]").first.inner_text() == "小猫 · 小猫 = 2"
+
+
+def test_pointing_at_a_token_lights_its_row_in_every_heatmap(book_pages):
+    root = book_pages("embedding").widget("embedding")
+    button(root, "b", "累").hover()
+    lit = root.locator(".emb-table .cell.linked")
+    assert lit.count() == 6  # 累's row of the table, nothing else there
+    assert {float(y) for y in lit.evaluate_all("els => els.map(e => e.getAttribute('y'))")} == \
+        {pycore_view("embedding")["table"]["cells"][7 * 6]["y"]}
+    assert root.locator(".emb-sim .cell.linked").count() == 2 * 17  # row and column, twice
+    root.locator(".emb-table .cell").nth(5 * 6 + 5).hover()  # 它, 代词
+    assert root.locator(".emb-table [data-readout]").inner_text() == "它 的「代词」 = 1"
 
 
 def test_reset_restores_the_block_pair(book_pages):
@@ -88,5 +131,7 @@ def test_reset_restores_the_block_pair(book_pages):
     root.locator("[data-action=reset]").click()
     assert updates(root) == before + 1
     assert readout(root) == ("1", "0.7071")
-    assert_shows(root, pycore_view("embedding", a="小猫", b="马路"), min_count=SHOWN)
-    assert root.locator('[data-pick="b"][data-token="马路"]').get_attribute("aria-pressed") == "true"
+    view = pycore_view("embedding", a="小猫", b="马路")
+    assert_shows(root, view, min_count=SHOWN)
+    assert_drawn(root, view)
+    assert button(root, "b", "马路").get_attribute("aria-checked") == "true"

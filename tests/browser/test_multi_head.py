@@ -1,5 +1,5 @@
 """Browser tests of the multi-head widget (pycore/widgets/multi_head.py, assets/widgets/multi-head.js)."""
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 TOKENS = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
 N_WEIGHTS = 2 * 81 + 2 * 9  # two 9 x 9 tables and the selected row of each
@@ -12,10 +12,20 @@ def table(root, path):
     return [[float(t) for t in row] for row in texts]
 
 
+def token(root, t):
+    return root.locator(f"""[data-control=query] [data-value='"{t}"']""")
+
+
+def heads_button(root, heads):
+    return root.locator(f"""[data-control=heads] [data-value='"{heads}"']""")
+
+
 def selected_rows(root):
-    """For each weights table, the index of its row marked as selected."""
-    return root.evaluate("""root => ['weights_a', 'weights_b'].map(p =>
-        [...root.querySelectorAll(`table[data-matrix="${p}"] tbody tr`)].findIndex(tr => tr.classList.contains('sel')))""")
+    """For each head's heatmap, the row its frame is drawn round (32 units a row, 22 of
+    column labels above the first)."""
+    return root.evaluate("""root => ['heat_a', 'heat_b'].map(p =>
+        (Number(root.querySelector(`rect.frame[data-attr^="x=${p}.frames.0"]`).getAttribute('y'))
+         - 22) / 32)""")
 
 
 def test_multi_head_static_numbers_equal_pycore(browser, server):
@@ -37,10 +47,10 @@ def test_head_b_looks_at_the_previous_token(book_pages):
         row = weights_b[i]
         assert row.index(max(row)) == i - 1, f"row {TOKENS[i]}: {row}"
         assert max(row) >= 0.75  # a clear peak, not a near tie
-    peaks = root.locator('[data-bind^="peak_b_tokens."]').all_inner_texts()
+    peaks = root.locator('[data-bind^="peak_b_tokens."]').all_text_contents()
     assert peaks[1:] == TOKENS[:-1]
     # head A is the semantic head of chapter 4: the row of 它 as the chapter states it
-    row_a = root.locator('[data-bind^="row_a."]').all_inner_texts()
+    row_a = root.locator('[data-bind^="row_a."]').all_text_contents()
     assert (row_a[0], row_a[3], row_a[1]) == ("0.2101", "0.1397", "0.0929")
 
 
@@ -48,22 +58,25 @@ def test_clicking_a_token_highlights_its_row_in_both_heads(book_pages):
     root = book_pages("multi-head").widget("multi-head")
     assert selected_rows(root) == [5, 5]
     before = updates(root)
-    root.locator('[data-token="累"]').click()
+    token(root, "累").click()
     assert updates(root) == before + 1
-    assert root.locator('[data-token="累"]').get_attribute("aria-pressed") == "true"
-    assert root.locator('[data-token="它"]').get_attribute("aria-pressed") == "false"
+    assert token(root, "累").get_attribute("aria-checked") == "true"
+    assert token(root, "它").get_attribute("aria-checked") == "false"
     assert selected_rows(root) == [7, 7]
-    assert_shows(root, pycore_view("multi-head", query="累"), min_count=N_WEIGHTS)
-    root.locator('[data-token="过"]').focus()
+    view = pycore_view("multi-head", query="累")
+    assert_shows(root, view, min_count=N_WEIGHTS)
+    assert_drawn(root, view, min_count=2 * 9 * 7)
+    token(root, "过").focus()
     root.page.keyboard.press("Enter")
     assert selected_rows(root) == [2, 2]
     view = pycore_view("multi-head", query="过")
     assert_shows(root, view)
-    assert root.locator('[data-bind="row_b.1"]').inner_text() == f"{view['row_b'][1]:.4f}"
+    assert_drawn(root, view)
+    assert root.locator('[data-bind="row_b.1"]').text_content() == f"{view['row_b'][1]:.4f}"
 
 
 def shape_text(root):
-    return [root.locator(f'[data-bind="{p}"]').inner_text()
+    return [root.locator(f'[data-bind="{p}"]').text_content()
             for p in ("shape_head", "shape_concat", "shape_w_o", "shape_output")]
 
 
@@ -73,18 +86,19 @@ def test_switching_heads_changes_concat_and_w_o(book_pages):
     assert len(table(root, "concat")[0]) == 12 and len(table(root, "w_o")) == 12
     for heads in ("A", "B"):
         before = updates(root)
-        root.locator(f'button[data-heads="{heads}"]').click()
+        heads_button(root, heads).click()
         assert updates(root) == before + 1
-        assert root.locator(f'button[data-heads="{heads}"]').get_attribute("aria-pressed") == "true"
+        assert heads_button(root, heads).get_attribute("aria-checked") == "true"
         view = pycore_view("multi-head", heads=heads)
         assert_shows(root, view, min_count=N_WEIGHTS + 54 + 36 + 54)
+        assert_drawn(root, view)
         assert shape_text(root) == ["9 × 6", "9 × 6", "6 × 6", "9 × 6"]
         assert len(table(root, "concat")[0]) == 6 and len(table(root, "w_o")) == 6
         # with one head, W_O is the identity and the output is that head's output
         head = view["head_a"] if heads == "A" else view["head_b"]
         shown = table(root, "output")
         assert all(abs(a - b) <= 0.005 for ra, rb in zip(shown, head) for a, b in zip(ra, rb))
-    root.locator('button[data-heads="A+B"]').focus()
+    heads_button(root, "A+B").focus()
     root.page.keyboard.press("Space")
     assert shape_text(root) == ["9 × 6", "9 × 12", "12 × 6", "9 × 6"]
     assert_shows(root, pycore_view("multi-head", heads="A+B"))
@@ -93,11 +107,39 @@ def test_switching_heads_changes_concat_and_w_o(book_pages):
 def test_reset_restores_the_block(book_pages):
     root = book_pages("multi-head").widget("multi-head")
     params = params_of(root)
-    root.locator('[data-token="小猫"]').click()
-    root.locator('button[data-heads="B"]').click()
+    token(root, "小猫").click()
+    heads_button(root, "B").click()
     assert_shows(root, pycore_view("multi-head", query="小猫", heads="B"))
     root.locator("[data-action=reset]").click()
     assert_shows(root, pycore_view("multi-head", **params))
     assert selected_rows(root) == [5, 5]
-    assert root.locator('button[data-heads="A+B"]').get_attribute("aria-pressed") == "true"
+    assert heads_button(root, "A+B").get_attribute("aria-checked") == "true"
     assert len(table(root, "concat")[0]) == 12
+
+
+def test_the_picture_shows_each_heads_row_and_the_layers_shapes(book_pages):
+    """For 它, head A's thickest curve goes to 小猫 and head B's to 因为 (the previous word);
+    one head alone leaves one block in the concatenation and a square W_O, and dims the
+    other head; both heatmaps share one 0-1 legend."""
+    root = book_pages("multi-head").widget("multi-head")
+    view = pycore_view("multi-head")
+    assert_drawn(root, view, min_count=2 * 9 * 7 + 2)
+    for key, strongest in (("a", 0), ("b", 4)):
+        widths = root.locator(f'.mh-head[data-head="{key.upper()}"] .curve').evaluate_all(
+            "els => els.map(e => Number(e.getAttribute('stroke-width')))")
+        assert widths.index(max(widths)) == strongest
+    assert root.locator(".key-figure .big").all_inner_texts() == ["0.2101", "0.7948"]
+    legends = root.locator(".legend text").all_text_contents()
+    assert legends == ["0.00", "1.00", "0.00", "1.00"]
+    block = lambda name: root.locator(f".mh-blocks .block.{name} rect")
+    assert block("w-o").get_attribute("height") == str(12 * 7)  # 12 x 6: 12 rows of 7 units
+    heads_button(root, "B").click()
+    view = pycore_view("multi-head", heads="B")
+    assert_drawn(root, view)
+    assert root.locator(".mh-blocks .head-a").get_attribute("data-hidden") == ""
+    assert root.locator(".mh-blocks .head-b").get_attribute("data-hidden") is None
+    assert block("w-o").get_attribute("height") == block("w-o").get_attribute("width") == "42"
+    assert root.locator(".mh").get_attribute("data-heads") == "B"
+    assert float(root.locator('.mh-head[data-head="A"]').evaluate(
+        "e => getComputedStyle(e).opacity")) < 1
+    assert root.locator('[data-bind="blocks.concat.text"]').text_content() == "拼接 9 × 6"
