@@ -2,7 +2,8 @@
 site/search-index.json, which assets/search.js queries in the browser (no server, offline).
 
 Text comes from the rendered chapter HTML: headings h1-h3 (the ones with anchors) open a
-section; a formula contributes its characters (√dk), a widget block only its title. Terms:
+section; a formula contributes its characters (√dk), a widget block only its title, an
+exercise only its title. Terms:
 
 - a Chinese run gives its overlapping character bigrams ("位置编码" -> 位置, 置编, 编码), as
   Lucene's CJKAnalyzer does: no dictionary, no word list, every word of the book findable
@@ -69,7 +70,7 @@ def sections(html):
     id; a formula leaves its characters, a widget block its title (its aria-label), a
     heading's permalink (a.anchor) nothing."""
     secs = [{"level": 0, "anchor": "", "heading": [], "text": []}]
-    heading, widget, permalink = None, 0, False
+    heading, widget, permalink, box = None, 0, False, None  # box: the widget's or exercise's tag
     for m in TAG.finditer(MATH.sub(math_text, str(html))):
         close, tag, attrs, data = m.groups()
         out = secs[-1]["heading" if heading else "text"]
@@ -79,10 +80,12 @@ def sections(html):
         elif tag == "a" and not widget:
             permalink = not close and 'class="anchor"' in attrs  # a heading's "#" link
         elif widget:
-            widget += (-1 if close else 1) * (tag == "figure")
-        elif tag == "figure" and not close and "data-widget" in attrs:
-            widget = 1
-            out.append(f" {unescape(dict(ATTR.findall(attrs)).get('aria-label', ''))} ")
+            widget += (-1 if close else 1) * (tag == box)
+        elif not close and ((tag == "figure" and "data-widget" in attrs) or
+                            (tag == "section" and "data-exercise" in attrs)):
+            widget, box = 1, tag
+            named = dict(ATTR.findall(attrs))
+            out.append(f" {unescape(named.get('aria-label') or named.get('data-title', ''))} ")
         elif tag in ("h1", "h2", "h3") and not close and 'id="' in attrs:
             secs.append({"level": int(tag[1]), "anchor": unescape(dict(ATTR.findall(attrs))["id"]),
                          "heading": [], "text": []})
