@@ -323,3 +323,65 @@ def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0
                        "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
             "query": query}
+
+
+# ---------------------------------------------------------------- horizontal bars
+
+def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None, bottom=None,
+          digits=3, texts=None, gap=0.3, axis_h=18):
+    """Horizontal bars, one row per value: its label left of the row, the bar from the 0 line,
+    its value in a right-aligned column past the plot (a list reads like a table), and a round
+    axis under the rows (vertical grid lines).
+
+    top/bottom: the axis's ends (default: autoscaled to round ticks around the values; top=1,
+    bottom=0 for probabilities, so that rows of different figures compare on one scale: the
+    axis is then `fixed`, and a page need not rebind it). texts: the value labels (default
+    fmt(value, digits)). Returns {width, height, zero (x of 0), plot {x, w}, axis_y, value_x,
+    ticks [{x, label}], fixed, rows [{i, y (the row's top), cy (its centre), x, by, w, h (the
+    bar's left, top, width, height), value, text, label, say, seq}]}. A negative bar extends
+    left of zero."""
+    values = [float(v) for v in values]
+    lo = min([0.0] + values) if bottom is None else bottom
+    hi = nice_max(max([0.0] + values)) if top is None else top
+    if bottom is None and lo < 0:
+        lo = -nice_max(-lo)
+    px, pw = label_w, width - label_w - value_w
+    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    zero = to_x(0.0)
+    h = row * (1 - gap)
+    rows = []
+    for i, (v, label) in enumerate(zip(values, labels)):
+        end = to_x(max(lo, min(hi, v)))
+        text = texts[i] if texts is not None else fmt(v, digits)
+        rows.append({"i": i, "y": r(i * row), "cy": r(i * row + row / 2),
+                     "x": r(min(zero, end)), "w": r(abs(end - zero)), "h": r(h),
+                     "by": r(i * row + (row - h) / 2), "value": v, "text": text,
+                     "label": str(label), "say": f"{label}：{text}",
+                     "seq": seq_class(abs(v), 0.0, max(abs(lo), abs(hi)))})
+    axis_y = len(values) * row
+    step = nice_step(hi - lo)
+    ticks = padded([{"x": r(to_x(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
+                   {"x": r(zero), "label": ""})
+    return {"width": width, "height": axis_y + axis_h, "zero": r(zero),
+            "plot": {"x": px, "w": pw}, "axis_y": axis_y, "value_x": width, "ticks": ticks,
+            "rows": rows, "top": hi, "bottom": lo,
+            "fixed": top is not None and bottom is not None}
+
+
+# ---------------------------------------------------------------- one stacked bar
+
+def stack(values, labels, *, width=480, height=26, digits=1):
+    """The parts of a whole as one bar of `width` units, left to right: segments [{k (the
+    part's index, for its colour class data-k), x, w, value, pct (its share, in %), text
+    ("12.3 %"), label, say}]. A part of 0 gets a segment of width 0 (the slots stay)."""
+    values = [float(v) for v in values]
+    total = sum(values)
+    x, segments = 0.0, []
+    for k, (v, label) in enumerate(zip(values, labels)):
+        share = v / total if total > 0 else 0.0
+        text = f"{fmt(100 * share, digits)} %"
+        segments.append({"k": k, "x": r(x), "w": r(share * width), "value": v,
+                         "pct": 100 * share, "text": text, "label": str(label),
+                         "say": f"{label}：{text}"})
+        x += share * width
+    return {"width": width, "height": height, "segments": segments, "total": total}
