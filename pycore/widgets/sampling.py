@@ -3,26 +3,35 @@
 Three knobs in a row (temperature, top-k, top-p) over example.NEXT_LOGITS, and a button that
 draws `draws` tokens from the final distribution; each click raises `seed` by one
 (seed 0 = nothing drawn yet).
+
+The picture: one panel of horizontal bars per stage (after the temperature, after top-k,
+after top-p = the final distribution), all on one 0-1 axis so that a sharper or flatter row
+is seen as such; a token a stage cuts keeps a hatched ghost of the probability it had before
+(its value column says 已截断). A fourth panel shows how often each token came up in the N
+draws, with a tick at its final probability: the bars reach the ticks as N grows.
 """
 import numpy as np
 
-from .. import example
+from .. import example, figure
 from ..sampling import pipeline, sample_counts
 
 CUT = "已截断"
 V = len(example.NEXT_TOKENS)
+# every panel alike, on one fixed 0-1 axis
+PANEL = {"width": 250, "row": 20, "label_w": 40, "value_w": 48, "top": 1.0, "bottom": 0.0}
 
 PARAMS = {
-    "temperature": {"type": "float", "min": 0.1, "max": 5.0, "default": 1.0,
-                    "help": "T in softmax(z / T); the slider is log-scaled"},
+    "temperature": {"type": "float", "min": 0.1, "max": 5.0, "default": 1.0, "scale": "log",
+                    "help": "T in softmax(z / T), used rounded to the two decimals shown; "
+                            "the slider is log-scaled"},
     "top_k": {"type": "int", "min": 0, "max": V, "default": 0,
               "help": "keep the k most probable tokens; 0 = off"},
-    "top_p": {"type": "float", "min": 0.01, "max": 1.0, "default": 1.0,
+    "top_p": {"type": "float", "min": 0.01, "max": 1.0, "default": 1.0, "step": 0.01,
               "help": "keep the smallest most-probable set with mass >= p; 1 = off"},
     "seed": {"type": "int", "min": 0, "max": 1_000_000, "default": 0,
              "help": "seed of the draw; the button adds one; 0 = nothing drawn yet"},
-    "draws": {"type": "int", "min": 10, "max": 100_000, "default": 1000,
-              "help": "how many tokens one click draws"},
+    "draws": {"type": "int", "min": 10, "max": 100_000, "default": 1000, "scale": "log",
+              "step": 1, "help": "how many tokens one click draws (the slider moves by tenfold)"},
 }
 
 
@@ -36,28 +45,61 @@ def _cumulative(probs):
 
 def _sample_note(seed, draws, counts, final):
     if seed == 0:
-        return "还没有采样：点上面的按钮"
+        return "还没有采样：点“从最终分布采样”"
     gap = np.max(np.abs(counts / draws - final))
     return f"{draws} 次里频率与最终概率最多差 {gap:.3f}"
 
 
+def _stage(probs, tokens, before=None, kept=None):
+    """One panel: probs on the 0-1 axis; a token not kept shows a ghost of `before`."""
+    cut = [False] * len(probs) if kept is None else [not k for k in kept]
+    texts = [CUT if c else figure.fmt(p, 3) for p, c in zip(probs, cut)]
+    panel = figure.hbars(probs, tokens, texts=texts, **PANEL)
+    ghost = figure.hbars(before if before is not None else probs, tokens, **PANEL)
+    for row, g, c in zip(panel["rows"], ghost["rows"], cut):
+        row["cut"] = c
+        row["gw"] = g["w"] if c else 0  # the width the cut took away
+    return panel
+
+
+def _draws_panel(counts, draws, final, tokens):
+    """How often each token came up (as a share of the draws) and a tick at its probability."""
+    freq = counts / draws
+    panel = figure.hbars(freq, tokens, texts=[str(int(c)) for c in counts], **PANEL)
+    expected = figure.hbars(final, tokens, **PANEL)
+    for row, e, c, p in zip(panel["rows"], expected["rows"], counts, final):
+        row["px"] = figure.r(e["x"] + e["w"])  # x of the final probability
+        row["y1"], row["y2"] = row["y"] + 1, row["y"] + PANEL["row"] - 1  # the tick's ends
+        row["say"] = f"{row['label']}：抽中 {int(c)} 次（{c / draws:.3f}），概率 {p:.3f}"
+    return panel
+
+
 def view(temperature, top_k, top_p, seed, draws):
+    temperature = round(temperature, 2)  # the T the slider shows is the T used
     s = pipeline(temperature=temperature, top_k=top_k or None, top_p=top_p)
-    final = s["final"]
+    final, tokens = s["final"], s["tokens"]
     counts = sample_counts(final, draws, seed) if seed else np.zeros(V, dtype=int)
     keep_k, keep_p = s["keep_top_k"], s["keep_top_p"]
+    best = int(np.argmax(final))
+    top_k_text = str(top_k) if top_k else "关闭"
+    top_p_text = f"{top_p:.2f}" if top_p < 1 else "关闭"
     return {
-        "tokens": s["tokens"], "logits": s["logits"],
+        "tokens": tokens, "logits": s["logits"],
         "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed, "draws": draws,
-        "top_k_text": str(top_k) if top_k else "关闭",
-        "top_p_text": f"{top_p:.2f}" if top_p < 1 else "关闭",
+        "top_k_text": top_k_text, "top_p_text": top_p_text,
         "p_temp": s["after_temperature"], "p_topk": s["after_top_k"], "p_final": final,
         "cum_topk": _cumulative(s["after_top_k"]),
-        "kept_topk": keep_k, "kept_final": keep_p,
         "mark_topk": ["" if k else CUT for k in keep_k],
         "mark_final": ["" if k else CUT for k in keep_p],
         "n_topk": int(keep_k.sum()), "n_final": int(keep_p.sum()),
         "mass_final": float(s["after_top_k"][keep_p].sum()),  # >= top_p: why top-p stopped here
         "counts": counts,
         "sample_note": _sample_note(seed, draws, counts, final),
+        "best": {"token": tokens[best], "p": float(final[best])},
+        "titles": [f"① 温度 T = {temperature:.2f}", f"② top-k（k = {top_k_text}）",
+                   f"③ top-p（p = {top_p_text}）：最终分布", f"④ 抽 {draws} 次：次数"],
+        "stages": [_stage(s["after_temperature"], tokens),
+                   _stage(s["after_top_k"], tokens, s["after_temperature"], keep_k),
+                   _stage(final, tokens, s["after_top_k"], keep_p)],
+        "drawn": _draws_panel(counts, draws, final, tokens),
     }
