@@ -336,7 +336,7 @@ def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None
     top/bottom: the axis's ends (default: autoscaled to round ticks around the values; top=1,
     bottom=0 for probabilities, so that rows of different figures compare on one scale: the
     axis is then `fixed`, and a page need not rebind it). texts: the value labels (default
-    fmt(value, digits)). Returns {width, height, zero (x of 0), plot {x, w}, axis_y, value_x,
+    fmt(value, digits)). Returns {width, height, row, zero (x of 0), plot {x, w}, axis_y, value_x,
     ticks [{x, label}], fixed, rows [{i, y (the row's top), cy (its centre), x, by, w, h (the
     bar's left, top, width, height), value, text, label, say, seq}]}. A negative bar extends
     left of zero."""
@@ -362,7 +362,7 @@ def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None
     step = nice_step(hi - lo)
     ticks = padded([{"x": r(to_x(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
                    {"x": r(zero), "label": ""})
-    return {"width": width, "height": axis_y + axis_h, "zero": r(zero),
+    return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row,
             "plot": {"x": px, "w": pw}, "axis_y": axis_y, "value_x": width, "ticks": ticks,
             "rows": rows, "top": hi, "bottom": lo,
             "fixed": top is not None and bottom is not None}
