@@ -34,13 +34,20 @@ def test_curve_samples_and_plot():
     steps = v["curve"]["steps"]
     assert steps[:3] == [0, 500, 1000] and steps[-1] == 100000 and len(steps) == 201
     assert v["grid"] == 500
-    points = v["plot"]["points"].split()
+    chart = v["chart"]  # 380 x 210, margins (top 22, right 16, bottom 32, left 30)
+    assert chart["plot"] == {"x": 30, "y": 22, "w": 334, "h": 156}
+    points = chart["paths"][0]["d"].split(" ")
     assert len(points) == 201
-    assert points[0] == "0.0,200.0"  # step 0, rate 0
-    assert points[4] == "11.2,0.0"  # step 2000 = 2000 / 100000 * 560, the peak at the top
-    assert v["plot"]["marker"] == [pytest.approx(51000 / 100000 * 560),
-                                   pytest.approx(200 * (1 - 1.65e-4 / 3e-4))]
-    assert [t["label"] for t in v["ticks"]] == ["0", "25000", "50000", "75000", "100000"]
+    assert points[0] == "M30.0,178.0"  # step 0, rate 0: the bottom left corner
+    assert points[4] == "L36.68,22.0"  # step 2000 = 30 + 0.02 * 334, the peak at the top
+    # step 51000: x = 30 + 0.51 * 334; the rate 1.65e-4 of 3e-4 is 0.55 of the height
+    assert v["marker"] == {"x": pytest.approx(200.34), "y": pytest.approx(22 + 156 * 0.45)}
+    assert v["warm"]["x"] == pytest.approx(36.68)
+    # the y axis counts in 10^-4: 0 to 3; the x axis in round steps
+    assert [t["label"] for t in chart["y_ticks"] if not t["hidden"]] == ["0", "1", "2", "3"]
+    assert [t["label"] for t in chart["x_ticks"] if not t["hidden"]] == \
+        ["0", "20000", "40000", "60000", "80000", "100000"]
+    assert v["y_unit"] == "学习率（× 10⁻⁴）" and v["peak_text"] == "3.00 × 10⁻⁴"
 
 
 def test_warmup_point_is_added_when_off_the_grid():
