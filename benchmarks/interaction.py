@@ -78,7 +78,8 @@ ACTIONS = {
     "lr-schedule": [("range", "input[type=range][data-control]"),
                     ("click", "[data-control=decay] [role=radio]"),
                     ("key", ".lr-plot", ["ArrowRight", "ArrowLeft"])],
-    "chinchilla": [("range", "input[type=range][data-control]"), ("click", "[data-preset]"),
+    "chinchilla": [("range", "input[type=range][data-control]"),
+                   ("click", "[data-control=preset] [role=radio]"),
                    ("click", "[data-action=optimal]")],
     "code-lab": [("click", "[data-action=run]")],
 }

@@ -75,8 +75,11 @@ def test_linear_ignores_the_floor_and_inputs_are_clipped():
 
 # --- chinchilla ----------------------------------------------------------------------------
 
-def chin(params=7e9, tokens=0.0, flops=0.0):
-    return compute("chinchilla", {"params": params, "tokens": tokens, "flops": flops})
+def chin(params=7e9, tokens=None, flops=None):
+    """The view for N alone (D = 20 N), N and D, or a budget C, as the page sends them."""
+    given = "C" if flops else "ND" if tokens else "N"
+    extra = {"tokens": tokens} if tokens else {"flops": flops} if flops else {}
+    return compute("chinchilla", {"params": params, "given": given, **extra})
 
 
 def test_seven_billion():
@@ -108,10 +111,25 @@ def test_budget_mode_and_presets():
     assert [p["label"] for p in v["presets"]] == ["70B / 1.4T", "280B / 300B", "175B / 300B", "7B / 1T"]
 
 
-def test_ratio_axis():
-    assert chin()["ratio_x"] == pytest.approx(480 * math.log10(20) / 3)
-    assert chin(1e9, 1e13)["ratio_x"] == 480  # 10000 per parameter: clipped at 1000
-    assert chin(1e10, 5e9)["ratio_x"] == 0
+def test_log_log_chart():
+    """D against N, log10 N from 8 to 12 over 358 units from x = 46, log10 D from 9 to 14
+    over 234 units up from y = 260 (a 420 x 300 chart, margins 26, 16, 40, 46)."""
+    v = chin()
+    chart = v["chart"]
+    assert chart["plot"] == {"x": 46, "y": 26, "w": 358, "h": 234}
+    x = 46 + (math.log10(7e9) - 8) / 4 * 358
+    y = 260 - (math.log10(140e9) - 9) / 5 * 234
+    assert chart["now"]["x"] == pytest.approx(x, abs=0.006)
+    assert chart["now"]["y"] == pytest.approx(y, abs=0.006)
+    assert chart["best"] == {"x": chart["now"]["x"], "y": chart["now"]["y"]}  # D = 20 N already
+    # the 20:1 line from (1e8, 2e9) to (1e12, 2e13)
+    y0, y1 = (260 - (math.log10(2e9) - 9) / 5 * 234, 260 - (math.log10(2e13) - 9) / 5 * 234)
+    assert chart["paths"][0]["d"] == f"M46.0,{round(y0, 2)} L404.0,{round(y1, 2)}"
+    assert [t["label"] for t in chart["x_ticks"] if not t["hidden"]] == \
+        ["100M", "1B", "10B", "100B", "1T"]
+    assert chin(1e9, 1e15)["chart"]["now"]["y"] == 26  # 10^15 tokens: clipped at the top
+    gpt3 = {p["name"]: p for p in v["chart"]["presets"]}["GPT-3"]
+    assert gpt3["anchor"] == "end" and gpt3["tx"] == gpt3["x"] - 8
 
 
 # --- code-lab ------------------------------------------------------------------------------
@@ -176,3 +194,17 @@ def test_long_output_is_cut_and_bad_weights_are_dropped():
     nan = lab("import numpy as np\ndef lab_report(seed, causal):\n"
               "    return [('x', (2, 3))], np.full((2, 2), np.nan)\n")
     assert nan["weights"] == [] and nan["output_shape"] == "(2, 3)" and nan["error"] == ""
+
+
+def test_the_budget_line_runs_through_the_model_and_its_best_split():
+    """Every (N, D) with N D = C / 6 lies on one line of slope -1 in log-log; GPT-3's budget
+    line passes through GPT-3 and meets 20:1 at its best split (51 B, 1.02 T)."""
+    chart = chin(175e9, 300e9)["chart"]
+    (x0, y0), (x1, y1) = [tuple(map(float, p[1:].split(",")))
+                          for p in chart["paths"][1]["d"].split(" ")]
+    # log10(3.15e23 / 6) = 22.72: from log N = 8.72 (D = 10^14, the top) to 12 (D = 10^10.72)
+    assert x0 == pytest.approx(46 + (math.log10(3.15e23 / 6) - 14 - 8) / 4 * 358, abs=0.006)
+    assert (y0, x1) == (26, 404)
+    for p in (chart["now"], chart["best"]):
+        cross = (x1 - x0) * (p["y"] - y0) - (y1 - y0) * (p["x"] - x0)
+        assert abs(cross) < 0.01 * math.hypot(x1 - x0, y1 - y0)  # on the line (rounding)
