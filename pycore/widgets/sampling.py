@@ -30,7 +30,8 @@ PARAMS = {
               "help": "keep the smallest most-probable set with mass >= p; 1 = off"},
     "seed": {"type": "int", "min": 0, "max": 1_000_000, "default": 0,
              "help": "seed of the draw; the button adds one; 0 = nothing drawn yet"},
-    "draws": {"type": "int", "min": 10, "max": 100_000, "default": 1000, "scale": "log",
+    # at most 10^4: a live view stays within a few milliseconds (10^5 draws alone take ~5 ms)
+    "draws": {"type": "int", "min": 10, "max": 10_000, "default": 1000, "scale": "log",
               "step": 1, "help": "how many tokens one click draws (the slider moves by tenfold)"},
 }
 
@@ -51,23 +52,23 @@ def _sample_note(seed, draws, counts, final):
 
 
 def _stage(probs, tokens, before=None, kept=None):
-    """One panel: probs on the 0-1 axis; a token not kept shows a ghost of `before`."""
+    """One panel: probs on the 0-1 axis; a token not kept shows a ghost of its bar in the
+    panel `before` (the stage before)."""
     cut = [False] * len(probs) if kept is None else [not k for k in kept]
     texts = [CUT if c else figure.fmt(p, 3) for p, c in zip(probs, cut)]
     panel = figure.hbars(probs, tokens, texts=texts, **PANEL)
-    ghost = figure.hbars(before if before is not None else probs, tokens, **PANEL)
-    for row, g, c in zip(panel["rows"], ghost["rows"], cut):
+    for i, (row, c) in enumerate(zip(panel["rows"], cut)):
         row["cut"] = c
-        row["gw"] = g["w"] if c else 0  # the width the cut took away
+        row["gw"] = before["rows"][i]["w"] if c else 0  # the width the cut took away
     return panel
 
 
-def _draws_panel(counts, draws, final, tokens):
-    """How often each token came up (as a share of the draws) and a tick at its probability."""
+def _draws_panel(counts, draws, final, tokens, final_panel):
+    """How often each token came up (as a share of the draws) and a tick at its probability
+    (the end of its bar in the final panel)."""
     freq = counts / draws
     panel = figure.hbars(freq, tokens, texts=[str(int(c)) for c in counts], **PANEL)
-    expected = figure.hbars(final, tokens, **PANEL)
-    for row, e, c, p in zip(panel["rows"], expected["rows"], counts, final):
+    for row, e, c, p in zip(panel["rows"], final_panel["rows"], counts, final):
         row["px"] = figure.r(e["x"] + e["w"])  # x of the final probability
         row["y1"], row["y2"] = row["y"] + 1, row["y"] + PANEL["row"] - 1  # the tick's ends
         row["say"] = f"{row['label']}：抽中 {int(c)} 次（{c / draws:.3f}），概率 {p:.3f}"
@@ -83,6 +84,9 @@ def view(temperature, top_k, top_p, seed, draws):
     best = int(np.argmax(final))
     top_k_text = str(top_k) if top_k else "关闭"
     top_p_text = f"{top_p:.2f}" if top_p < 1 else "关闭"
+    stages = [_stage(s["after_temperature"], tokens)]
+    stages.append(_stage(s["after_top_k"], tokens, stages[0], keep_k))
+    stages.append(_stage(final, tokens, stages[1], keep_p))
     return {
         "tokens": tokens, "logits": s["logits"],
         "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed, "draws": draws,
@@ -99,8 +103,6 @@ def view(temperature, top_k, top_p, seed, draws):
         "titles": [f"① 温度 T = {temperature:.2f}", f"② top-k（k = {top_k_text}）",
                    f"③ top-p（p = {top_p_text}）：最终分布",
                    f"④ 抽 {draws} 次：次数"],
-        "stages": [_stage(s["after_temperature"], tokens),
-                   _stage(s["after_top_k"], tokens, s["after_temperature"], keep_k),
-                   _stage(final, tokens, s["after_top_k"], keep_p)],
-        "drawn": _draws_panel(counts, draws, final, tokens),
+        "stages": stages,
+        "drawn": _draws_panel(counts, draws, final, tokens, stages[2]),
     }

@@ -209,13 +209,13 @@ def test_the_picture_is_pycores(book_pages):
 
 
 def test_more_draws_come_closer_to_the_probabilities(book_pages):
-    """The N slider moves by tenfold; the same seed drawn 10, 1000 and 100000 times: the
+    """The N slider moves by tenfold; the same seed drawn 10, 100, 1000 and 10000 times: the
     largest gap between a frequency and its probability shrinks (here, by pycore)."""
     root = book_pages("sampling").widget("sampling")
     root.locator("[data-action=sample]").click()
     n = slider(root, "draws")
     gaps = []
-    for log_n in (1, 3, 5):
+    for log_n in (1, 2, 3, 4):
         n.fill(str(log_n))
         view = pycore_view("sampling", seed=1, draws=10 ** log_n)
         assert_shows(root, view)
@@ -223,5 +223,5 @@ def test_more_draws_come_closer_to_the_probabilities(book_pages):
         counts = [int(c) for c in column(root, "counts")]
         assert sum(counts) == 10 ** log_n
         gaps.append(max(abs(c / 10 ** log_n - p) for c, p in zip(counts, view["p_final"])))
-    assert gaps[0] > gaps[1] > gaps[2] and gaps[2] < 0.005
-    assert root.locator('[data-bind="titles.3"]').inner_text() == "④ 抽 100000 次：次数"
+    assert gaps[0] > gaps[1] > gaps[2] > gaps[3] and gaps[3] < 0.01
+    assert root.locator('[data-bind="titles.3"]').inner_text() == "④ 抽 10000 次：次数"
