@@ -337,9 +337,9 @@ def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None
     bottom=0 for probabilities, so that rows of different figures compare on one scale: the
     axis is then `fixed`, and a page need not rebind it). texts: the value labels (default
     fmt(value, digits)). Returns {width, height, row, zero (x of 0), plot {x, w}, axis_y, value_x,
-    ticks [{x, label}], fixed, rows [{y (the row's top), cy (its centre), x, by, w, h (the
-    bar's left, top, width, height), value, text, label, say}]}. A negative bar extends left
-    of zero."""
+    ticks [{x, label}], fixed, rows [{y (the row's top), cy (its centre), ty (its texts'
+    baseline), x, by, w, h (the bar's left, top, width, height), value, text, label, say}]}.
+    A negative bar extends left of zero."""
     values = [float(v) for v in values]
     lo = min([0.0] + values) if bottom is None else bottom
     hi = nice_max(max([0.0] + values)) if top is None else top
@@ -353,7 +353,7 @@ def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None
     for i, (v, label) in enumerate(zip(values, labels)):
         end = to_x(max(lo, min(hi, v)))
         text = texts[i] if texts is not None else fmt(v, digits)
-        rows.append({"y": r(i * row), "cy": r(i * row + row / 2),
+        rows.append({"y": r(i * row), "cy": r(i * row + row / 2), "ty": r(i * row + row / 2 + 4),
                      "x": r(min(zero, end)), "w": r(abs(end - zero)), "h": r(h),
                      "by": r(i * row + (row - h) / 2), "value": v, "text": text,
                      "label": str(label), "say": f"{label}：{text}"})
@@ -362,6 +362,7 @@ def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None
     ticks = padded([{"x": r(to_x(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
                    {"x": r(zero), "label": ""})
     return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row,
+            "label_x": px - 5, "tick_y": axis_y + 13,
             "plot": {"x": px, "w": pw}, "axis_y": axis_y, "value_x": width, "ticks": ticks,
             "rows": rows, "top": hi, "bottom": lo,
             "fixed": top is not None and bottom is not None}

@@ -55,9 +55,11 @@ def test_kv_view_marks_what_each_step_does_with_each_row():
     assert [r["state"] for r in without["rows"]] == ["recomputed"] * 5 + ["future"] * 3
     assert [r["state"] for r in with_cache["rows"]] == ["cached"] * 4 + ["new"] + ["future"] * 3
     assert [r["text"] for r in with_cache["rows"][3:6]] == ["读缓存", "新算", ""]
-    # 6 cells of K, a gap, 6 of V: cell centres 13 units apart, V after 6 * 13 + 8
-    assert with_cache["cx"][:2] == [40 + 6.5, 40 + 19.5]
-    assert with_cache["cx"][6] == 40 + 78 + 8 + 6.5
+    # 6 cells of K, a gap, 6 of V: cell centres 13 units apart, V after 6 * 13 + 8; one digit
+    # of the row's K | V numbers per cell (小猫: K = V = 1 1 0 0 0 0)
+    cx = [float(x) for x in with_cache["cx"].split()]
+    assert cx[:2] == [40 + 6.5, 40 + 19.5] and cx[6] == 40 + 78 + 8 + 6.5 and len(cx) == 12
+    assert with_cache["rows"][0]["digits"] == "110000110000"
     # a prompt of 3 tokens: step 1 computes the three rows at once (prefill), either way
     p = compute("kv-cache", {"prompt": 3, "step": 1})["grids"][1]["rows"]
     assert [r["state"] for r in p[:4]] == ["new"] * 3 + ["future"]

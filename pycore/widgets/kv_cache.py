@@ -48,19 +48,24 @@ def binary_size(n):
     return f"{int(x)} 字节" if i == 0 else f"{x:.1f} {UNITS[i]}"
 
 
-def _grid(tokens, states):
-    """One K | V grid: a row per token, its K block and V block, its state and its label."""
+def _grid(tokens, states, kv):
+    """One K | V grid: a row per token, its K block and V block with their numbers, its state
+    and its label. The numbers of a row are one text whose characters sit one per cell (x is
+    a list): the running example's K and V entries are single digits."""
     k_x = LABEL_W
     v_x = k_x + 6 * CELL + GAP
-    rows = [{"i": i, "y": HEAD_H + i * PITCH, "cy": HEAD_H + i * PITCH + CELL / 2,
-             "state": s, "text": STATES[s], "say": f"{t}：{STATES[s] or '还没有读到'}"}
+    digits = ["".join(f"{x:.0f}" for x in row) for row in kv]
+    assert all(len(d) == 12 for d in digits), "a K or V entry of more than one character"
+    rows = [{"i": i, "y": HEAD_H + i * PITCH, "ty": HEAD_H + i * PITCH + CELL / 2 + 4,
+             "digits": digits[i], "state": s, "text": STATES[s],
+             "say": f"{t}：{STATES[s] or '还没有读到'}"}
             for i, (t, s) in enumerate(zip(tokens, states))]
     width = v_x + 6 * CELL + STATE_W
     return {"width": width, "height": HEAD_H + len(tokens) * PITCH, "cell": CELL,
-            "k_x": k_x, "v_x": v_x, "block_w": 6 * CELL, "state_x": width,
+            "k_x": k_x, "v_x": v_x, "block_w": 6 * CELL, "state_x": width, "label_x": k_x - 5,
             "k_mid": k_x + 3 * CELL, "v_mid": v_x + 3 * CELL,
             "dividers": [figure.r(x0 + j * CELL) for x0 in (k_x, v_x) for j in range(1, 6)],
-            "cx": [figure.r(x0 + j * CELL + CELL / 2) for x0 in (k_x, v_x) for j in range(6)],
+            "cx": " ".join(f"{x0 + j * CELL + CELL / 2:g}" for x0 in (k_x, v_x) for j in range(6)),
             "rows": rows}
 
 
@@ -125,12 +130,13 @@ def view(step, prompt, preset, context, dtype):
     tokens = example.TOKENS[:N_TOKENS - 1]
     new_from = s["rows_cache"][0] + 1  # rows new_from..c (1-based) are computed now
     shown = ["future" if r > c else None for r in range(1, len(tokens) + 1)]
+    kv = [list(kr) + list(vr) for kr, vr in zip(k, v)]  # (8, 12): K | V
     return {
         "tokens": tokens, "d": d, "prompt": prompt,
         "step": s["step"], "n_steps": len(steps), "context_rows": c,
         "prefix": " ".join(example.TOKENS[:c]), "current": example.TOKENS[c - 1],
         "produced": example.TOKENS[c],
-        "kv": [list(kr) + list(vr) for kr, vr in zip(k, v)],  # (8, 12): K | V
+        "kv": kv,
         "rows_nocache": c, "rows_cache": s["rows_cache"][1] - s["rows_cache"][0],
         "new_from": new_from,
         "row_macs": 2 * d * d,
@@ -141,9 +147,9 @@ def view(step, prompt, preset, context, dtype):
         "step_labels": [f"第 {t['step']} 步" for t in steps],
         "macs": [[t["madds_no_cache"], t["total_no_cache"], t["madds_cache"], t["total_cache"]]
                  for t in steps],
-        "grids": [_grid(tokens, [f or "recomputed" for f in shown]),
+        "grids": [_grid(tokens, [f or "recomputed" for f in shown], kv),
                   _grid(tokens, [f or ("new" if r >= new_from else "cached")
-                                 for r, f in enumerate(shown, 1)])],
+                                 for r, f in enumerate(shown, 1)], kv)],
         "madds_bars": _madds_bars(s, steps[-1]),
         "dtype_labels": DTYPE_LABELS,
         **_model(preset, context, dtype),

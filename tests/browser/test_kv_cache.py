@@ -62,7 +62,11 @@ def test_static_numbers_equal_pycore(browser, server):
     page.goto(server + "09-sampling.html")
     root = page.locator('[data-widget="kv-cache"]').first
     params = params_of(root)
-    assert_shows(root, pycore_view("kv-cache", **params), min_count=2 * 8 * 12 + 8 * 4)
+    view = pycore_view("kv-cache", **params)
+    assert_shows(root, view, min_count=8 * 12 + 8 * 4)
+    # both grids print every K | V number of the sentence (once: they never change)
+    digits = root.locator(".kv-grid .n").all_text_contents()
+    assert digits == 2 * ["".join(f"{x:.0f}" for x in row) for row in view["kv"]]
     assert params["step"] == 3 and rows(root, "cache") == [3, [3]]
     page.close()
 
