@@ -26,9 +26,10 @@ export function mount(root, runtime) {
       }
     }
     const chosen = JSON.stringify(view.preset);
-    root.querySelectorAll("[data-control=preset] [data-value]").forEach((b) => {
-      b.setAttribute("aria-checked", String(b.dataset.value === chosen));
-    });
+    const buttons = [...root.querySelectorAll("[data-control=preset] [data-value]")];
+    buttons.forEach((b) => b.setAttribute("aria-checked", String(b.dataset.value === chosen)));
+    const stop = buttons.find((b) => b.dataset.value === chosen) ?? buttons[0];
+    buttons.forEach((b) => { b.tabIndex = b === stop ? 0 : -1; });  // the group's one Tab stop
   };
   widget = liveWidget(root, runtime, { sync });
 
