@@ -16,6 +16,7 @@ Conventions:
 - Text the page shows (value labels, readouts) is formatted here too, with `fmt`, the same
   format as the build's `num` filter and common.js fmt().
 """
+import functools
 import math
 
 SEQ = 9          # classes of the sequential map: data-seq 0 (smallest) .. 8 (largest)
@@ -336,10 +337,10 @@ def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None
     top/bottom: the axis's ends (default: autoscaled to round ticks around the values; top=1,
     bottom=0 for probabilities, so that rows of different figures compare on one scale: the
     axis is then `fixed`, and a page need not rebind it). texts: the value labels (default
-    fmt(value, digits)). Returns {width, height, row, zero (x of 0), plot {x, w}, axis_y, value_x,
-    ticks [{x, label}], fixed, rows [{y (the row's top), cy (its centre), ty (its texts'
-    baseline), x, by, w, h (the bar's left, top, width, height), value, text, label, say}]}.
-    A negative bar extends left of zero."""
+    fmt(value, digits)). Returns {width, height, row (the rows' pitch), bar_h (a bar's
+    height), zero (x of 0), plot {x, w}, axis_y, value_x, ticks [{x, label}], fixed, rows [{y
+    (the row's top), ty (its texts' baseline), by, x, w (the bar's top, left, width), value,
+    text, label, say}]}. A negative bar extends left of zero."""
     values = [float(v) for v in values]
     lo = min([0.0] + values) if bottom is None else bottom
     hi = nice_max(max([0.0] + values)) if top is None else top
@@ -348,24 +349,32 @@ def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None
     px, pw = label_w, width - label_w - value_w
     to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
     zero = to_x(0.0)
-    h = row * (1 - gap)
+    h = r(row * (1 - gap))
+    pad, half = (row - h) / 2, row / 2
     rows = []
-    for i, (v, label) in enumerate(zip(values, labels)):
-        end = to_x(max(lo, min(hi, v)))
+    for i, (v, label) in enumerate(zip(values, labels)):  # a live view redraws every row:
+        end = to_x(max(lo, min(hi, v)))                  # only what varies is rounded
         text = texts[i] if texts is not None else fmt(v, digits)
-        rows.append({"y": r(i * row), "cy": r(i * row + row / 2), "ty": r(i * row + row / 2 + 4),
-                     "x": r(min(zero, end)), "w": r(abs(end - zero)), "h": r(h),
-                     "by": r(i * row + (row - h) / 2), "value": v, "text": text,
+        top = i * row
+        rows.append({"y": r(top), "ty": r(top + half + 4), "by": r(top + pad),
+                     "x": r(min(zero, end)), "w": r(abs(end - zero)), "value": v, "text": text,
                      "label": str(label), "say": f"{label}：{text}"})
     axis_y = len(values) * row
-    step = nice_step(hi - lo)
-    ticks = padded([{"x": r(to_x(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
-                   {"x": r(zero), "label": ""})
-    return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row,
+    ticks = [dict(t) for t in _hbar_ticks(lo, hi, px, pw)]
+    return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row, "bar_h": h,
             "label_x": px - 5, "tick_y": axis_y + 13,
             "plot": {"x": px, "w": pw}, "axis_y": axis_y, "value_x": width, "ticks": ticks,
             "rows": rows, "top": hi, "bottom": lo,
             "fixed": top is not None and bottom is not None}
+
+
+@functools.lru_cache(maxsize=64)
+def _hbar_ticks(lo, hi, px, pw):
+    """hbars' axis: the same for every view of a fixed axis, so worked out once."""
+    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    step = nice_step(hi - lo)
+    return tuple(padded([{"x": r(to_x(t)), "label": tick_label(t, step)}
+                         for t in nice_ticks(lo, hi)], {"x": r(to_x(0.0)), "label": ""}))
 
 
 # ---------------------------------------------------------------- one stacked bar

@@ -95,7 +95,7 @@ def test_horizontal_bars_on_a_fixed_unit_axis():
     assert b["plot"] == {"x": 44, "w": 170} and b["zero"] == 44
     first, second, third = b["rows"]
     assert (first["x"], first["w"]) == (44, 85) and second["w"] == 42.5 and third["w"] == 170
-    assert (second["y"], second["cy"], second["h"]) == (22, 33, 15.4)
+    assert (second["y"], second["ty"], b["bar_h"]) == (22, 22 + 11 + 4, 15.4)
     assert second["by"] == pytest.approx(22 + 3.3)
     assert first["text"] == "0.500" and first["say"] == "a：0.500"
     assert b["axis_y"] == 66 and b["height"] == 66 + 18

@@ -73,7 +73,6 @@ def view(warmup, peak, total, decay, min_ratio, step):
         "mid_step": mid, "mid": sci(rate(mid)),
         "final": sci(rate(total)),
         "grid": max(1, total // (SAMPLES - 1)),  # how far one arrow key (or pointer cell) moves
-        "curve": {"steps": steps, "rates": rates},
         "chart": chart,
         "y_unit": f"学习率（× {power_of_ten(e)}）",
         "marker": {"x": to_x(step), "y": to_y(lr)},  # the chosen step, on the curve

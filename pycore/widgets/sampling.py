@@ -54,7 +54,9 @@ def _sample_note(seed, draws, counts, final):
 def _stage(probs, tokens, before=None, kept=None):
     """One panel: probs on the 0-1 axis; a token not kept shows a ghost of its bar in the
     panel `before` (the stage before)."""
-    cut = [False] * len(probs) if kept is None else [not k for k in kept]
+    if kept is None:  # the first stage cuts nothing
+        return figure.hbars(probs, tokens, **PANEL)
+    cut = [not k for k in kept]
     texts = [CUT if c else figure.fmt(p, 3) for p, c in zip(probs, cut)]
     panel = figure.hbars(probs, tokens, texts=texts, **PANEL)
     for i, (row, c) in enumerate(zip(panel["rows"], cut)):
