@@ -35,10 +35,10 @@ def test_curve_samples_and_plot():
     chart = v["chart"]  # 380 x 210, margins (top 22, right 16, bottom 32, left 30)
     assert chart["plot"] == {"x": 30, "y": 22, "w": 334, "h": 156}
     points = chart["paths"][0]["d"].split(" ")
-    assert len(points) == 201  # steps 0, 500, 1000, ..., 100000
-    assert points[1].startswith(f"L{30 + 500 / 100000 * 334:.2f},")
+    assert len(points) == 101  # steps 0, 1000, 2000, ..., 100000
+    assert points[1].startswith(f"L{30 + 1000 / 100000 * 334:.2f},")
     assert points[0] == "M30.0,178.0"  # step 0, rate 0: the bottom left corner
-    assert points[4] == "L36.68,22.0"  # step 2000 = 30 + 0.02 * 334, the peak at the top
+    assert points[2] == "L36.68,22.0"  # step 2000 = 30 + 0.02 * 334, the peak at the top
     # step 51000: x = 30 + 0.51 * 334; the rate 1.65e-4 of 3e-4 is 0.55 of the height
     assert v["marker"] == {"x": pytest.approx(200.34), "y": pytest.approx(22 + 156 * 0.45)}
     assert v["warm"]["x"] == pytest.approx(36.68)
@@ -52,7 +52,7 @@ def test_curve_samples_and_plot():
 def test_warmup_point_is_added_when_off_the_grid():
     v = compute("lr-schedule", {**LR, "warmup": 1234})
     points = v["chart"]["paths"][0]["d"].split(" ")
-    assert len(points) == 202  # the 201 round steps and the peak at step 1234
+    assert len(points) == 102  # the 101 round steps and the peak at step 1234
     peak = f"L{round(30 + 1234 / 100000 * 334, 2)},22.0"  # at the top of the plot
     assert peak in points
 

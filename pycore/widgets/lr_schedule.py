@@ -9,7 +9,8 @@ from .. import figure
 from ..notation import sci
 from ..schedule import DECAYS, learning_rate, lr_curve
 
-SAMPLES = 201  # 200 intervals: for a round total every sample is a round step
+SAMPLES = 101  # the curve's points: 100 intervals, round steps for a round total
+CELLS = 200    # the chosen step moves on a grid of total / 200 steps (a key, a pointer)
 LABELS = {"cosine": "余弦", "inverse_sqrt": "平方根倒数", "linear": "线性"}
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -72,7 +73,7 @@ def view(warmup, peak, total, decay, min_ratio, step):
         "step": step, "lr": lr_sci, "lr_value": lr,
         "mid_step": mid, "mid": sci(rate(mid)),
         "final": sci(rate(total)),
-        "grid": max(1, total // (SAMPLES - 1)),  # how far one arrow key (or pointer cell) moves
+        "grid": max(1, total // CELLS),  # how far one arrow key (or pointer cell) moves
         "chart": chart,
         "y_unit": f"学习率（× {power_of_ten(e)}）",
         "marker": {"x": to_x(step), "y": to_y(lr)},  # the chosen step, on the curve
