@@ -162,5 +162,4 @@ def view(preset, d_model, layers, vocab, d_ff, ff_4d):
         "presets": presets,
         "where": _where(parts),
         "errors": _errors(presets, preset),
-        "preset_labels": {name: name for name in PRESETS},
     }
