@@ -144,3 +144,18 @@ def test_sampling_view_uses_the_temperature_it_shows():
     v = compute("sampling", {"temperature": 10 ** -0.3})
     assert v["temperature"] == 0.5 and round(v["p_temp"][0], 3) == 0.770
     assert v["titles"][0] == "① 温度 T = 0.50"
+
+
+def test_a_live_view_carries_what_the_page_rebinds():
+    from pycore.widgets import compute
+    full = compute("sampling", {"top_k": 3, "seed": 2})
+    live = compute("sampling", {"top_k": 3, "seed": 2, "live": True})
+    for part in ("stages", "drawn"):
+        panels = full[part] if part == "stages" else [full[part]]
+        lean = live[part] if part == "stages" else [live[part]]
+        for whole, light in zip(panels, lean):
+            for row, small in zip(whole["rows"], light["rows"]):
+                assert small == {k: row[k] for k in small} and "w" in small and "say" in small
+    assert live["stages"][1]["rows"][5]["cut"] and "y" not in live["stages"][1]["rows"][5]
+    assert {k: v for k, v in live.items() if k not in ("stages", "drawn")} == \
+        {k: v for k, v in full.items() if k not in ("stages", "drawn")}

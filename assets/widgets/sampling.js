@@ -1,11 +1,14 @@
 // Widget sampling: temperature (log slider), top-k and top-p sliders, the number of draws, and
 // a button that draws N tokens from the final distribution with a seed that grows by one per
 // click. pycore: pycore/widgets/sampling.py (numbers and the four panels of bars); the
-// controls and the picture are the book's common ones: only the button is special.
+// controls and the picture are the book's common ones: only the button, and asking for the
+// lighter live views, are special.
 import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
-  const widget = liveWidget(root, runtime);
+  // live views come lighter: the panels' rows with only what changes (pycore/widgets/sampling.py)
+  const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
+  const widget = liveWidget(root, lean);
   root.querySelector("[data-action=sample]")
     .addEventListener("click", () => widget.update({ seed: widget.state.seed + 1 }));
 }

@@ -36,6 +36,17 @@ PARAMS = {
 }
 
 
+# The page asks for its live views with live=True and gets the panels' rows with only what a
+# live view rebinds (the axes are fixed, the rows' places and labels never change): a lighter
+# answer on every move. The build and the tests get the whole picture.
+INPUTS = ("live",)
+LIVE_ROW = ("w", "text", "say", "cut", "gw", "px")
+
+
+def _lean(panel):
+    return {"rows": [{k: row[k] for k in LIVE_ROW if k in row} for row in panel["rows"]]}
+
+
 def _cumulative(probs):
     """Mass of each token plus every more probable one (the top-p running sum), per token."""
     order = np.argsort(-probs, kind="stable")  # the same tie rule as pycore.sampling
@@ -77,7 +88,7 @@ def _draws_panel(counts, draws, final, tokens, final_panel):
     return panel
 
 
-def view(temperature, top_k, top_p, seed, draws):
+def view(temperature, top_k, top_p, seed, draws, live=False):
     temperature = round(temperature, 2)  # the T the slider shows is the T used
     s = pipeline(temperature=temperature, top_k=top_k or None, top_p=top_p)
     final, tokens = s["final"], s["tokens"]
@@ -89,6 +100,9 @@ def view(temperature, top_k, top_p, seed, draws):
     stages = [_stage(s["after_temperature"], tokens)]
     stages.append(_stage(s["after_top_k"], tokens, stages[0], keep_k))
     stages.append(_stage(final, tokens, stages[1], keep_p))
+    drawn = _draws_panel(counts, draws, final, tokens, stages[2])
+    if live:
+        stages, drawn = [_lean(p) for p in stages], _lean(drawn)
     return {
         "tokens": tokens, "logits": s["logits"],
         "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed, "draws": draws,
@@ -106,5 +120,5 @@ def view(temperature, top_k, top_p, seed, draws):
                    f"③ top-p（p = {top_p_text}）：最终分布",
                    f"④ 抽 {draws} 次：次数"],
         "stages": stages,
-        "drawn": _draws_panel(counts, draws, final, tokens, stages[2]),
+        "drawn": drawn,
     }
