@@ -21,7 +21,8 @@ def shows_view(root, view):
     assert labels == [t["label"] for t in ticks if not t["hidden"]]
     assert plot.get_attribute("aria-valuenow") == str(view["step"])
     assert plot.get_attribute("aria-valuemax") == str(view["total"])
-    assert plot.get_attribute("aria-valuetext").startswith(f"第 {view['step']} 步：{view['lr']['m']:.3f}")
+    said = plot.get_attribute("aria-valuetext")
+    assert said.startswith(f"第 {view['step']} 步：{view['lr']['m']:.3f}")
     return n
 
 
