@@ -450,3 +450,72 @@ def log_mark(chart, x, ys):
     return {"x": r(scale(math.log10(x), x0, x1, p["x"], p["x"] + p["w"])),
             "points": [{"y": r(scale(math.log10(y), y0, y1, p["y"] + p["h"], p["y"]))}
                        for y in ys]}
+
+# ---------------------------------------------------------------- horizontal bars
+
+def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None, bottom=None,
+          digits=3, texts=None, gap=0.3, axis_h=18):
+    """Horizontal bars, one row per value: its label left of the row, the bar from the 0 line,
+    its value in a right-aligned column past the plot (a list reads like a table), and a round
+    axis under the rows (vertical grid lines).
+
+    top/bottom: the axis's ends (default: autoscaled to round ticks around the values; top=1,
+    bottom=0 for probabilities, so that rows of different figures compare on one scale: the
+    axis is then `fixed`, and a page need not rebind it). texts: the value labels (default
+    fmt(value, digits)). Returns {width, height, row (the rows' pitch), bar_h (a bar's
+    height), zero (x of 0), plot {x, w}, axis_y, value_x, ticks [{x, label}], fixed, rows [{y
+    (the row's top), ty (its texts' baseline), by, x, w (the bar's top, left, width), value,
+    text, label, say}]}. A negative bar extends left of zero."""
+    values = [float(v) for v in values]
+    lo = min([0.0] + values) if bottom is None else bottom
+    hi = nice_max(max([0.0] + values)) if top is None else top
+    if bottom is None and lo < 0:
+        lo = -nice_max(-lo)
+    px, pw = label_w, width - label_w - value_w
+    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    zero = to_x(0.0)
+    h = r(row * (1 - gap))
+    pad, half = (row - h) / 2, row / 2
+    rows = []
+    for i, (v, label) in enumerate(zip(values, labels)):  # a live view redraws every row:
+        end = to_x(max(lo, min(hi, v)))                  # only what varies is rounded
+        text = texts[i] if texts is not None else fmt(v, digits)
+        top = i * row
+        rows.append({"y": r(top), "ty": r(top + half + 4), "by": r(top + pad),
+                     "x": r(min(zero, end)), "w": r(abs(end - zero)), "value": v, "text": text,
+                     "label": str(label), "say": f"{label}：{text}"})
+    axis_y = len(values) * row
+    ticks = [dict(t) for t in _hbar_ticks(lo, hi, px, pw)]
+    return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row, "bar_h": h,
+            "label_x": px - 5, "tick_y": axis_y + 13,
+            "plot": {"x": px, "w": pw}, "axis_y": axis_y, "value_x": width, "ticks": ticks,
+            "rows": rows, "top": hi, "bottom": lo,
+            "fixed": top is not None and bottom is not None}
+
+
+@functools.lru_cache(maxsize=64)
+def _hbar_ticks(lo, hi, px, pw):
+    """hbars' axis: the same for every view of a fixed axis, so worked out once."""
+    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    step = nice_step(hi - lo)
+    return tuple(padded([{"x": r(to_x(t)), "label": tick_label(t, step)}
+                         for t in nice_ticks(lo, hi)], {"x": r(to_x(0.0)), "label": ""}))
+
+
+# ---------------------------------------------------------------- one stacked bar
+
+def stack(values, labels, *, width=480, height=26, digits=1):
+    """The parts of a whole as one bar of `width` units, left to right: segments [{k (the
+    part's index, for its colour class data-k), x, w, value, pct (its share, in %), text
+    ("12.3 %"), label, say}]. A part of 0 gets a segment of width 0 (the slots stay)."""
+    values = [float(v) for v in values]
+    total = sum(values)
+    x, segments = 0.0, []
+    for k, (v, label) in enumerate(zip(values, labels)):
+        share = v / total if total > 0 else 0.0
+        text = f"{fmt(100 * share, digits)} %"
+        segments.append({"k": k, "x": r(x), "w": r(share * width), "value": v,
+                         "pct": 100 * share, "text": text, "label": str(label),
+                         "say": f"{label}：{text}"})
+        x += share * width
+    return {"width": width, "height": height, "segments": segments, "total": total}

@@ -158,3 +158,37 @@ def test_a_mark_on_a_log_chart_drawn_earlier():
     # 10^3 is three quarters along x; 10^6 three quarters up, 10^2 a quarter up
     assert figure.log_mark(ch, 1000, [10 ** 6, 100]) == {"x": 85.0,
                                                          "points": [{"y": 30.0}, {"y": 70.0}]}
+
+def test_horizontal_bars_on_a_fixed_unit_axis():
+    """width 260: 44 units of labels, 46 of values, so the plot is 170 units from x = 44;
+    rows 22 apart, bars 70 % of a row (15.4) centred in it."""
+    b = figure.hbars([0.5, 0.25, 1.0], ["a", "b", "c"], top=1.0)
+    assert b["plot"] == {"x": 44, "w": 170} and b["zero"] == 44
+    first, second, third = b["rows"]
+    assert (first["x"], first["w"]) == (44, 85) and second["w"] == 42.5 and third["w"] == 170
+    assert (second["y"], second["ty"], b["bar_h"]) == (22, 22 + 11 + 4, 15.4)
+    assert second["by"] == pytest.approx(22 + 3.3)
+    assert first["text"] == "0.500" and first["say"] == "a：0.500"
+    assert b["axis_y"] == 66 and b["height"] == 66 + 18
+    shown = [t for t in b["ticks"] if not t["hidden"]]
+    assert [t["label"] for t in shown] == ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]
+    assert shown[-1]["x"] == 214 and len(b["ticks"]) == figure.TICKS
+
+
+def test_horizontal_bars_autoscale_and_go_left_of_zero():
+    b = figure.hbars([-1.0, 3.0], ["down", "up"], width=100, label_w=0, value_w=0,
+                     texts=["−1", "+3"])
+    assert (b["bottom"], b["top"]) == (-1.0, 3.0)  # round ends around the values
+    down, up = b["rows"]
+    assert b["zero"] == 25 and (down["x"], down["w"]) == (0, 25)
+    assert (up["x"], up["w"]) == (25, 75)
+    assert down["text"] == "−1" and up["say"] == "up：+3"
+
+
+def test_a_stacked_bar_splits_its_width_by_share():
+    s = figure.stack([1, 0, 3], ["a", "b", "c"], width=200)
+    a, b, c = s["segments"]
+    assert (a["x"], a["w"]) == (0, 50) and (b["x"], b["w"]) == (50, 0)
+    assert (c["x"], c["w"]) == (50, 150) and [x["k"] for x in s["segments"]] == [0, 1, 2]
+    assert c["text"] == "75.0 %" and c["say"] == "c：75.0 %"
+    assert s["total"] == 4
