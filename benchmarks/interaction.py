@@ -42,7 +42,9 @@ from common import (built_site, chapter_pages, launch, load_note, percentile,  #
 #   key     keydown with the next key of the list on the element (bubbles); "ArrowRight Enter"
 #           is two keydowns in one sample (move the cursor, then choose)
 ACTIONS = {
-    "panorama": [("click", "[data-block]"), ("number", "[data-control=d_model]"),
+    "panorama": [("key", """[data-control=block] [data-value='"ffn"']""", ["Enter"]),
+                 ("number", "[data-control=d_model]"),
+                 ("key", """[data-control=block] [data-value='"attention"']""", ["Enter"]),
                  ("number", "[data-control=layers]")],
     "dot-product": [("key", "[data-tip=a]", ["ArrowRight", "ArrowLeft"]),
                     ("key", "[data-tip=b]", ["ArrowUp", "ArrowDown"])],
