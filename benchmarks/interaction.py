@@ -70,7 +70,7 @@ ACTIONS = {
     "param-count": [("select", "[data-control=preset]"), ("range", "input[type=range][data-control]"),
                     ("number", "input[type=number][data-control=layers]"),
                     ("check", "[data-control=ff_4d]")],
-    "vit-patches": [("click", "[data-p]"), ("range", "[data-control=temperature]"),
+    "vit-patches": [("click", "[data-control=P] [role=radio]"), ("range", "[data-control=temperature]"),
                     ("key", "svg.vit-photo", ["ArrowRight Enter", "ArrowDown Enter", "ArrowLeft Enter",
                                               "ArrowUp Enter"])],
     "swin-windows": [("click", "[data-control=image_size] [role=radio]"),
