@@ -8,7 +8,9 @@
 // - the photo and the strip map a pointer to a patch (the view's cell size and token pitch),
 //   and the photo has a cursor the arrow keys move without asking pycore;
 // - the weights table in 数值 has one cell per patch: each P's table is built once, from the
-//   view's grid size, and a large one is in the page only while 数值 is open.
+//   view's grid size, and a large one is in the page only while 数值 is open;
+// - the page tells pycore the P it shows (`shown`), and gets the part of the view that
+//   depends on P alone (grid, strip) only when P changes: `current` is the view merged.
 import { bindAll, firstView, fmt, liveWidget } from "./common.js";
 import { roving } from "./controls.js";
 
@@ -63,11 +65,16 @@ export function mount(root, runtime) {
     }
   }
 
-  // The cursor: a patch the pointer is over, or the arrow keys moved to.
   let widget = null;
+  let current = null;  // the view on screen, its parts merged
+  const partial = {
+    compute: (name, params) => runtime.compute(name, current ? { ...params, shown: current.P } : params),
+  };
+
+  // The cursor: a patch the pointer is over, or the arrow keys moved to.
   let cursor = JSON.parse(root.dataset.params).index;
   function showCursor() {
-    const v = widget?.view;
+    const v = current;
     if (!v) return;
     const [r, c] = [Math.floor(cursor / v.grid.n), cursor % v.grid.n];
     const place = { x: v.grid.edges[c], y: v.grid.edges[r], width: v.grid.cell, height: v.grid.cell };
@@ -89,11 +96,11 @@ export function mount(root, runtime) {
     });
   }
 
-  let drawn = null;
-  function draw(view) {
-    showTable(view);
-    if (!drawn || drawn.P !== view.P || drawn.index !== view.index) scrollStrip();
-    drawn = view;
+  function draw(part) {
+    const moved = !current || current.P !== part.P || current.index !== part.index;
+    current = { ...current, ...part };
+    showTable(current);
+    if (moved) scrollStrip();
   }
   function sync(state) {
     sizeButtons().forEach((b) => {
@@ -104,13 +111,13 @@ export function mount(root, runtime) {
     cursor = state.index;
     showCursor();
   }
-  widget = liveWidget(root, runtime, { draw, sync });
-  numbers.addEventListener("toggle", () => widget.view && showTable(widget.view));
+  widget = liveWidget(root, partial, { draw, sync });
+  numbers.addEventListener("toggle", () => current && showTable(current));
 
   const live = () => root.dataset.state === "live";
   const chooseSize = (b) => {
     const P = JSON.parse(b.dataset.value);
-    if (P !== widget.state.P) widget.update({ P, index: widget.view.carry[P] });
+    if (P !== widget.state.P) widget.update({ P, index: current.carry[P] });
   };
   sizeButtons().forEach((b) => b.addEventListener("click", () => chooseSize(b)));
   roving(sizes, sizeButtons, chooseSize);
@@ -129,7 +136,7 @@ export function mount(root, runtime) {
 
   // The patch under a pointer, from the view's cell size (1 SVG unit = 1 pixel of the photo).
   function patchAt(event) {
-    const v = widget.view;
+    const v = current;
     const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(photo.getScreenCTM().inverse());
     const clamp = (k) => Math.min(v.grid.n - 1, Math.max(0, Math.floor(k / v.grid.cell)));
     return clamp(p.y) * v.grid.n + clamp(p.x);
@@ -146,7 +153,7 @@ export function mount(root, runtime) {
   });
   photo.addEventListener("keydown", (event) => {
     if (!live()) return;
-    const n = widget.view.grid.n;
+    const n = current.grid.n;
     const [r, c] = [Math.floor(cursor / n), cursor % n];
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
     if (moves[event.key]) {
@@ -161,7 +168,7 @@ export function mount(root, runtime) {
   });
   strip.addEventListener("click", (event) => {
     if (!live()) return;
-    const v = widget.view;
+    const v = current;
     const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(strip.getScreenCTM().inverse());
     const token = Math.floor(p.x / v.strip.pitch);  // token 0 is [CLS]
     if (token >= 1 && token <= v.n_patches) widget.update({ index: token - 1 });

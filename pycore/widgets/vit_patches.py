@@ -34,6 +34,10 @@ STRIP_SLOTS = SIZE // min(SIZES)  # grid rows at the smallest P: 28
 
 DATA_FILES = ("photo224.rgb",)
 
+# The patch size of the view the page shows (not a block parameter): given, and equal to P,
+# the view leaves out what depends on P alone (layout), which the page already has.
+INPUTS = ("shown",)
+
 PARAMS = {
     "P": {"type": "choice", "choices": SIZES, "default": 16,
           "help": "patch side in pixels"},
@@ -109,12 +113,13 @@ def layout(P):
 def bars_path(relative):
     """The strip's bars as one path: token i + 1 gets a bar BAR * relative[i] high (bars under
     a twentieth of a unit are left out: they could not be seen)."""
-    tops = np.round(BAR_BASE - BAR * np.asarray(relative), 2)  # (N,)
-    seen = np.flatnonzero(BAR * np.asarray(relative) >= 0.05)
-    return "".join(f"M{PITCH * (i + 1) + 3} {tops[i]:g}h14V{BAR_BASE}h-14z" for i in seen)
+    heights = BAR * np.asarray(relative)  # (N,)
+    tops = np.round(BAR_BASE - heights, 2).tolist()
+    return "".join(f"M{PITCH * (i + 1) + 3} {tops[i]:g}h14V{BAR_BASE}h-14z"
+                   for i in np.flatnonzero(heights >= 0.05).tolist())
 
 
-def view(P, index, temperature):
+def view(P, index, temperature, shown=None):
     h, w = vit.grid_shape(SIZE, SIZE, P)
     n = h * w
     if not 0 <= index < n:
@@ -127,7 +132,7 @@ def view(P, index, temperature):
     largest = float(row.max())
     classes = figure.seq_classes(row, 0.0, largest).reshape(h, w)  # colour by weight / largest
     sel = patch_rect(index, P)
-    return {
+    out = {
         "P": P, "index": index, "temperature": temperature,
         "row": int(index // w), "col": int(index % w),
         "image_size": SIZE, "grid_h": h, "grid_w": w,
@@ -143,8 +148,7 @@ def view(P, index, temperature):
         "uniform_distance": vit.mean_attention_distance(uniform, index, (h, w), P),
         "carry": {str(size): carry(index, P, size) for size in SIZES},
         "say": f"第 {index} 个图块（第 {index // w} 行，第 {index % w} 列）",
-        # the picture
-        **layout(P),
+        # the picture (and, unless the page has it, its part that depends on P alone)
         "overlay": figure.class_paths(classes, P),
         "legend": figure.legend(0.0, largest, digits=4),
         "selected": sel,
@@ -152,3 +156,4 @@ def view(P, index, temperature):
         "strip_sel": {"x": PITCH * (index + 1)},
         "bars": bars_path(row / largest),
     }
+    return out if shown == P else {**out, **layout(P)}
