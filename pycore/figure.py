@@ -365,9 +365,10 @@ def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
 def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label_w=44,
                   label_h=22, scaled="global", row_name="", col_name="", masked=None):
     """A heatmap whose size changes from one view to the next (at most slots x slots): the
-    page keeps slots x slots cells and slots labels per axis, and a view hides those it does
-    not use. Cells are heatmap()'s, row-major over the slots, each with `hidden`; rows/cols
-    get `hidden` too; viewbox and vw (its width in px: one unit per px) frame the used part.
+    page keeps slots x slots cells and slots labels per axis at fixed places, and viewbox
+    and vw (its width in px: one unit per px) frame the part a view uses, so the others fall
+    outside it. Cells are heatmap()'s, row-major over the slots, each with `hidden` (unused:
+    no text, no readout); rows/cols get `hidden` too (unused: no label).
     lo and hi fix the colour map's range (the unused cells must not widen it). masked: as in
     heatmap(), for the used cells."""
     m = [[float(x) for x in row] for row in matrix][:slots]
@@ -386,8 +387,10 @@ def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label
             c["say"] = c["text"] = ""
     for rw in fig["rows"]:
         rw["hidden"] = rw["i"] >= n_r
+        rw["label"] = "" if rw["hidden"] else rw["label"]
     for cl in fig["cols"]:
         cl["hidden"] = cl["j"] >= n_c
+        cl["label"] = "" if cl["hidden"] else cl["label"]
     vw, vh = label_w + n_c * cell, label_h + n_r * cell
     fig.update({"slots": slots, "n_rows": n_r, "n_cols": n_c, "vw": vw, "vh": vh,
                 "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})

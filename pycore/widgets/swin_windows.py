@@ -10,7 +10,7 @@ The picture, in SVG units of one patch (the viewBox is the padded grid):
 - The pieces' borders are the band cuts, drawn across the grid as one path; the previous
   layer's windows (on the shifted layer) as a dashed path; padding as two rectangles.
 - Each piece's window id is written at its centre when the ids fit (at most LABEL_SLOTS
-  pieces, and a font at least 7 px high in a 420 px wide figure).
+  pieces, and a font at least 7 px high in a 420 px wide figure); an unused slot is empty.
 - The cyclic layer colours every patch by the regular window it lands in after the roll, and
   an inset draws the rolled grid itself: its regular windows, and inside them (dashed) where
   the mask separates patches that came from different edges.
@@ -133,8 +133,8 @@ def labels(ids, row_cuts, col_cuts, padded_w, m):
                 fits = r1 - r0 >= font and c1 - c0 >= 0.6 * font * len(str(k)) + 0.3
                 if fits:
                     slots.append({"x": figure.r((c0 + c1) / 2), "y": figure.r((r0 + r1) / 2),
-                                  "text": str(k), "hidden": False})
-    blank = {"x": 0, "y": 0, "text": "", "hidden": True}
+                                  "text": str(k)})
+    blank = {"x": 0, "y": 0, "text": ""}  # an unused slot: no text, nothing drawn
     return slots + [blank] * (LABEL_SLOTS - len(slots)), figure.r(font, 3)
 
 

@@ -196,8 +196,8 @@ def test_the_weights_are_a_heatmap_as_large_as_the_code_returns(book_pages):
     marked in the list of steps."""
     root = book_pages("code-lab").widget("code-lab")
     view = pycore_view("code-lab", **params_of(root))
-    assert_drawn(root, view, min_count=144 * 4)
-    cells = root.locator(".lab-heat .cell:not([data-hidden])")
+    assert_drawn(root, view, min_count=144 * 3)
+    cells = root.locator(".lab-heat .cell:not([data-say=''])")  # the used slots
     assert cells.count() == 36
     assert cells.first.get_attribute("data-seq") == "8" and cells.nth(1).get_attribute("data-seq") == "0"
     assert root.locator(".lab-heat .cell[data-masked]").count() == 15  # causal: 6 * 5 / 2 zeros
@@ -214,4 +214,10 @@ def test_the_weights_are_a_heatmap_as_large_as_the_code_returns(book_pages):
     assert_drawn(root, view)
     assert cells.count() == 100
     assert root.locator(".lab-heat svg.heat").get_attribute("viewBox") == view["heat"]["viewbox"]
-    assert root.locator(".lab-heat .row-label:not([data-hidden])").count() == 10
+    labels = root.locator(".lab-heat .row-label").all_text_contents()
+    assert labels == [str(i) for i in range(10)] + ["", ""]
+    # the unused slots lie outside the viewBox (the figure clips them)
+    x0, y0, vw, vh = map(float, view["heat"]["viewbox"].split())
+    outside = root.locator(".lab-heat .cell[data-say='']").evaluate_all(
+        "cs => cs.map(c => [Number(c.getAttribute('x')), Number(c.getAttribute('y'))])")
+    assert len(outside) == 44 and all(x >= vw or y >= vh for x, y in outside)
