@@ -47,7 +47,7 @@ export function mount(root, runtime) {
   const stripSelected = strip.querySelector(".vit-strip-selected");
   const numbers = root.querySelector("details.numbers");
   const scroll = root.querySelector(".vit-scroll");
-  const shown = (name) => root.querySelector(`.vit-cursor-${name}`);
+  const cursorText = (name) => root.querySelector(`.vit-cursor-${name}`);
   const sizes = root.querySelector("[data-control=P]");
   const sizeButtons = () => [...sizes.querySelectorAll("[data-value]")];
   sizes.removeAttribute("data-kind");  // wired here (see above), not by controls.js
@@ -79,9 +79,9 @@ export function mount(root, runtime) {
     const [r, c] = [Math.floor(cursor / v.grid.n), cursor % v.grid.n];
     const place = { x: v.grid.edges[c], y: v.grid.edges[r], width: v.grid.cell, height: v.grid.cell };
     for (const [k, value] of Object.entries(place)) cursorRect.setAttribute(k, value);
-    shown("row").textContent = String(r);
-    shown("col").textContent = String(c);
-    shown("weight").textContent = fmt(v[`weights_p${v.P}`][r][c], 4);
+    cursorText("row").textContent = String(r);
+    cursorText("col").textContent = String(c);
+    cursorText("weight").textContent = fmt(v[`weights_p${v.P}`][r][c], 4);
   }
 
   // Bring the selected token into view once the frame is laid out, not inside the input event.
