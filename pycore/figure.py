@@ -375,7 +375,9 @@ def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label
     n_r, n_c = len(m), len(m[0]) if m else 0
     padded_m = [[m[i][j] if i < n_r and j < n_c else lo for j in range(slots)]
                 for i in range(slots)]
-    names = lambda labels: [str(t) for t in labels][:slots] + [""] * (slots - len(labels))  # noqa: E731
+    def names(labels):
+        labels = [str(t) for t in labels][:slots]
+        return labels + [""] * (slots - len(labels))
     hide = [[bool(masked[i][j]) if masked is not None and i < n_r and j < n_c else False
              for j in range(slots)] for i in range(slots)]
     fig = heatmap(padded_m, names(rows), names(cols), cell=cell, lo=lo, hi=hi, digits=digits,

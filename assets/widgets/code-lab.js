@@ -69,7 +69,8 @@ export function mount(root, runtime) {
     table.caption.textContent = view.heat_caption;
     shapes.replaceChildren(...view.shapes.map((row, k) => {
       const li = el("li", undefined, view.changed[k] ? { class: "changed" } : {});
-      li.append(el("span", row.name, { class: "step-name" }), el("span", row.text, { class: "step-shape" }));
+      li.append(el("span", row.name, { class: "step-name" }),
+                el("span", row.text, { class: "step-shape" }));
       return li;
     }));
     note.textContent = view.error ? "运行出错：错误信息在下面，改好再运行，或者恢复原始代码"

@@ -7,7 +7,8 @@
 import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
-  liveWidget(root, { compute: (name, params) => runtime.compute(name, { ...params, drawn: true }) });
+  const drawn = { compute: (name, params) => runtime.compute(name, { ...params, drawn: true }) };
+  liveWidget(root, drawn);
   root.querySelector("[data-control=block]").addEventListener("keydown", (event) => {
     const block = event.target.closest("[data-value]");
     if (!block || (event.key !== "Enter" && event.key !== " ")) return;

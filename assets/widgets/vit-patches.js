@@ -68,7 +68,8 @@ export function mount(root, runtime) {
   let widget = null;
   let current = null;  // the view on screen, its parts merged
   const partial = {
-    compute: (name, params) => runtime.compute(name, current ? { ...params, shown: current.P } : params),
+    compute: (name, params) =>
+      runtime.compute(name, current ? { ...params, shown: current.P } : params),
   };
 
   // The cursor: a patch the pointer is over, or the arrow keys moved to.
@@ -77,7 +78,8 @@ export function mount(root, runtime) {
     const v = current;
     if (!v) return;
     const [r, c] = [Math.floor(cursor / v.grid.n), cursor % v.grid.n];
-    const place = { x: v.grid.edges[c], y: v.grid.edges[r], width: v.grid.cell, height: v.grid.cell };
+    const { edges, cell } = v.grid;
+    const place = { x: edges[c], y: edges[r], width: cell, height: cell };
     for (const [k, value] of Object.entries(place)) cursorRect.setAttribute(k, value);
     cursorText("row").textContent = String(r);
     cursorText("col").textContent = String(c);
@@ -134,10 +136,14 @@ export function mount(root, runtime) {
   firstView(root).then(() => prebuild(sizeButtons().map((b) => JSON.parse(b.dataset.value))
     .filter((P) => !tables.has(P))), () => {});
 
+  // A pointer's place in an SVG's own units.
+  const pointIn = (svg, event) =>
+    new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+
   // The patch under a pointer, from the view's cell size (1 SVG unit = 1 pixel of the photo).
   function patchAt(event) {
     const v = current;
-    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(photo.getScreenCTM().inverse());
+    const p = pointIn(photo, event);
     const clamp = (k) => Math.min(v.grid.n - 1, Math.max(0, Math.floor(k / v.grid.cell)));
     return clamp(p.y) * v.grid.n + clamp(p.x);
   }
@@ -169,7 +175,7 @@ export function mount(root, runtime) {
   strip.addEventListener("click", (event) => {
     if (!live()) return;
     const v = current;
-    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(strip.getScreenCTM().inverse());
+    const p = pointIn(strip, event);
     const token = Math.floor(p.x / v.strip.pitch);  // token 0 is [CLS]
     if (token >= 1 && token <= v.n_patches) widget.update({ index: token - 1 });
   });

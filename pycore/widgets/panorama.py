@@ -214,7 +214,8 @@ def layout():
             frame_top = y
             y += PAD + 16  # the frame's label sits above its first block
         h = HEIGHT[shape]
-        boxes.append({"key": key, "label": spec[2], "shape": shape, "x": CX - BOX_W / 2, "y": y, "w": BOX_W,
+        boxes.append({"key": key, "label": spec[2], "shape": shape,
+                      "x": CX - BOX_W / 2, "y": y, "w": BOX_W,
                       "h": h, "cy": y + h / 2, "r": h / 2})
         y += h
         if key == REPEATED[-1]:

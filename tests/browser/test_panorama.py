@@ -191,7 +191,7 @@ def test_reset_restores_the_block(book_pages):
 
 DIAGRAM = """root => [...root.querySelectorAll('[data-control=block] [data-value]')].map(b => {
     const box = b.querySelector('.box');
-    const y = box.tagName === 'circle' ? Number(box.getAttribute('cy')) : Number(box.getAttribute('y'));
+    const y = Number(box.getAttribute(box.tagName === 'circle' ? 'cy' : 'y'));
     return [JSON.parse(b.dataset.value), b.querySelector('.name').textContent, y];
 })"""
 

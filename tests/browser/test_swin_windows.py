@@ -150,7 +150,8 @@ def drawn_ids(root, h, w):
     fig = root.evaluate("""root => ({
         cuts: root.querySelector('.sw-grid .sw-cuts').getAttribute('d'),
         labels: [...root.querySelectorAll('.sw-ids text')].map(t => ({
-            x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')), text: t.textContent })) })""")
+            x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')),
+            text: t.textContent })) })""")
     return ids_from_picture(fig, h, w)[0]
 
 
@@ -201,7 +202,8 @@ def test_window_slider_changes_the_counts(book_pages):
     root.page.keyboard.press("ArrowLeft")  # M = 13: 56 is padded to 65, 5 x 5 windows
     view = pycore_view(NAME, M=13)
     assert_shows(root, view)
-    assert view["n_windows"] == 25 and root.locator(".sw-grid .sw-pad:not([data-hidden])").count() == 2
+    assert view["n_windows"] == 25
+    assert root.locator(".sw-grid .sw-pad:not([data-hidden])").count() == 2
     assert np.array_equal(drawn_ids(root, 56, 56), swin.window_ids(56, 56, 13))
 
 
@@ -255,7 +257,8 @@ def test_the_picture_is_pycores(book_pages):
     view = pycore_view(NAME, layer="cyclic")
     assert_drawn(root, view)
     assert root.locator(".sw-roll").is_visible()
-    assert cuts_of(root.locator(".sw-mask").get_attribute("d"), 56, 56) == ([0, 53, 56], [0, 53, 56])
+    mask = root.locator(".sw-mask").get_attribute("d")
+    assert cuts_of(mask, 56, 56) == ([0, 53, 56], [0, 53, 56])
     root.locator("[data-control=M]").fill("14")
     view = pycore_view(NAME, layer="cyclic", M=14)
     assert_drawn(root, view)

@@ -144,14 +144,16 @@ def assert_row_table(root, view):
 
 
 PICTURE_JS = """root => {
-    const shown = (sel) => [...root.querySelectorAll(sel)].filter((e) => !e.hasAttribute('data-hidden'));
+    const shown = (sel) => [...root.querySelectorAll(sel)]
+        .filter((e) => !e.hasAttribute('data-hidden'));
     const attr = (e, ...names) => names.map((n) => Number(e.getAttribute(n)));
     const place = (e) => attr(e, 'x', 'y', 'width', 'height');
     return {
         overlay: [...root.querySelectorAll('.vit-overlay path')].map((p) =>
             [Number(p.dataset.seq), p.getAttribute('d')]),
         bars: root.querySelector('.vit-bars').getAttribute('d'),
-        slices: shown('.vit-strip svg').map((s) => [...attr(s, 'x', 'width'), s.getAttribute('viewBox')]),
+        slices: shown('.vit-strip svg').map((s) =>
+            [...attr(s, 'x', 'width'), s.getAttribute('viewBox')]),
         ticks: shown('.vit-ticks text').map((t) => t.textContent),
         strip: attr(root.querySelector('svg.vit-strip'), 'width'),
         selected: place(root.querySelector('.vit-selected')),
