@@ -351,14 +351,15 @@ def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
     starts[:, 1:] = grid[:, 1:] != grid[:, :-1]  # wherever the class changes along the row
     first = np.flatnonzero(starts)  # (runs,) flat index of each run's first cell
     length = np.diff(np.append(first, h * w))  # a run ends where the next begins (or its row)
-    num = lambda v: f"{r(v):g}"  # noqa: E731
-    side = num(cell)
+    i, j = np.divmod(first, w)
+    xs = np.round(x0 + j * cell, 2).tolist()  # rounded like r(), written with :g (8, not 8.0)
+    ys = np.round(y0 + i * cell, 2).tolist()
+    ws = np.round(length * cell, 2).tolist()
+    side = f"{r(cell):g}"
     parts = [[] for _ in range(n)]
-    for k, run, c in zip(first.tolist(), length.tolist(), grid.ravel()[first].tolist()):
+    for x, y, width, c in zip(xs, ys, ws, grid.ravel()[first].tolist()):
         if 0 <= c < n:
-            i, j = divmod(k, w)
-            width = num(run * cell)
-            parts[c].append(f"M{num(x0 + j * cell)} {num(y0 + i * cell)}h{width}v{side}h-{width}z")
+            parts[c].append(f"M{x:g} {y:g}h{width:g}v{side}h-{width:g}z")
     return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
 
 
