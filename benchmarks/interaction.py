@@ -42,7 +42,9 @@ from common import (built_site, chapter_pages, launch, load_note, percentile,  #
 #   key     keydown with the next key of the list on the element (bubbles); "ArrowRight Enter"
 #           is two keydowns in one sample (move the cursor, then choose)
 ACTIONS = {
-    "panorama": [("click", "[data-block]"), ("number", "[data-control=d_model]"),
+    "panorama": [("key", """[data-control=block] [data-value='"ffn"']""", ["Enter"]),
+                 ("number", "[data-control=d_model]"),
+                 ("key", """[data-control=block] [data-value='"attention"']""", ["Enter"]),
                  ("number", "[data-control=layers]")],
     "dot-product": [("key", "[data-tip=a]", ["ArrowRight", "ArrowLeft"]),
                     ("key", "[data-tip=b]", ["ArrowUp", "ArrowDown"])],
@@ -73,10 +75,13 @@ ACTIONS = {
                     ("range", "input[type=range][data-control]"),
                     ("number", "input[type=number][data-control=layers]"),
                     ("click", "[data-control=ff_4d]")],
-    "vit-patches": [("click", "[data-p]"), ("range", "[data-control=temperature]"),
+    "vit-patches": [("click", "[data-control=P] [role=radio]"),
+                    ("range", "[data-control=temperature]"),
                     ("key", "svg.vit-photo", ["ArrowRight Enter", "ArrowDown Enter", "ArrowLeft Enter",
                                               "ArrowUp Enter"])],
-    "swin-windows": [("click", "[data-size]"), ("click", "[data-p]"), ("click", "[data-layer]"),
+    "swin-windows": [("click", "[data-control=image_size] [role=radio]"),
+                     ("click", "[data-control=P] [role=radio]"),
+                     ("click", "[data-control=layer] [role=radio]"),
                      ("range", "[data-control=M]")],
     "lr-schedule": [("range", "input[type=range][data-control]"),
                     ("click", "[data-control=decay] [role=radio]"),

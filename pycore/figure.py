@@ -519,3 +519,78 @@ def stack(values, labels, *, width=480, height=26, digits=1):
                          "say": f"{label}：{text}"})
         x += share * width
     return {"width": width, "height": height, "segments": segments, "total": total}
+
+# ---------------------------------------------------------------- large heatmaps
+
+def seq_classes(values, lo, hi):
+    """seq_class of every entry of an array at once (NumPy; the same rule: floor of the share
+    of [lo, hi] times SEQ, clipped to 0..SEQ-1): for a heatmap of hundreds of cells."""
+    import numpy as np
+    v = np.asarray(values, dtype=float)
+    if hi <= lo:
+        return np.where(v >= hi, SEQ - 1, 0)
+    return np.clip(np.floor((v - lo) / (hi - lo) * SEQ), 0, SEQ - 1).astype(int)
+
+
+def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
+    """A large heatmap as one path per colour class, so that a figure of 784 cells is n
+    elements: classes is a grid (rows of class indices 0..n-1; a negative one is not drawn),
+    cell i, j the square of side `cell` at (x0 + j cell, y0 + i cell); a run of one class
+    along a row is one rectangle. Returns [{c, d}] for c = 0..n-1 (d "" for a class no cell
+    has), to draw as <path data-seq=c d=...>. Coordinates as short as they can be written
+    (8, not 8.0)."""
+    import numpy as np
+    grid = np.asarray(classes, dtype=int)
+    h, w = grid.shape
+    starts = np.ones((h, w), dtype=bool)  # where a run begins: each row's first cell, and
+    starts[:, 1:] = grid[:, 1:] != grid[:, :-1]  # wherever the class changes along the row
+    first = np.flatnonzero(starts)  # (runs,) flat index of each run's first cell
+    length = np.diff(np.append(first, h * w))  # a run ends where the next begins (or its row)
+    i, j = np.divmod(first, w)
+    xs = np.round(x0 + j * cell, 2).tolist()  # rounded like r(), written with :g (8, not 8.0)
+    ys = np.round(y0 + i * cell, 2).tolist()
+    ws = np.round(length * cell, 2).tolist()
+    side = f"{r(cell):g}"
+    parts = [[] for _ in range(n)]
+    for x, y, width, c in zip(xs, ys, ws, grid.ravel()[first].tolist()):
+        if 0 <= c < n:
+            parts[c].append(f"M{x:g} {y:g}h{width:g}v{side}h-{width:g}z")
+    return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
+
+
+def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label_w=44,
+                  label_h=22, scaled="global", row_name="", col_name="", masked=None):
+    """A heatmap whose size changes from one view to the next (at most slots x slots): the
+    page keeps slots x slots cells and slots labels per axis at fixed places, and viewbox
+    and vw (its width in px: one unit per px) frame the part a view uses, so the others fall
+    outside it. Cells are heatmap()'s, row-major over the slots, each with `hidden` (unused:
+    no text, no readout); rows/cols get `hidden` too (unused: no label).
+    lo and hi fix the colour map's range (the unused cells must not widen it). masked: as in
+    heatmap(), for the used cells."""
+    m = [[float(x) for x in row] for row in matrix][:slots]
+    n_r, n_c = len(m), len(m[0]) if m else 0
+    padded_m = [[m[i][j] if i < n_r and j < n_c else lo for j in range(slots)]
+                for i in range(slots)]
+    def names(labels):
+        labels = [str(t) for t in labels][:slots]
+        return labels + [""] * (slots - len(labels))
+    hide = [[bool(masked[i][j]) if masked is not None and i < n_r and j < n_c else False
+             for j in range(slots)] for i in range(slots)]
+    fig = heatmap(padded_m, names(rows), names(cols), cell=cell, lo=lo, hi=hi, digits=digits,
+                  label_w=label_w, label_h=label_h, scaled=scaled, row_name=row_name,
+                  col_name=col_name, masked=hide)
+    for c in fig["cells"]:
+        c["hidden"] = c["i"] >= n_r or c["j"] >= n_c
+        if c["hidden"]:
+            c["say"] = c["text"] = ""
+    for rw in fig["rows"]:
+        rw["hidden"] = rw["i"] >= n_r
+        rw["label"] = "" if rw["hidden"] else rw["label"]
+    for cl in fig["cols"]:
+        cl["hidden"] = cl["j"] >= n_c
+        cl["label"] = "" if cl["hidden"] else cl["label"]
+    vw, vh = label_w + n_c * cell, label_h + n_r * cell
+    fig.update({"slots": slots, "n_rows": n_r, "n_cols": n_c, "vw": vw, "vh": vh,
+                "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})
+    fig["legend"] = legend(lo, hi, scaled=scaled, digits=digits)
+    return fig

@@ -192,3 +192,56 @@ def test_a_stacked_bar_splits_its_width_by_share():
     assert (c["x"], c["w"]) == (50, 150) and [x["k"] for x in s["segments"]] == [0, 1, 2]
     assert c["text"] == "75.0 %" and c["say"] == "c：75.0 %"
     assert s["total"] == 4
+
+def test_seq_classes_is_seq_class_on_every_entry():
+    values = [-1.0, 0.0, 0.05, 0.111, 0.5, 0.999, 1.0, 3.0]
+    assert figure.seq_classes(values, 0.0, 1.0).tolist() == \
+        [figure.seq_class(v, 0.0, 1.0) for v in values] == [0, 0, 0, 0, 4, 8, 8, 8]
+    assert figure.seq_classes([[0.2, 0.4]], 0.2, 0.4).tolist() == [[0, 8]]
+    assert figure.seq_classes([1.0, 2.0], 2.0, 2.0).tolist() == [0, 8]  # an empty range
+
+
+def test_class_paths_merge_runs_and_cover_every_cell_once():
+    classes = [[0, 0, 2],
+               [2, -1, 2]]
+    paths = figure.class_paths(classes, 10, n=3, x0=5)
+    assert [p["c"] for p in paths] == [0, 1, 2]
+    assert paths[0]["d"] == "M5 0h20v10h-20z"  # the run of two 0s: one rectangle
+    assert paths[1]["d"] == ""
+    assert paths[2]["d"] == "M25 0h10v10h-10zM5 10h10v10h-10zM25 10h10v10h-10z"
+    assert figure.class_paths([[1]], 2.5, n=2, y0=0.25)[1]["d"] == "M0 0.25h2.5v2.5h-2.5z"
+    # a bigger grid: the rectangles of all paths tile the drawn cells exactly once
+    import numpy as np
+    grid = np.random.default_rng(0).integers(0, 4, size=(6, 7))
+    covered = np.zeros((6, 7), dtype=int)
+    for p in figure.class_paths(grid, 2.0, n=4):
+        for rect in p["d"].split("M")[1:]:
+            x, rest = rect.split(" ")
+            y, w = rest.split("h")[0], rest.split("h")[1].split("v")[0]
+            i, j, k = int(float(y) / 2), int(float(x) / 2), int(float(w) / 2)
+            assert (grid[i, j:j + k] == p["c"]).all()
+            covered[i, j:j + k] += 1
+    assert (covered == 1).all()
+
+
+def test_heatmap_slots_hide_what_a_smaller_matrix_does_not_use():
+    fig = figure.heatmap_slots([[1.0, 0.0], [0.25, 0.75]], ["a", "b"], ["a", "b"], 3,
+                               lo=0.0, hi=1.0, cell=10, label_w=20, label_h=5)
+    assert len(fig["cells"]) == 9 and len(fig["rows"]) == len(fig["cols"]) == 3
+    shown = [(c["i"], c["j"]) for c in fig["cells"] if not c["hidden"]]
+    assert shown == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    # the used cells are where a 2 x 2 heatmap puts them, coloured on the fixed 0..1 range
+    alone = figure.heatmap([[1.0, 0.0], [0.25, 0.75]], ["a", "b"], ["a", "b"], cell=10,
+                           lo=0.0, hi=1.0, label_w=20, label_h=5)
+    used = [c for c in fig["cells"] if not c["hidden"]]
+    assert [(c["x"], c["y"], c["c"], c["say"]) for c in used] == \
+        [(c["x"], c["y"], c["c"], c["say"]) for c in alone["cells"]]
+    assert [c["say"] for c in fig["cells"] if c["hidden"]] == [""] * 5
+    assert [r["hidden"] for r in fig["rows"]] == [False, False, True]
+    assert (fig["vw"], fig["vh"], fig["viewbox"]) == (40, 25, "0 0 40 25")
+    assert (fig["legend"]["lo"], fig["legend"]["hi"]) == ("0.00", "1.00")
+    masked = figure.heatmap_slots([[1.0, 0.0]], ["a"], ["a", "b"], 2, lo=0.0, hi=1.0,
+                                  masked=[[False, True]])
+    assert [c["masked"] for c in masked["cells"]] == [False, True, False, False]
+    empty = figure.heatmap_slots([], [], [], 2, lo=0.0, hi=1.0)
+    assert empty["empty"] and all(c["hidden"] for c in empty["cells"])
