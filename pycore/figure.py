@@ -323,3 +323,65 @@ def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0
                        "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
             "query": query}
+
+
+# ---------------------------------------------------------------- raster heatmap
+
+import numpy as np  # noqa: E402  (only the raster needs arrays)
+
+
+def heat_raster(matrix, *, width=320, height=200, limit=None, diverging=True, lo=None, hi=None,
+                left=40, top=26, right=8, bottom=6, row_ticks=None, col_ticks=None,
+                row_name="", col_name="", digits=2):
+    """A heatmap too large for one element per cell (40 positions x 128 dimensions): one path
+    per colour class, each the union of its cells. Cell (row r, column c) is the unit square
+    at (c, r); a run of equal cells down a column is one rectangle "M c r h1 v n h-1 z"; the
+    group's `transform` scales the unit grid to width x height and moves it right of the row
+    labels. Every class has its path (empty if unused), so a live view rebinds the same
+    elements whatever the matrix's size.
+
+    Colours: the diverging map on [-limit, limit] (default: the largest |value|), or the
+    sequential one on [lo, hi]. Returns {width, height (the viewBox), plot {x, y, w, h},
+    cell_w, cell_h, transform, kind, paths [{c, d}], rows [{i, y, h}] (each row's strip, for
+    pointing), x_ticks / y_ticks (column and row ticks at the cells' centres), legend}."""
+    m = np.asarray(matrix, dtype=float)
+    n_rows, n_cols = m.shape
+    if diverging:
+        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class, cell by cell
+        n_classes, kind = DIV, "div"
+        key = legend(-limit, limit, kind="div", scaled="global", digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else float(lo)
+        hi = float(m.max()) if hi is None else float(hi)
+        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
+        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
+        n_classes, kind = SEQ, "seq"
+        key = legend(lo, hi, kind="seq", scaled="global", digits=digits)
+    flat = classes.T.ravel()  # (n_cols * n_rows,): column by column, top to bottom
+    starts = np.ones(flat.size, dtype=bool)
+    starts[1:] = flat[1:] != flat[:-1]
+    starts[::n_rows] = True  # a run never continues into the next column
+    first = np.flatnonzero(starts)
+    lengths = np.diff(np.append(first, flat.size))
+    runs = [[] for _ in range(n_classes)]
+    for f, n, c in zip(first.tolist(), lengths.tolist(), flat[first].tolist()):
+        runs[c].append(f"M{f // n_rows} {f % n_rows}h1v{n}h-1z")
+    cw, ch = width / n_cols, height / n_rows
+    to_x = lambda v: left + (v + 0.5) * cw  # noqa: E731  (a column's centre)
+    to_y = lambda v: top + (v + 0.5) * ch  # noqa: E731
+    whole = lambda n: list(range(0, n, max(1, int(nice_step(n - 1, 4)))))  # noqa: E731
+    x_values = whole(n_cols) if col_ticks is None else col_ticks  # cells are counted: whole
+    y_values = whole(n_rows) if row_ticks is None else row_ticks  # numbers, a round step
+    return {"width": left + width + right, "height": top + height + bottom,
+            "plot": {"x": left, "y": top, "w": width, "h": height},
+            "cell_w": r(cw, 4), "cell_h": r(ch, 4),
+            "transform": f"translate({left} {top}) scale({r(cw, 4)} {r(ch, 4)})",
+            "kind": kind, "paths": [{"c": c, "d": "".join(p)} for c, p in enumerate(runs)],
+            "rows": [{"i": i, "y": r(top + i * ch), "h": r(ch)} for i in range(n_rows)],
+            "x_ticks": padded([{"at": r(to_x(v)), "label": fmt(v, 0)} for v in x_values],
+                              {"at": r(to_x(0)), "label": ""}),
+            "y_ticks": padded([{"at": r(to_y(v)), "label": fmt(v, 0)} for v in y_values],
+                              {"at": r(to_y(0)), "label": ""}),
+            "row_name": row_name, "col_name": col_name, "legend": key}

@@ -86,3 +86,24 @@ def test_attention_curves_are_as_thick_as_their_weight():
     assert all(x["d"].startswith(f"M{c['top'][1]['x']},") for x in c["curves"])
     assert c["curves"][2]["d"].endswith(f"{c['bottom'][2]['x']},{c['height'] - 20 - 16:.1f}")
     assert [t["query"] for t in c["top"]] == [False, True, False]
+
+
+def test_a_raster_heatmap_is_one_path_per_class():
+    """2 rows x 3 columns on [-1, 1]: class 4 + round(4 v); column 0 holds two equal cells, so
+    it is one rectangle two cells tall; columns 1 and 2 are a cell each per class."""
+    h = figure.heat_raster([[1.0, -1.0, 0.1], [1.0, 0.5, -0.3]], limit=1.0, width=30,
+                           height=20, left=10, top=5, right=0, bottom=0)
+    d = {p["c"]: p["d"] for p in h["paths"]}
+    assert len(h["paths"]) == figure.DIV  # every class has its path, used or not
+    assert d[8] == "M0 0h1v2h-1z" and d[0] == "M1 0h1v1h-1z" and d[6] == "M1 1h1v1h-1z"
+    assert d[4] == "M2 0h1v1h-1z" and d[3] == "M2 1h1v1h-1z"  # 0.1 -> 4.4 -> 4; -0.3 -> 2.8 -> 3
+    assert d[1] == d[2] == d[5] == d[7] == ""
+    assert [figure.div_class(v, 1.0) for v in (1.0, -1.0, 0.1, 0.5, -0.3)] == [8, 0, 4, 6, 3]
+    assert h["transform"] == "translate(10 5) scale(10.0 10.0)"
+    assert (h["width"], h["height"]) == (40, 25)
+    assert [t["at"] for t in h["x_ticks"] if not t["hidden"]] == [15, 25, 35]  # cell centres
+    assert [r["y"] for r in h["rows"]] == [5, 15]
+    assert h["legend"]["lo"] == "-1.00" and h["legend"]["kind"] == "div"
+    seq = figure.heat_raster([[0.0, 0.5, 1.0]], diverging=False, lo=0.0, hi=1.0)
+    assert {p["c"]: p["d"] for p in seq["paths"] if p["d"]} == \
+        {0: "M0 0h1v1h-1z", 4: "M1 0h1v1h-1z", 8: "M2 0h1v1h-1z"}
