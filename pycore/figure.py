@@ -385,3 +385,46 @@ def heat_raster(matrix, *, width=320, height=200, limit=None, diverging=True, lo
             "y_ticks": padded([{"at": r(to_y(v)), "label": fmt(v, 0)} for v in y_values],
                               {"at": r(to_y(0)), "label": ""}),
             "row_name": row_name, "col_name": col_name, "legend": key}
+
+
+# ---------------------------------------------------------------- links between two columns
+
+def row_links(pairs, y_from, y_to, *, x0, x1):
+    """S-shaped curves linking the rows of one column to rows of another (a token's old place
+    and its new one): pairs [(i, j)] runs from (x0, y_from[i]) to (x1, y_to[j]), leaving and
+    arriving horizontally. Returns [{i, j, d}] in the order of pairs."""
+    xm = r((x0 + x1) / 2)
+    return [{"i": i, "j": j,
+             "d": f"M{r(x0)},{r(y_from[i])} C{xm},{r(y_from[i])} {xm},{r(y_to[j])} "
+                  f"{r(x1)},{r(y_to[j])}"} for i, j in pairs]
+
+
+# ---------------------------------------------------------------- heatmap, in columns
+
+def heat_grid(matrix, rows, cols, *, cell=32, left=0, top=0, diverging=True, limit=None,
+              lo=None, hi=None, digits=2):
+    """The cells of a heatmap as a few arrays instead of one record per cell, for a view that
+    is redrawn on every move (each object of a view costs time on its way to the page in
+    Pyodide): xs (each column's left edge), ys (each row's top), cell (the side), c (the
+    colour class of every cell, an int array of the matrix's shape), say (each cell's readout,
+    "row → col：value"), and the legend. Classes and readouts are those of heatmap() with
+    scaled='global': the diverging map on [-limit, limit] (default: the largest |value|), or
+    the sequential one on [lo, hi]."""
+    m = np.asarray(matrix, dtype=float)
+    if diverging:
+        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class
+        key = legend(-limit, limit, kind="div", digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else float(lo)
+        hi = float(m.max()) if hi is None else float(hi)
+        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
+        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
+        key = legend(lo, hi, kind="seq", digits=digits)
+    say = [[f"{rows[i]} → {cols[j]}：{fmt(v, 4)}" for j, v in enumerate(row)]
+           for i, row in enumerate(m.tolist())]
+    return {"xs": [left + j * cell for j in range(m.shape[1])],
+            "ys": [top + i * cell for i in range(m.shape[0])],
+            "cell": cell, "c": classes, "say": say, "legend": key,
+            "width": left + m.shape[1] * cell, "height": top + m.shape[0] * cell}

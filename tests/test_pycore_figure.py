@@ -107,3 +107,22 @@ def test_a_raster_heatmap_is_one_path_per_class():
     seq = figure.heat_raster([[0.0, 0.5, 1.0]], diverging=False, lo=0.0, hi=1.0)
     assert {p["c"]: p["d"] for p in seq["paths"] if p["d"]} == \
         {0: "M0 0h1v1h-1z", 4: "M1 0h1v1h-1z", 8: "M2 0h1v1h-1z"}
+
+
+def test_row_links_leave_and_arrive_horizontally():
+    links = figure.row_links([(0, 1), (1, 0)], [10, 30], [15, 35], x0=100, x1=160)
+    assert links[0] == {"i": 0, "j": 1, "d": "M100.0,10.0 C130.0,10.0 130.0,35.0 160.0,35.0"}
+    assert links[1]["d"] == "M100.0,30.0 C130.0,30.0 130.0,15.0 160.0,15.0"
+
+
+def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
+    m = [[0.3, -1.2, 0.0], [2.0, -0.45, 1.1]]
+    g = figure.heat_grid(m, ["a", "b"], ["x", "y", "z"], cell=10, left=5, top=20)
+    h = figure.heatmap(m, ["a", "b"], ["x", "y", "z"], diverging=True)
+    assert g["c"].tolist() == [[c["c"] for c in h["cells"][:3]], [c["c"] for c in h["cells"][3:]]]
+    assert g["c"].tolist() == [[5, 2, 4], [8, 3, 6]]  # 4 + round(4 v / 2): 0.6, -2.4, 0, 4, -.9, 2.2
+    assert [s for row in g["say"] for s in row] == [c["say"] for c in h["cells"]]
+    assert g["xs"] == [5, 15, 25] and g["ys"] == [20, 30] and (g["width"], g["height"]) == (35, 40)
+    assert g["legend"]["lo"] == "-2.00" and g["legend"]["kind"] == "div"
+    s = figure.heat_grid([[0.0, 0.5, 1.0]], ["r"], ["p", "q", "s"], diverging=False, lo=0, hi=1)
+    assert s["c"].tolist() == [[figure.seq_class(v, 0, 1) for v in (0.0, 0.5, 1.0)]]
