@@ -55,7 +55,7 @@ ACTIONS = {
                        ("number", "[data-control=n]")],
     "multi-head": [("click", "[data-token]"), ("click", "button[data-heads]")],
     "permutation": [("click", "[data-action=shuffle]"), ("click", "[data-action=reverse]"),
-                    ("click", "[data-action=rotate]"), ("check", "[data-control=positions]")],
+                    ("click", "[data-action=rotate]"), ("click", "[data-control=positions]")],
     "positional-encoding": [("range", "input[type=range][data-control]")],
     "rope": [("range", "input[type=range][data-control]"), ("click", "[data-action=both-up]"),
              ("click", "[data-action=both-down]")],
