@@ -428,3 +428,24 @@ def heat_grid(matrix, rows, cols, *, cell=32, left=0, top=0, diverging=True, lim
             "ys": [top + i * cell for i in range(m.shape[0])],
             "cell": cell, "c": classes, "say": say, "legend": key,
             "width": left + m.shape[1] * cell, "height": top + m.shape[0] * cell}
+
+
+# ---------------------------------------------------------------- the arc of a rotation
+
+def turn_arc(cx, cy, radius, start, turn, *, label_gap=14):
+    """The arc of a rotation by `turn` radians from the angle `start` (counter-clockwise, as on
+    a plane whose y points up), around (cx, cy) in SVG units (y down). A turn of more than a
+    full circle draws what is left after the whole turns (the label says the whole angle).
+    Returns {d, tx, ty}: the path ("" for no turn) and the label's place beyond the middle."""
+    rest = turn % (2 * math.pi)
+    mid = start + rest / 2
+    tx, ty = cx + (radius + label_gap) * math.cos(mid), cy - (radius + label_gap) * math.sin(mid)
+    label = {"tx": r(tx), "ty": r(ty + 4)}  # +4: the text's middle, not its baseline
+    if rest < 1e-9:
+        return {"d": "", **label}
+    a0, a1 = start, start + rest
+    x0, y0 = cx + radius * math.cos(a0), cy - radius * math.sin(a0)
+    x1, y1 = cx + radius * math.cos(a1), cy - radius * math.sin(a1)
+    large = 1 if rest > math.pi else 0  # sweep flag 0: counter-clockwise on the screen
+    return {"d": f"M{r(x0)},{r(y0)} A{r(radius)},{r(radius)} 0 {large} 0 {r(x1)},{r(y1)}",
+            **label}

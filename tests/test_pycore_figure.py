@@ -126,3 +126,13 @@ def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
     assert g["legend"]["lo"] == "-2.00" and g["legend"]["kind"] == "div"
     s = figure.heat_grid([[0.0, 0.5, 1.0]], ["r"], ["p", "q", "s"], diverging=False, lo=0, hi=1)
     assert s["c"].tolist() == [[figure.seq_class(v, 0, 1) for v in (0.0, 0.5, 1.0)]]
+
+
+def test_a_turn_arc_goes_counter_clockwise_and_keeps_what_is_left_of_whole_turns():
+    quarter = figure.turn_arc(0, 0, 10, 0.0, math.pi / 2, label_gap=5)
+    assert quarter["d"] == "M10.0,0.0 A10.0,10.0 0 0 0 0.0,-10.0"  # up the screen: y < 0
+    assert (quarter["tx"], quarter["ty"]) == (round(15 / math.sqrt(2), 2), round(-15 / math.sqrt(2) + 4, 2))
+    assert figure.turn_arc(0, 0, 10, 0.0, 2 * math.pi + math.pi / 2, label_gap=5) == quarter
+    big = figure.turn_arc(0, 0, 10, math.pi / 2, 3 * math.pi / 2)  # from the top, round to the right
+    assert big["d"] == "M0.0,-10.0 A10.0,10.0 0 1 0 10.0,0.0"
+    assert figure.turn_arc(0, 0, 10, 1.0, 4 * math.pi)["d"] == ""
