@@ -449,3 +449,26 @@ def turn_arc(cx, cy, radius, start, turn, *, label_gap=14):
     large = 1 if rest > math.pi else 0  # sweep flag 0: counter-clockwise on the screen
     return {"d": f"M{r(x0)},{r(y0)} A{r(radius)},{r(radius)} 0 {large} 0 {r(x1)},{r(y1)}",
             **label}
+
+
+# ---------------------------------------------------------------- a bar beside each row
+
+def row_bars(values, ys, *, x, width, height, lo, hi, ref=None, labels=(), name="", digits=3):
+    """A horizontal bar beside each row of a heatmap (a row's mean or standard deviation), on
+    a fixed axis [lo, hi] over `width` units from `x`: each bar runs from 0 (or lo, if 0 is
+    not on the axis) to its value, clipped to the axis; ys are the rows' tops and height the
+    bars' thickness. ref: a reference value drawn as a line (1 for a standard deviation).
+    Returns {bars [{x, y, w, h, say}], zero (x of the bars' base), ref (x or None), ticks [{at,
+    label}] (lo, 0, ref and hi, each once), x, width}."""
+    to = lambda v: x + (min(hi, max(lo, v)) - lo) / (hi - lo) * width  # noqa: E731
+    base = to(0.0 if lo <= 0 <= hi else lo)
+    out = []
+    for i, (v, y) in enumerate(zip(values, ys)):
+        end = to(float(v))
+        label = labels[i] if i < len(labels) else str(i)
+        out.append({"x": r(min(base, end)), "y": r(y), "w": r(abs(end - base)), "h": height,
+                    "say": f"{label} {name} = {fmt(float(v), digits)}"})
+    marks = sorted({lo, hi, *([0.0] if lo <= 0 <= hi else []), *([ref] if ref is not None else [])})
+    return {"bars": out, "zero": r(base), "ref": None if ref is None else r(to(ref)),
+            "ticks": [{"at": r(to(t)), "label": fmt(t, 0) if t == int(t) else fmt(t, 1)}
+                      for t in marks], "x": x, "end": x + width, "width": width}

@@ -136,3 +136,16 @@ def test_a_turn_arc_goes_counter_clockwise_and_keeps_what_is_left_of_whole_turns
     big = figure.turn_arc(0, 0, 10, math.pi / 2, 3 * math.pi / 2)  # from the top, round to the right
     assert big["d"] == "M0.0,-10.0 A10.0,10.0 0 1 0 10.0,0.0"
     assert figure.turn_arc(0, 0, 10, 1.0, 4 * math.pi)["d"] == ""
+
+
+def test_row_bars_start_at_zero_and_are_clipped_to_their_axis():
+    """[-1, 1] over 80 units from x = 100: 0 at 140; 0.5 reaches 160, -0.25 starts at 130;
+    2 is clipped to 180. A [0, 2] axis with a reference at 1: the line at x = 40."""
+    b = figure.row_bars([0.5, -0.25, 2.0], [10, 30, 50], x=100, width=80, height=12, lo=-1, hi=1,
+                        labels=["a", "b", "c"], name="μ")
+    assert [(x["x"], x["w"]) for x in b["bars"]] == [(140, 20), (130, 10), (140, 40)]
+    assert b["zero"] == 140 and b["ref"] is None and b["bars"][1]["say"] == "b μ = -0.250"
+    assert [(t["at"], t["label"]) for t in b["ticks"]] == [(100, "-1"), (140, "0"), (180, "1")]
+    s = figure.row_bars([1.0, 0.5], [0, 20], x=0, width=80, height=12, lo=0, hi=2, ref=1)
+    assert s["ref"] == 40 and s["bars"][0]["w"] == 40 and s["bars"][1]["w"] == 20
+    assert [t["label"] for t in s["ticks"]] == ["0", "1", "2"]
