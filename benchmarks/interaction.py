@@ -59,7 +59,7 @@ ACTIONS = {
     "positional-encoding": [("range", "input[type=range][data-control]")],
     "rope": [("range", "input[type=range][data-control]"), ("click", "[data-action=both-up]"),
              ("click", "[data-action=both-down]")],
-    "encoder-layer": [("click", "[data-action=next]"), ("radio", "[data-control=layout]"),
+    "encoder-layer": [("click", "[data-action=next]"), ("click", "[data-control=layout] [role=radio]"),
                       ("click", "[data-action=prev]"), ("click", ".enc-steps [role=option]")],
     "sampling": [("range", "input[type=range][data-control]"), ("click", "[data-action=sample]")],
     "kv-cache": [("click", "[data-action=next]"), ("select", "[data-control=preset]"),
