@@ -120,7 +120,8 @@ def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
     g = figure.heat_grid(m, ["a", "b"], ["x", "y", "z"], cell=10, left=5, top=20)
     h = figure.heatmap(m, ["a", "b"], ["x", "y", "z"], diverging=True)
     assert g["c"].tolist() == [[c["c"] for c in h["cells"][:3]], [c["c"] for c in h["cells"][3:]]]
-    assert g["c"].tolist() == [[5, 2, 4], [8, 3, 6]]  # 4 + round(4 v / 2): 0.6, -2.4, 0, 4, -.9, 2.2
+    # 4 + round(4 v / 2): 4 + round of 0.6, -2.4, 0, 4, -0.9, 2.2
+    assert g["c"].tolist() == [[5, 2, 4], [8, 3, 6]]
     assert [s for row in g["say"] for s in row] == [c["say"] for c in h["cells"]]
     assert g["xs"] == [5, 15, 25] and g["ys"] == [20, 30] and (g["width"], g["height"]) == (35, 40)
     assert g["legend"]["lo"] == "-2.00" and g["legend"]["kind"] == "div"
@@ -131,9 +132,10 @@ def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
 def test_a_turn_arc_goes_counter_clockwise_and_keeps_what_is_left_of_whole_turns():
     quarter = figure.turn_arc(0, 0, 10, 0.0, math.pi / 2, label_gap=5)
     assert quarter["d"] == "M10.0,0.0 A10.0,10.0 0 0 0 0.0,-10.0"  # up the screen: y < 0
-    assert (quarter["tx"], quarter["ty"]) == (round(15 / math.sqrt(2), 2), round(-15 / math.sqrt(2) + 4, 2))
+    label = (round(15 / math.sqrt(2), 2), round(-15 / math.sqrt(2) + 4, 2))
+    assert (quarter["tx"], quarter["ty"]) == label
     assert figure.turn_arc(0, 0, 10, 0.0, 2 * math.pi + math.pi / 2, label_gap=5) == quarter
-    big = figure.turn_arc(0, 0, 10, math.pi / 2, 3 * math.pi / 2)  # from the top, round to the right
+    big = figure.turn_arc(0, 0, 10, math.pi / 2, 3 * math.pi / 2)  # from the top, to the right
     assert big["d"] == "M0.0,-10.0 A10.0,10.0 0 1 0 10.0,0.0"
     assert figure.turn_arc(0, 0, 10, 1.0, 4 * math.pi)["d"] == ""
 

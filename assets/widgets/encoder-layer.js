@@ -24,7 +24,8 @@ export function mount(root, runtime) {
   next.addEventListener("click", () => live() && goto(widget.view.step + 1));
   // the two buttons are one Tab stop; the arrow keys move between them
   const buttons = [prev, next];
-  roving(prev.parentElement, () => buttons, (b) => buttons.forEach((x) => { x.tabIndex = x === b ? 0 : -1; }));
+  const tabStop = (b) => buttons.forEach((x) => { x.tabIndex = x === b ? 0 : -1; });
+  roving(prev.parentElement, () => buttons, tabStop);
   items.forEach((li) => li.addEventListener("click", () => live() && goto(Number(li.dataset.step))));
   list.addEventListener("keydown", (event) => {
     if (!live()) return;

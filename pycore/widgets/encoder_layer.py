@@ -112,7 +112,8 @@ def picture(tokens, matrix, mean, std):
     mu_x = heat["width"] + BARS_GAP
     sd_x = mu_x + BARS_W + BARS_GAP
     return {"heat": heat, "row_y": [y + CELL / 2 for y in heat["ys"]],
-            "col_x": [x + CELL / 2 for x in heat["xs"]], "cols": [str(j + 1) for j in range(matrix.shape[1])],
+            "col_x": [x + CELL / 2 for x in heat["xs"]],
+            "cols": [str(j + 1) for j in range(matrix.shape[1])],
             "label_x": LABEL_W - 6, "col_y": TOP - 8, "title_y": 14, "axis_y": heat["height"] + 14,
             "mu": figure.row_bars(mean, ys, x=mu_x, width=BARS_W, height=BAR_H, lo=-1.0, hi=1.0,
                                   labels=tokens, name="均值 μ"),
@@ -139,7 +140,8 @@ def view(step, layout):
         "steps": [{"key": t["key"], "name": _text(layout, t["key"])[0], "label": t["label"]}
                   for t in steps],
         # the step list always has MAX_STEPS items; a shorter layout hides its last ones
-        "slots": [{"name": _text(layout, t["key"])[0] if t else "", "label": t["label"] if t else "",
+        "slots": [{"name": _text(layout, t["key"])[0] if t else "",
+                   "label": t["label"] if t else "",
                    "hidden": t is None, "selected": str(k == i).lower()}
                   for k, t in enumerate(steps + [None] * (MAX_STEPS - len(steps)))],
         "prev_off": str(i == 0).lower(), "next_off": str(i == len(steps) - 1).lower(),

@@ -93,7 +93,8 @@ def view(q, k, m, n, theta):
         "shifted": [shifted],  # (1, 6) for a table row
         "shift_spread": shift_spread,  # printed in e-notation by the page
         "offsets": list(OFFSETS), "by_offset": [by_offset],  # (1, 11)
-        "offset_class": ["cur" if o == m - n else "" for o in OFFSETS],  # the table's current column
+        # the offset table's current column
+        "offset_class": ["cur" if o == m - n else "" for o in OFFSETS],
         "norm_product": float(np.linalg.norm(q) * np.linalg.norm(k)),  # |q||k|: the curve's amplitude
         "fig": picture(q, k, demo["q_rot"], demo["k_rot"], m, n, theta),
         "chart": chart, "now": now,

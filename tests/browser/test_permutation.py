@@ -45,7 +45,8 @@ def picture_shows_the_move(root, view):
     positions every new row has the colours of the token's old row, the same vector moved,
     and no line is dashed; with them the dashed lines are the rows whose output changed."""
     before, after, ends, dashed = root.evaluate("""root => {
-        const classes = (sel) => [...root.querySelectorAll(sel)].map(c => c.getAttribute('data-div'));
+        const classes = (sel) =>
+            [...root.querySelectorAll(sel)].map(c => c.getAttribute('data-div'));
         const links = [...root.querySelectorAll('.perm-heat .link')];
         return [classes('.perm-heat > rect.cell'), classes('.perm-heat > g rect.cell'),
                 links.map(l => l.getAttribute('d').split(' ').pop()),

@@ -103,7 +103,8 @@ def assert_identities(root):
     rot_err = float(root.locator('[data-sci="rot_error"]').inner_text())
     assert 0 <= dot_diff <= 1e-9 and 0 <= rot_err <= 1e-9
     rows = root.locator('table[data-matrix="dots"] tbody tr')  # in the 数值 fold
-    assert rows.nth(0).locator("td").all_text_contents() == rows.nth(1).locator("td").all_text_contents()
+    first, second = (rows.nth(k).locator("td").all_text_contents() for k in (0, 1))
+    assert first == second
     d = int(root.locator('[data-bind="d_model"]').inner_text())
     assert float(rows.nth(0).locator("td").first.text_content()) == d / 2  # k = 0: d/2
 
@@ -131,7 +132,8 @@ def test_the_block_states_the_chapter_numbers(book_pages):
     # the block of pair i as the chapter writes it: [[cos wk, sin wk], [-sin wk, cos wk]]
     w = 10000 ** (-2 * view["pair"] / view["d_model"])
     c, s = math.cos(w * view["k"]), math.sin(w * view["k"])
-    cells = [float(t) for t in root.locator('table[data-matrix="rot_block"] td').all_text_contents()]
+    block = root.locator('table[data-matrix="rot_block"] td')
+    cells = [float(t) for t in block.all_text_contents()]
     assert all(abs(a - b) <= 5e-5 for a, b in zip(cells, [c, s, -s, c]))
 
 

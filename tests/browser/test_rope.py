@@ -39,9 +39,11 @@ def check(root, params, **changes):
     # the current m - n on the score chart: x over [-30, 30], y over [-|q||k|, |q||k|]
     plot = view["chart"]["plot"]
     now = root.locator(".rope-chart .now")
-    assert abs(float(now.get_attribute("cx")) - (plot["x"] + (view["offset"] + 30) / 60 * plot["w"])) <= 0.006
     amp = view["norm_product"]
-    assert abs(float(now.get_attribute("cy")) - (plot["y"] + (amp - view["score"]) / (2 * amp) * plot["h"])) <= 0.006
+    x = plot["x"] + (view["offset"] + 30) / 60 * plot["w"]
+    y = plot["y"] + (amp - view["score"]) / (2 * amp) * plot["h"]
+    assert abs(float(now.get_attribute("cx")) - x) <= 0.006
+    assert abs(float(now.get_attribute("cy")) - y) <= 0.006
     # the rotated query's arrowhead ends at q_m = R(m theta) q, worked out here
     m, theta, q = view["m"], view["theta"], view["q"]
     c, s = math.cos(m * theta), math.sin(m * theta)
@@ -91,7 +93,8 @@ def test_sliders_with_keyboard_only_the_offset_matters(book_pages):
     check(root, params, m=params["m"] + 1, n=params["n"] + 1)
     assert score(root) == first
     # the score for this m - n is the one listed in the offset table
-    offsets = [int(t) for t in root.locator('table[data-matrix="by_offset"] thead th').all_text_contents()[1:]]
+    heads = root.locator('table[data-matrix="by_offset"] thead th').all_text_contents()
+    offsets = [int(t) for t in heads[1:]]
     cells = root.locator('table[data-matrix="by_offset"] td')
     col = offsets.index(params["m"] - params["n"])
     assert round(float(cells.nth(col).text_content()), 3) == round(float(first), 3)
@@ -156,7 +159,8 @@ def test_the_chart_covers_every_offset_and_the_grid_follows_the_longest_vector()
     xs = [p["x"] for p in view["chart"]["probes"]]
     assert [p["say"].split("：")[0] for p in view["chart"]["probes"]] == \
         [f"m − n = {o}" for o in range(-30, 31, 5)]
-    assert xs[0] == view["chart"]["plot"]["x"] and xs[-1] == view["chart"]["plot"]["x"] + view["chart"]["plot"]["w"]
+    plot = view["chart"]["plot"]
+    assert xs[0] == plot["x"] and xs[-1] == plot["x"] + plot["w"]
     # theta = 1: a period of 2 pi offsets needs steps of 1/4 for 24 samples: 241 points
     assert view["chart"]["paths"][0]["d"].count("L") == 240
     assert pycore_view("rope", theta=0.05)["chart"]["paths"][0]["d"].count("L") == 60
