@@ -2,7 +2,9 @@
 // arrow keys on the step list) in the Post-LN or Pre-LN arrangement (the book's choice
 // control). pycore: pycore/widgets/encoder_layer.py (numbers, picture, the step list's names).
 // What is special here: the number of steps depends on the layout, so moving is asked from
-// the step shown (the view clamps a step past the end of the shorter list).
+// the step shown (the view clamps a step past the end of the shorter list); and the FFN's
+// hidden layer, which depends on the layout alone, is asked for only when the layout changes
+// (the page says which one it shows).
 import { liveWidget } from "./common.js";
 import { roving } from "./controls.js";
 
@@ -12,8 +14,16 @@ export function mount(root, runtime) {
   const list = root.querySelector(".enc-steps");
   const items = [...list.querySelectorAll("[role=option]")];
 
-  const draw = (view) => list.setAttribute("aria-activedescendant", items[view.step - 1].id);
-  const widget = liveWidget(root, runtime, { draw });
+  let shownLayout = null;  // the layout whose hidden layer the page shows
+  const partial = {
+    compute: (name, params) => runtime.compute(name, shownLayout === null ? params
+      : { ...params, shown: { layout: shownLayout } }),
+  };
+  const draw = (view) => {
+    list.setAttribute("aria-activedescendant", items[view.step - 1].id);
+    if ("hidden" in view) shownLayout = view.layout;
+  };
+  const widget = liveWidget(root, partial, { draw });
 
   const goto = (step) => {
     const s = Math.min(widget.view.n_steps, Math.max(1, step));

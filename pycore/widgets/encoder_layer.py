@@ -9,6 +9,9 @@ beside it) and the FFN's 9 x 24 hidden layer of the chosen layout.
 `step` is 1-based (1 = the input x); Post-LN has 7 steps, Pre-LN 8 (the last is the final
 LayerNorm that a Pre-LN network adds once, after its last layer). A step past the end of the
 list is shown as the last step.
+
+The FFN's hidden layer depends on the layout alone: given `shown` (the layout the page shows,
+as positional-encoding does with its parts), the view leaves it out while the layout stays.
 """
 import functools
 
@@ -23,6 +26,10 @@ TONE_FULL = 2.5  # |value| that gets the darkest colour, the same at every step
 # (on [-1, 1]) and standard deviation (on [0, 2], a line at 1).
 CELL, LABEL_W, TOP = 26, 40, 36
 BARS_W, BARS_GAP, BAR_H = 80, 18, 16
+
+# What the page already shows ({"layout": ...}) is an input of the view, never a block's.
+INPUTS = ("shown",)
+LAYOUT_ONLY = ("d_ff", "hidden", "hidden_fig", "hidden_cols", "hidden_shape")
 
 PARAMS = {
     "step": {"type": "int", "min": 1, "max": MAX_STEPS, "default": 1,
@@ -124,7 +131,7 @@ def picture(tokens, matrix, mean, std):
             "width": sd_x + BARS_W + 8, "height": heat["height"] + 20}
 
 
-def view(step, layout):
+def view(step, layout, shown=None):
     steps, hidden, hidden_picture = layout_steps(layout)
     i = min(step, len(steps)) - 1
     s = steps[i]
@@ -132,7 +139,7 @@ def view(step, layout):
     mean, std = _clean(s["row_mean"], 3), s["row_std"]
     grid = np.column_stack([_clean(s["matrix"], 3), mean, std])  # (9, 8): 6 values, mean, std
     n, d = s["matrix"].shape
-    return {
+    out = {
         "layout": layout, "layout_name": LAYOUT_NAMES[layout],
         "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
         "name": name, "label": s["label"], "formula": formula, "note": note,
@@ -155,3 +162,7 @@ def view(step, layout):
         "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
         "hidden_shape": f"{hidden.shape[0]} × {hidden.shape[1]}",
     }
+    if isinstance(shown, dict) and shown.get("layout") == layout:
+        for key in LAYOUT_ONLY:
+            del out[key]
+    return out

@@ -234,3 +234,14 @@ def test_pointing_at_a_cell_lights_its_row_and_bars(book_pages):
     root.page.keyboard.press("ArrowDown")
     assert root.locator(".enc-fig [data-readout]").inner_text().startswith("没有 → 维 1：")
     root.locator("[data-action=reset]").click()
+
+
+def test_the_hidden_layer_is_sent_only_when_the_layout_changes():
+    """Given the layout the page shows, the view leaves out what depends on the layout alone;
+    the page's view, updated with it, is the whole view."""
+    old = pycore_view(NAME, step=2, layout="post")
+    same = pycore_view(NAME, step=5, layout="post", shown={"layout": "post"})
+    assert "hidden" not in same and "hidden_fig" not in same and same["step"] == 5
+    assert {**old, **same} == pycore_view(NAME, step=5, layout="post")
+    other = pycore_view(NAME, step=5, layout="pre", shown={"layout": "post"})
+    assert other == pycore_view(NAME, step=5, layout="pre")

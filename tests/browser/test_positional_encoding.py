@@ -287,7 +287,7 @@ def test_sliders_touch_only_their_parts_of_the_page(book_pages):
 
 def test_pointing_reads_the_heatmap_rows_and_the_curves(book_pages):
     """A heatmap row says the chosen pair's values at that position; the dot-product chart's
-    crosshair says both curves at k (the chapter's 5.5431 at k = 3), and k = 0 is its top."""
+    crosshair says the dot product at k (the chapter's 5.5431 at k = 3), and k = 0 is its top."""
     root = book_pages("positional-encoding").widget("positional-encoding")
     view = pycore_view("positional-encoding", **params_of(root))
     root.locator(".raster .strip").nth(3).hover()
@@ -297,8 +297,7 @@ def test_pointing_reads_the_heatmap_rows_and_the_curves(book_pages):
     probes.first.focus()
     for _ in range(3):
         root.page.keyboard.press("ArrowRight")
-    assert root.locator(".pe-dots [data-readout]").inner_text() == \
-        "k = 3：从 0 出发 5.5431，从 10 出发 5.5431"
+    assert root.locator(".pe-dots [data-readout]").inner_text() == "k = 3：点积 5.5431（与起点无关）"
     top = float(probes.first.locator(".dot").get_attribute("cy"))
     assert top == view["dots_chart"]["plot"]["y"]  # d/2 at k = 0, the largest dot product
     assert all(float(c) > top for c in probes.locator(".dot").evaluate_all(
