@@ -108,10 +108,9 @@ def dots_chart(d_model, series, probes=0):
 
 
 @lru_cache(maxsize=128)
-def pair_part(d_model, pair):
-    pe, frequencies, wavelengths, _ = tables(d_model)
-    omega, wavelength = float(frequencies[pair]), float(wavelengths[pair])
-    table, table_cols = _table(pe, d_model, pair)
+def pair_curves(omega):
+    """The chart of sin(omega p) and cos(omega p): a function of the frequency alone (pair 0
+    turns at omega = 1 for every d, so moving d keeps it)."""
     step = curve_step(omega)
     xs = np.arange(0, N_POS - 1 + 1e-9, step)  # (39 / step + 1,) positions of the samples
     sin, cos = np.sin(omega * xs).tolist(), np.cos(omega * xs).tolist()
@@ -119,10 +118,18 @@ def pair_part(d_model, pair):
     say = lambda x, y: (f"位置 {x:.0f}：sin {figure.fmt(y, 3)}，"  # noqa: E731
                         f"cos {figure.fmt(cos[round(x) * per_pos], 3)}")
     curve_x = xs.tolist()
-    curves = figure.line_chart(
+    return curve_x, figure.line_chart(
         [{"name": "sin", "x": curve_x, "y": sin}, {"name": "cos", "x": curve_x, "y": cos}],
         width=420, height=232, margin=(14, 12, 34, 40), x_domain=(0, N_POS - 1),
         y_domain=(-1, 1), x_label="位置 p", y_label="PE", probes=CURVE_PROBES, say=say)
+
+
+@lru_cache(maxsize=128)
+def pair_part(d_model, pair):
+    pe, frequencies, wavelengths, _ = tables(d_model)
+    omega, wavelength = float(frequencies[pair]), float(wavelengths[pair])
+    table, table_cols = _table(pe, d_model, pair)
+    curve_x, curves = pair_curves(omega)
     cell_w = HEAT["width"] / d_model
     pair_pe = pe[:, 2 * pair:2 * pair + 2].tolist()  # (N_POS, 2)
     return {
