@@ -60,7 +60,10 @@ def picture(q, k, q_rot, k_rot, m, n, theta):
     extent = 1.5 * math.ceil(1.15 * longest / 1.5)
     grid, to = figure.plane(extent, size=PLANE, step=extent / 3)
     c = PLANE / 2
-    arrow = lambda v: figure.arrow(c, c, *to(*v))  # noqa: E731
+    def arrow(v):
+        a = figure.arrow(c, c, *to(*v))
+        # a zero vector is an arrow without a head: its label sits at the origin
+        return {"tx": a["x2"], "ty": a["y2"], **a}
     angle = lambda v: math.atan2(v[1], v[0])  # noqa: E731
     pad = 20  # room for the labels of arrows that reach the edge
     return {"grid": grid, "grid_step": extent / 3,
