@@ -594,3 +594,150 @@ def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label
                 "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})
     fig["legend"] = legend(lo, hi, scaled=scaled, digits=digits)
     return fig
+# ---------------------------------------------------------------- raster heatmap
+
+import numpy as np  # noqa: E402  (only the raster needs arrays)
+
+
+def heat_raster(matrix, *, width=320, height=200, limit=None, diverging=True, lo=None, hi=None,
+                left=40, top=26, right=8, bottom=6, row_ticks=None, col_ticks=None,
+                row_name="", col_name="", digits=2):
+    """A heatmap too large for one element per cell (40 positions x 128 dimensions): one path
+    per colour class, each the union of its cells. Cell (row r, column c) is the unit square
+    at (c, r); a run of equal cells down a column is one rectangle "M c r h1 v n h-1 z"; the
+    group's `transform` scales the unit grid to width x height and moves it right of the row
+    labels. Every class has its path (empty if unused), so a live view rebinds the same
+    elements whatever the matrix's size.
+
+    Colours: the diverging map on [-limit, limit] (default: the largest |value|), or the
+    sequential one on [lo, hi]. Returns {width, height (the viewBox), plot {x, y, w, h},
+    cell_w, cell_h, transform, kind, paths [{c, d}], rows [{i, y, h}] (each row's strip, for
+    pointing), x_ticks / y_ticks (column and row ticks at the cells' centres), legend}."""
+    m = np.asarray(matrix, dtype=float)
+    n_rows, n_cols = m.shape
+    if diverging:
+        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class, cell by cell
+        n_classes, kind = DIV, "div"
+        key = legend(-limit, limit, kind="div", scaled="global", digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else float(lo)
+        hi = float(m.max()) if hi is None else float(hi)
+        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
+        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
+        n_classes, kind = SEQ, "seq"
+        key = legend(lo, hi, kind="seq", scaled="global", digits=digits)
+    flat = classes.T.ravel()  # (n_cols * n_rows,): column by column, top to bottom
+    starts = np.ones(flat.size, dtype=bool)
+    starts[1:] = flat[1:] != flat[:-1]
+    starts[::n_rows] = True  # a run never continues into the next column
+    first = np.flatnonzero(starts)
+    lengths = np.diff(np.append(first, flat.size))
+    runs = [[] for _ in range(n_classes)]
+    for f, n, c in zip(first.tolist(), lengths.tolist(), flat[first].tolist()):
+        runs[c].append(f"M{f // n_rows} {f % n_rows}h1v{n}h-1z")
+    cw, ch = width / n_cols, height / n_rows
+    to_x = lambda v: left + (v + 0.5) * cw  # noqa: E731  (a column's centre)
+    to_y = lambda v: top + (v + 0.5) * ch  # noqa: E731
+    whole = lambda n: list(range(0, n, max(1, int(nice_step(n - 1, 4)))))  # noqa: E731
+    x_values = whole(n_cols) if col_ticks is None else col_ticks  # cells are counted: whole
+    y_values = whole(n_rows) if row_ticks is None else row_ticks  # numbers, a round step
+    return {"width": left + width + right, "height": top + height + bottom,
+            "plot": {"x": left, "y": top, "w": width, "h": height},
+            "cell_w": r(cw, 4), "cell_h": r(ch, 4),
+            "transform": f"translate({left} {top}) scale({r(cw, 4)} {r(ch, 4)})",
+            "kind": kind, "paths": [{"c": c, "d": "".join(p)} for c, p in enumerate(runs)],
+            "rows": [{"i": i, "y": r(top + i * ch), "h": r(ch)} for i in range(n_rows)],
+            "x_ticks": padded([{"at": r(to_x(v)), "label": fmt(v, 0)} for v in x_values],
+                              {"at": r(to_x(0)), "label": ""}),
+            "y_ticks": padded([{"at": r(to_y(v)), "label": fmt(v, 0)} for v in y_values],
+                              {"at": r(to_y(0)), "label": ""}),
+            "row_name": row_name, "col_name": col_name, "legend": key}
+
+
+# ---------------------------------------------------------------- links between two columns
+
+def row_links(pairs, y_from, y_to, *, x0, x1):
+    """S-shaped curves linking the rows of one column to rows of another (a token's old place
+    and its new one): pairs [(i, j)] runs from (x0, y_from[i]) to (x1, y_to[j]), leaving and
+    arriving horizontally. Returns [{i, j, d}] in the order of pairs."""
+    xm = r((x0 + x1) / 2)
+    return [{"i": i, "j": j,
+             "d": f"M{r(x0)},{r(y_from[i])} C{xm},{r(y_from[i])} {xm},{r(y_to[j])} "
+                  f"{r(x1)},{r(y_to[j])}"} for i, j in pairs]
+
+
+# ---------------------------------------------------------------- heatmap, in columns
+
+def heat_grid(matrix, rows, cols, *, cell=32, left=0, top=0, diverging=True, limit=None,
+              lo=None, hi=None, digits=2):
+    """The cells of a heatmap as a few arrays instead of one record per cell, for a view that
+    is redrawn on every move (each object of a view costs time on its way to the page in
+    Pyodide): xs (each column's left edge), ys (each row's top), cell (the side), c (the
+    colour class of every cell, an int array of the matrix's shape), say (each cell's readout,
+    "row → col：value"), and the legend. Classes and readouts are those of heatmap() with
+    scaled='global': the diverging map on [-limit, limit] (default: the largest |value|), or
+    the sequential one on [lo, hi]."""
+    m = np.asarray(matrix, dtype=float)
+    if diverging:
+        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class
+        key = legend(-limit, limit, kind="div", digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else float(lo)
+        hi = float(m.max()) if hi is None else float(hi)
+        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
+        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
+        key = legend(lo, hi, kind="seq", digits=digits)
+    say = [[f"{rows[i]} → {cols[j]}：{fmt(v, 4)}" for j, v in enumerate(row)]
+           for i, row in enumerate(m.tolist())]
+    return {"xs": [left + j * cell for j in range(m.shape[1])],
+            "ys": [top + i * cell for i in range(m.shape[0])],
+            "cell": cell, "c": classes, "say": say, "legend": key,
+            "width": left + m.shape[1] * cell, "height": top + m.shape[0] * cell}
+
+
+# ---------------------------------------------------------------- the arc of a rotation
+
+def turn_arc(cx, cy, radius, start, turn, *, label_gap=14):
+    """The arc of a rotation by `turn` radians from the angle `start` (counter-clockwise, as on
+    a plane whose y points up), around (cx, cy) in SVG units (y down). A turn of more than a
+    full circle draws what is left after the whole turns (the label says the whole angle).
+    Returns {d, tx, ty}: the path ("" for no turn) and the label's place beyond the middle."""
+    rest = turn % (2 * math.pi)
+    mid = start + rest / 2
+    tx, ty = cx + (radius + label_gap) * math.cos(mid), cy - (radius + label_gap) * math.sin(mid)
+    label = {"tx": r(tx), "ty": r(ty + 4)}  # +4: the text's middle, not its baseline
+    if rest < 1e-9:
+        return {"d": "", **label}
+    a0, a1 = start, start + rest
+    x0, y0 = cx + radius * math.cos(a0), cy - radius * math.sin(a0)
+    x1, y1 = cx + radius * math.cos(a1), cy - radius * math.sin(a1)
+    large = 1 if rest > math.pi else 0  # sweep flag 0: counter-clockwise on the screen
+    return {"d": f"M{r(x0)},{r(y0)} A{r(radius)},{r(radius)} 0 {large} 0 {r(x1)},{r(y1)}",
+            **label}
+
+
+# ---------------------------------------------------------------- a bar beside each row
+
+def row_bars(values, ys, *, x, width, height, lo, hi, ref=None, labels=(), name="", digits=3):
+    """A horizontal bar beside each row of a heatmap (a row's mean or standard deviation), on
+    a fixed axis [lo, hi] over `width` units from `x`: each bar runs from 0 (or lo, if 0 is
+    not on the axis) to its value, clipped to the axis; ys are the rows' tops and height the
+    bars' thickness. ref: a reference value drawn as a line (1 for a standard deviation).
+    Returns {bars [{x, y, w, h, say}], zero (x of the bars' base), ref (x or None), ticks [{at,
+    label}] (lo, 0, ref and hi, each once), x, width}."""
+    to = lambda v: x + (min(hi, max(lo, v)) - lo) / (hi - lo) * width  # noqa: E731
+    base = to(0.0 if lo <= 0 <= hi else lo)
+    out = []
+    for i, (v, y) in enumerate(zip(values, ys)):
+        end = to(float(v))
+        label = labels[i] if i < len(labels) else str(i)
+        out.append({"x": r(min(base, end)), "y": r(y), "w": r(abs(end - base)), "h": height,
+                    "say": f"{label} {name} = {fmt(float(v), digits)}"})
+    marks = sorted({lo, hi, *([0.0] if lo <= 0 <= hi else []), *([ref] if ref is not None else [])})
+    return {"bars": out, "zero": r(base), "ref": None if ref is None else r(to(ref)),
+            "ticks": [{"at": r(to(t)), "label": fmt(t, 0) if t == int(t) else fmt(t, 1)}
+                      for t in marks], "x": x, "end": x + width, "width": width}

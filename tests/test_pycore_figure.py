@@ -245,3 +245,66 @@ def test_heatmap_slots_hide_what_a_smaller_matrix_does_not_use():
     assert [c["masked"] for c in masked["cells"]] == [False, True, False, False]
     empty = figure.heatmap_slots([], [], [], 2, lo=0.0, hi=1.0)
     assert empty["empty"] and all(c["hidden"] for c in empty["cells"])
+def test_a_raster_heatmap_is_one_path_per_class():
+    """2 rows x 3 columns on [-1, 1]: class 4 + round(4 v); column 0 holds two equal cells, so
+    it is one rectangle two cells tall; columns 1 and 2 are a cell each per class."""
+    h = figure.heat_raster([[1.0, -1.0, 0.1], [1.0, 0.5, -0.3]], limit=1.0, width=30,
+                           height=20, left=10, top=5, right=0, bottom=0)
+    d = {p["c"]: p["d"] for p in h["paths"]}
+    assert len(h["paths"]) == figure.DIV  # every class has its path, used or not
+    assert d[8] == "M0 0h1v2h-1z" and d[0] == "M1 0h1v1h-1z" and d[6] == "M1 1h1v1h-1z"
+    assert d[4] == "M2 0h1v1h-1z" and d[3] == "M2 1h1v1h-1z"  # 0.1 -> 4.4 -> 4; -0.3 -> 2.8 -> 3
+    assert d[1] == d[2] == d[5] == d[7] == ""
+    assert [figure.div_class(v, 1.0) for v in (1.0, -1.0, 0.1, 0.5, -0.3)] == [8, 0, 4, 6, 3]
+    assert h["transform"] == "translate(10 5) scale(10.0 10.0)"
+    assert (h["width"], h["height"]) == (40, 25)
+    assert [t["at"] for t in h["x_ticks"] if not t["hidden"]] == [15, 25, 35]  # cell centres
+    assert [r["y"] for r in h["rows"]] == [5, 15]
+    assert h["legend"]["lo"] == "-1.00" and h["legend"]["kind"] == "div"
+    seq = figure.heat_raster([[0.0, 0.5, 1.0]], diverging=False, lo=0.0, hi=1.0)
+    assert {p["c"]: p["d"] for p in seq["paths"] if p["d"]} == \
+        {0: "M0 0h1v1h-1z", 4: "M1 0h1v1h-1z", 8: "M2 0h1v1h-1z"}
+
+
+def test_row_links_leave_and_arrive_horizontally():
+    links = figure.row_links([(0, 1), (1, 0)], [10, 30], [15, 35], x0=100, x1=160)
+    assert links[0] == {"i": 0, "j": 1, "d": "M100.0,10.0 C130.0,10.0 130.0,35.0 160.0,35.0"}
+    assert links[1]["d"] == "M100.0,30.0 C130.0,30.0 130.0,15.0 160.0,15.0"
+
+
+def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
+    m = [[0.3, -1.2, 0.0], [2.0, -0.45, 1.1]]
+    g = figure.heat_grid(m, ["a", "b"], ["x", "y", "z"], cell=10, left=5, top=20)
+    h = figure.heatmap(m, ["a", "b"], ["x", "y", "z"], diverging=True)
+    assert g["c"].tolist() == [[c["c"] for c in h["cells"][:3]], [c["c"] for c in h["cells"][3:]]]
+    # 4 + round(4 v / 2): 4 + round of 0.6, -2.4, 0, 4, -0.9, 2.2
+    assert g["c"].tolist() == [[5, 2, 4], [8, 3, 6]]
+    assert [s for row in g["say"] for s in row] == [c["say"] for c in h["cells"]]
+    assert g["xs"] == [5, 15, 25] and g["ys"] == [20, 30] and (g["width"], g["height"]) == (35, 40)
+    assert g["legend"]["lo"] == "-2.00" and g["legend"]["kind"] == "div"
+    s = figure.heat_grid([[0.0, 0.5, 1.0]], ["r"], ["p", "q", "s"], diverging=False, lo=0, hi=1)
+    assert s["c"].tolist() == [[figure.seq_class(v, 0, 1) for v in (0.0, 0.5, 1.0)]]
+
+
+def test_a_turn_arc_goes_counter_clockwise_and_keeps_what_is_left_of_whole_turns():
+    quarter = figure.turn_arc(0, 0, 10, 0.0, math.pi / 2, label_gap=5)
+    assert quarter["d"] == "M10.0,0.0 A10.0,10.0 0 0 0 0.0,-10.0"  # up the screen: y < 0
+    label = (round(15 / math.sqrt(2), 2), round(-15 / math.sqrt(2) + 4, 2))
+    assert (quarter["tx"], quarter["ty"]) == label
+    assert figure.turn_arc(0, 0, 10, 0.0, 2 * math.pi + math.pi / 2, label_gap=5) == quarter
+    big = figure.turn_arc(0, 0, 10, math.pi / 2, 3 * math.pi / 2)  # from the top, to the right
+    assert big["d"] == "M0.0,-10.0 A10.0,10.0 0 1 0 10.0,0.0"
+    assert figure.turn_arc(0, 0, 10, 1.0, 4 * math.pi)["d"] == ""
+
+
+def test_row_bars_start_at_zero_and_are_clipped_to_their_axis():
+    """[-1, 1] over 80 units from x = 100: 0 at 140; 0.5 reaches 160, -0.25 starts at 130;
+    2 is clipped to 180. A [0, 2] axis with a reference at 1: the line at x = 40."""
+    b = figure.row_bars([0.5, -0.25, 2.0], [10, 30, 50], x=100, width=80, height=12, lo=-1, hi=1,
+                        labels=["a", "b", "c"], name="μ")
+    assert [(x["x"], x["w"]) for x in b["bars"]] == [(140, 20), (130, 10), (140, 40)]
+    assert b["zero"] == 140 and b["ref"] is None and b["bars"][1]["say"] == "b μ = -0.250"
+    assert [(t["at"], t["label"]) for t in b["ticks"]] == [(100, "-1"), (140, "0"), (180, "1")]
+    s = figure.row_bars([1.0, 0.5], [0, 20], x=0, width=80, height=12, lo=0, hi=2, ref=1)
+    assert s["ref"] == 40 and s["bars"][0]["w"] == 40 and s["bars"][1]["w"] == 20
+    assert [t["label"] for t in s["ticks"]] == ["0", "1", "2"]
