@@ -1,5 +1,4 @@
 """ViT patches: counts, patch order, conv == linear embedding, the similarity head."""
-import time
 
 import numpy as np
 import pytest
@@ -142,13 +141,13 @@ def test_similar_patches_attract_more(photo_like):
     assert wts[vit.patch_index(7, 5, 14)] > 5 * wts[vit.patch_index(0, 4, 14)]
 
 
-def test_click_is_fast_for_p8(photo_like):
+def test_every_row_for_p8_is_a_distribution(photo_like):
+    # how fast a click is, is benchmarks/interaction.py's to measure
     f = vit.patch_features(photo_like, 8)
     assert f.shape == (784, 4)
-    start = time.perf_counter()
-    for index in range(100):
-        vit.attention_row(f, index)
-    assert (time.perf_counter() - start) / 100 < 1e-3
+    for index in range(0, 784, 7):
+        row = vit.attention_row(f, index)
+        assert row.shape == (784,) and np.all(row >= 0) and abs(row.sum() - 1) < 1e-12
 
 
 def test_mean_attention_distance_by_hand():

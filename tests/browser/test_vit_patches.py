@@ -2,7 +2,6 @@
 the committed photo files, the view against a second route, and the widget moved in Chromium."""
 import io
 import re
-import time
 import zipfile
 from pathlib import Path
 
@@ -89,14 +88,17 @@ def test_view_row_matches_a_loop_implementation():
     assert abs(v["row_sum"] - 1) < 1e-12
 
 
-def test_view_refuses_a_patch_outside_the_grid_and_is_fast():
+def test_view_refuses_a_patch_outside_the_grid_and_reuses_its_features():
     with pytest.raises(ValueError):
         vit_patches.view(P=32, index=49, temperature=0.3)
-    vit_patches.view(P=16, index=91, temperature=0.3)  # features of P = 16 cached
-    start = time.perf_counter()
+    vit_patches.view(P=16, index=91, temperature=0.3)
+    # moving the selected patch reuses the photo's features and layout for P = 16 (the
+    # latency itself is benchmarks/interaction.py's to measure, not a test's)
+    before = vit_patches.features.cache_info().misses, vit_patches.layout.cache_info().misses
     for i in range(20):
         vit_patches.view(P=16, index=i, temperature=0.3)
-    assert (time.perf_counter() - start) / 20 < 0.005
+    assert (vit_patches.features.cache_info().misses,
+            vit_patches.layout.cache_info().misses) == before
 
 
 # -- the widget in Chromium --
