@@ -81,6 +81,8 @@ ACTIONS = {
     "chinchilla": [("range", "input[type=range][data-control]"), ("click", "[data-preset]"),
                    ("click", "[data-action=optimal]")],
     "code-lab": [("click", "[data-action=run]")],
+    "bpe": [("range", "input[type=range][data-control=k]"), ("click", "[data-control=k] [data-step]"),
+            ("click", "[data-control=corpus] [role=radio]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
