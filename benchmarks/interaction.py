@@ -83,6 +83,11 @@ ACTIONS = {
     "code-lab": [("click", "[data-action=run]")],
     "bpe": [("range", "input[type=range][data-control=k]"), ("click", "[data-control=k] [data-step]"),
             ("click", "[data-control=corpus] [role=radio]")],
+    "online-softmax": [("click", "[data-control=step] [data-step]"),
+                       ("range", "input[type=range][data-control=tile]"),
+                       ("click", "[data-control=query] [role=radio]"),
+                       ("range", "input[type=range][data-control=n]"),
+                       ("click", "[data-control=dtype] [role=radio]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
