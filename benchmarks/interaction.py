@@ -98,6 +98,9 @@ ACTIONS = {
                        ("click", "[data-control=query] [role=radio]"),
                        ("range", "input[type=range][data-control=n]"),
                        ("click", "[data-control=dtype] [role=radio]")],
+    "padding-mask": [("click", "[data-control=mask][role=switch]"),
+                     ("click", "[data-control=side] [role=radio]"),
+                     ("click", "[data-control=query] [role=radio]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
