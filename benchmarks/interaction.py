@@ -101,6 +101,8 @@ ACTIONS = {
     "padding-mask": [("click", "[data-control=mask][role=switch]"),
                      ("click", "[data-control=side] [role=radio]"),
                      ("click", "[data-control=query] [role=radio]")],
+    "cross-attention": [("click", "[data-control=step] [data-step]"),
+                        ("range", "input[type=range][data-control=scale]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
