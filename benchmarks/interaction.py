@@ -91,6 +91,18 @@ ACTIONS = {
                    ("click", "[data-control=preset] [role=radio]"),
                    ("click", "[data-action=optimal]")],
     "code-lab": [("click", "[data-action=run]")],
+    "bpe": [("range", "input[type=range][data-control=k]"), ("click", "[data-control=k] [data-step]"),
+            ("click", "[data-control=corpus] [role=radio]")],
+    "online-softmax": [("click", "[data-control=step] [data-step]"),
+                       ("range", "input[type=range][data-control=tile]"),
+                       ("click", "[data-control=query] [role=radio]"),
+                       ("range", "input[type=range][data-control=n]"),
+                       ("click", "[data-control=dtype] [role=radio]")],
+    "padding-mask": [("click", "[data-control=mask][role=switch]"),
+                     ("click", "[data-control=side] [role=radio]"),
+                     ("click", "[data-control=query] [role=radio]")],
+    "cross-attention": [("click", "[data-control=step] [data-step]"),
+                        ("range", "input[type=range][data-control=scale]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]

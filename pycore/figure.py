@@ -451,6 +451,87 @@ def log_mark(chart, x, ys):
             "points": [{"y": r(scale(math.log10(y), y0, y1, p["y"] + p["h"], p["y"]))}
                        for y in ys]}
 
+
+# ---------------------------------------------------------------- marks on a linear chart
+
+def chart_point(chart, x, y, *, x_domain, y_domain):
+    """Where the data point (x, y) falls on a line_chart drawn over x_domain × y_domain, in
+    SVG units: (sx, sy). A chart whose lines rarely change is drawn once; a mark that follows
+    the reader (a rule, a dot) is placed with this."""
+    p = chart["plot"]
+    return (r(scale(x, x_domain[0], x_domain[1], p["x"], p["x"] + p["w"])),
+            r(scale(y, y_domain[0], y_domain[1], p["y"] + p["h"], p["y"])))
+
+
+def crosshair(chart, points, says, *, x_domain, y_domain):
+    """Crosshair probes of a line_chart at chosen data points [(x, y)] (sorted by x, spaced
+    as they come), in the format of line_chart's `probes`: {x, y (the dot), x0, w (its hit
+    strip, reaching halfway to each neighbour and no further than the plot), say}. Use it
+    where a series' own points are not where a reader should stop (a step curve)."""
+    p = chart["plot"]
+    xs = [chart_point(chart, x, y, x_domain=x_domain, y_domain=y_domain) for x, y in points]
+    edges = ([p["x"]] + [(a[0] + b[0]) / 2 for a, b in zip(xs, xs[1:])]
+             + [p["x"] + p["w"]])
+    return [{"x": sx, "y": sy, "x0": r(edges[k]), "w": r(edges[k + 1] - edges[k]), "say": say}
+            for k, ((sx, sy), say) in enumerate(zip(xs, says))]
+
+
+def step_points(xs, ys):
+    """A step function's corners: the values ys[k] at xs[k] held until the next x, as the
+    fewest points a line_chart joins into the same staircase (a count that drops now and
+    then over hundreds of steps costs a few dozen points, not hundreds)."""
+    out_x, out_y = [xs[0]], [ys[0]]
+    for k in range(1, len(xs)):
+        if ys[k] != ys[k - 1]:
+            out_x += [xs[k], xs[k]]
+            out_y += [ys[k - 1], ys[k]]
+    if out_x[-1] != xs[-1]:
+        out_x.append(xs[-1])
+        out_y.append(ys[-1])
+    return out_x, out_y
+
+
+# ---------------------------------------------------------------- attention between two rows
+
+def cross_curves(top_tokens, bottom_tokens, row, query, *, width=400, height=170,
+                 max_width=9.0, min_opacity=0.08, digits=3, masked=None, dim=None,
+                 top_prefix="", bottom_prefix="", say=None):
+    """Attention from one token of the top row (a decoder's query) to every token of the
+    bottom row (the encoder's keys), which may be another sentence of another length: one
+    curve per bottom token, its width and opacity proportional to its weight, as in
+    attention_curves. row: the query's weights over the bottom row (sum 1).
+
+    top_prefix / bottom_prefix name the two rows for pointing (data-tokens "t3", "s5"), so
+    that two sentences' positions are not confused; dim: a flag per top token (a word not
+    written yet); masked: a flag per bottom token (a key the query may not see).
+    say(j, w): the readout of curve j (default "top → bottom：w"). Returns {width, height,
+    top [{i, x, y, label, tokens, query, dim}], bottom [{j, x, y, wy, label, tokens}],
+    curves [{j, d, sw, op, weight, text, say, masked, tokens, seq}], query}."""
+    top_y, bottom_y = 16, height - 20
+    top = [{**t, "tokens": f"{top_prefix}{t['i']}", "query": t["i"] == query,
+            "dim": bool(dim[t["i"]]) if dim is not None else False}
+           for t in token_row(top_tokens, width=width, y=top_y)]
+    bottom = [{**t, "tokens": f"{bottom_prefix}{t['i']}", "wy": height - 4}
+              for t in token_row(bottom_tokens, width=width, y=bottom_y)]
+    biggest = max(max(float(w) for w in row), 1e-12)
+    q = top[query]
+    y0, y1 = top_y + 8, bottom_y - 16
+    mid = (y0 + y1) / 2
+    curves = []
+    for j, w in enumerate(row):
+        w, k = float(w), bottom[j]
+        share = w / biggest
+        text = say(j, w) if say else f"{top_tokens[query]} → {bottom_tokens[j]}：{fmt(w, 4)}"
+        curves.append({
+            "j": j, "tokens": f"{top_prefix}{query} {bottom_prefix}{j}",
+            "d": f"M{q['x']},{r(y0)} C{q['x']},{r(mid)} {k['x']},{r(mid)} {k['x']},{r(y1)}",
+            "sw": r(0.6 + (max_width - 0.6) * share),
+            "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
+            "text": fmt(w, digits), "say": text,
+            "masked": bool(masked[j]) if masked is not None else False,
+            "seq": seq_class(w, 0.0, biggest)})
+    return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
+            "query": query}
 # ---------------------------------------------------------------- horizontal bars
 
 def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None, bottom=None,

@@ -159,6 +159,40 @@ def test_a_mark_on_a_log_chart_drawn_earlier():
     assert figure.log_mark(ch, 1000, [10 ** 6, 100]) == {"x": 85.0,
                                                          "points": [{"y": 30.0}, {"y": 70.0}]}
 
+
+def test_a_point_and_crosshair_on_a_linear_chart():
+    # x over 0..100 on 100 units from x = 10; y over 0..50 on 80 units up from y = 90
+    ch = figure.line_chart([{"x": [0, 100], "y": [0, 50]}], x_domain=(0, 100),
+                           y_domain=(0, 50), width=120, height=100, margin=(10, 10, 10, 10))
+    dom = {"x_domain": (0, 100), "y_domain": (0, 50)}
+    assert figure.chart_point(ch, 25, 10, **dom) == (35.0, 74.0)
+    probes = figure.crosshair(ch, [(0, 50), (20, 25), (100, 0)], ["a", "b", "c"], **dom)
+    # strips meet halfway between neighbours (x = 20 and 70) and stop at the plot's edges
+    assert [(p["x0"], p["w"]) for p in probes] == [(10, 10.0), (20.0, 50.0), (70.0, 40.0)]
+    assert [(p["x"], p["y"], p["say"]) for p in probes] == \
+        [(10.0, 10.0, "a"), (30.0, 50.0, "b"), (110.0, 90.0, "c")]
+
+
+def test_step_points_keep_only_the_corners():
+    xs, ys = figure.step_points([0, 1, 2, 3, 4, 5], [9, 9, 7, 7, 7, 4])
+    assert (xs, ys) == ([0, 2, 2, 5, 5], [9, 9, 7, 7, 4])
+    assert figure.step_points([0, 1, 2], [3, 3, 3]) == ([0, 2], [3, 3])
+
+
+def test_cross_curves_join_two_sentences_of_different_lengths():
+    # 2 tokens on top over 100 units (centres 25, 75), 4 below (12.5, 37.5, 62.5, 87.5)
+    c = figure.cross_curves(["a", "b"], ["w", "x", "y", "z"], [0.1, 0.6, 0.2, 0.1], 1,
+                            width=100, height=100, top_prefix="t", bottom_prefix="s",
+                            dim=[False, True])
+    assert [t["x"] for t in c["top"]] == [25, 75] and [t["x"] for t in c["bottom"]] == \
+        [12.5, 37.5, 62.5, 87.5]
+    assert c["curves"][1]["d"] == "M75.0,24.0 C75.0,44.0 37.5,44.0 37.5,64.0"
+    widths = [x["sw"] for x in c["curves"]]
+    assert widths.index(max(widths)) == 1 and widths[1] == 9.0  # the largest weight: max_width
+    assert c["curves"][0]["sw"] == pytest.approx(0.6 + 8.4 / 6, abs=0.01)
+    assert c["curves"][2]["tokens"] == "t1 s2" and c["top"][0]["tokens"] == "t0"
+    assert c["top"][1]["query"] and c["top"][1]["dim"] and not c["top"][0]["dim"]
+    assert c["curves"][1]["say"] == "b → x：0.6000"
 def test_horizontal_bars_on_a_fixed_unit_axis():
     """width 260: 44 units of labels, 46 of values, so the plot is 170 units from x = 44;
     rows 22 apart, bars 70 % of a row (15.4) centred in it."""

@@ -1,0 +1,8 @@
+// Widget cross-attention: the decoder's step (a stepper) and the logits' scale (a slider) are
+// the book's common controls; pycore/widgets/cross_attention.py computes every number and the
+// picture. Nothing here is special to the widget.
+import { liveWidget } from "./common.js";
+
+export function mount(root, runtime) {
+  liveWidget(root, runtime);
+}

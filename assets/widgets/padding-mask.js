@@ -1,0 +1,8 @@
+// Widget padding-mask: the query, the side of the pads and the two mask switches are the book's
+// common controls; pycore/widgets/padding_mask.py computes every number and the picture.
+// Nothing here is special to the widget.
+import { liveWidget } from "./common.js";
+
+export function mount(root, runtime) {
+  liveWidget(root, runtime);
+}

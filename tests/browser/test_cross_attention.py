@@ -1,0 +1,116 @@
+"""Browser tests of the cross-attention widget (pycore/widgets/cross_attention.py,
+assets/widgets/cross-attention.js)."""
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+
+SCALE = "input[type=range][data-control=scale]"
+
+
+def text(root, path):
+    return root.locator(f'[data-bind="{path}"]').first.text_content()
+
+
+def plus(root):
+    return root.locator("[data-control=step] [data-step='1']")
+
+
+def coloured_rows(root):
+    """The heatmap's rows that have at least one cell drawn (not masked)."""
+    return root.evaluate("""root => [...new Set([...root.querySelectorAll('svg.heat rect.cell')]
+        .filter(c => !c.hasAttribute('data-masked'))
+        .map(c => c.dataset.tokens.split(' ')[0]))]""")
+
+
+def thickest_curve(root):
+    """data-tokens of the widest curve: 't<decoder word> s<source word>'."""
+    return root.evaluate("""root => [...root.querySelectorAll('.curves path.curve')]
+        .reduce((a, p) => Number(p.getAttribute('stroke-width')) >
+                          Number(a.getAttribute('stroke-width')) ? p : a).dataset.tokens""")
+
+
+def test_cross_attention_static_numbers_equal_pycore(browser, server):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + "08-decoder.html")
+    root = page.locator('[data-widget="cross-attention"]').first
+    assert root.get_attribute("data-state") == "static"
+    view = pycore_view("cross-attention", **params_of(root))
+    assert_shows(root, view, min_count=13 * 9 + 9 * 2 + 10)
+    assert_drawn(root, view, min_count=13 * 9 * 4 + 9 * 5)
+    assert text(root, "attended_weight") == "0.765" and coloured_rows(root) == ["t0"]
+    page.close()
+
+
+def test_stepping_fills_the_alignment_row_by_row(book_pages):
+    root = book_pages("cross-attention").widget("cross-attention")
+    before = updates(root)
+    plus(root).click()
+    assert updates(root) > before
+    view = pycore_view("cross-attention", step=2)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert (text(root, "writes"), text(root, "attended"), text(root, "attended_weight"),
+            text(root, "second_weight")) == ("cat", "小猫", "0.765", "0.115")
+    assert coloured_rows(root) == ["t0", "t1"] and thickest_curve(root) == "t1 s0"
+    stepper = root.locator("[data-control=step][role=spinbutton]")
+    stepper.focus()
+    root.page.keyboard.press("ArrowRight")
+    root.page.keyboard.press("ArrowRight")  # step 4: not
+    view = pycore_view("cross-attention", step=4)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert (text(root, "writes"), text(root, "attended"), text(root, "attended_weight")) == \
+        ("not", "没有", "0.640")
+    assert text(root, "self_keys") == "<bos> the cat did" and thickest_curve(root) == "t3 s1"
+    band = root.locator("svg.heat rect.band")
+    assert float(band.get_attribute("y")) == view["heat"]["row_band"]["y"]
+
+
+def test_the_last_step_and_its_alignment(book_pages):
+    root = book_pages("cross-attention").widget("cross-attention")
+    stepper = root.locator("[data-control=step][role=spinbutton]")
+    stepper.focus()
+    root.page.keyboard.press("End")
+    assert stepper.get_attribute("aria-valuenow") == "13"
+    view = pycore_view("cross-attention", step=13)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert text(root, "writes") == "<eos>" and text(root, "attended") == "了"
+    assert len(coloured_rows(root)) == 13
+    # every row's darkest cell is the aligned source word (the colour class of the largest)
+    darkest = root.evaluate("""root => {
+        const rows = {};
+        root.querySelectorAll('svg.heat rect.cell').forEach(c => {
+            const [t, s] = c.dataset.tokens.split(' ');
+            const k = Number(c.dataset.seq);
+            if (!(t in rows) || k > rows[t][0]) rows[t] = [k, s];
+        });
+        return Object.keys(rows).sort((a, b) => a.slice(1) - b.slice(1)).map(t => rows[t][1]);
+    }""")
+    source = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
+    assert [source[int(s[1:])] for s in darkest] == view["aligned"]
+    assert plus(root).is_disabled()
+
+
+def test_the_scale_flattens_the_row(book_pages):
+    root = book_pages("cross-attention").widget("cross-attention")
+    plus(root).click()
+    root.locator(SCALE).fill("1")
+    view = pycore_view("cross-attention", step=2, scale=1.0)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert text(root, "attended_weight") == "0.184" and text(root, "scale") == "1.0"
+    widths = root.evaluate("""root => [...root.querySelectorAll('.curves path.curve')]
+        .map(p => Number(p.getAttribute('stroke-width')))""")
+    assert widths == [c["sw"] for c in view["curves"]["curves"]]
+    assert min(widths) > 4  # flat: every curve at least half as wide as the widest
+
+
+def test_reset_restores_the_block(book_pages):
+    root = book_pages("cross-attention").widget("cross-attention")
+    params = params_of(root)
+    plus(root).click()
+    root.locator(SCALE).fill("3")
+    root.locator("[data-action=reset]").click()
+    view = pycore_view("cross-attention", **params)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert coloured_rows(root) == ["t0"]
