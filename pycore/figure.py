@@ -450,3 +450,67 @@ def log_mark(chart, x, ys):
     return {"x": r(scale(math.log10(x), x0, x1, p["x"], p["x"] + p["w"])),
             "points": [{"y": r(scale(math.log10(y), y0, y1, p["y"] + p["h"], p["y"]))}
                        for y in ys]}
+
+
+# ---------------------------------------------------------------- dense heatmap
+
+def dense_heatmap(matrix, rows, cols, *, cell_w=7.0, cell_h=14.0, label_w=44.0, label_h=4.0,
+                  diverging=True, lo=None, hi=None, digits=3):
+    """A heatmap of many small cells whose colours change together, such as a hidden state
+    (tokens × features), computed with NumPy and returned as columns, like histogram's bars:
+    cell k = i * n_cols + j sits at cells.x[k], cells.y[k] (a grid fixed by the shape) and
+    has the colour class cells.c[k] and the readout cells.say[k] ("row · col：value").
+    diverging=True colours around 0 on [-limit, limit] (limit: the largest |value|, or
+    max(|lo|, |hi|) when given), else sequentially on [lo, hi] (default: the values' range).
+    rows [{i, y (the label's centre), label}], and the legend."""
+    m = np.asarray(matrix, dtype=float)  # (n_rows, n_cols)
+    n_rows, n_cols = m.shape
+    if diverging:
+        limit = float(np.abs(m).max()) if lo is None and hi is None else max(abs(lo), abs(hi))
+        half = DIV // 2
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = half + np.round(t * half).astype(int)  # div_class, elementwise
+        key = legend(-limit, limit, kind="div", width=min(180.0, label_w + n_cols * cell_w),
+                     digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else lo
+        hi = float(m.max()) if hi is None else hi
+        if hi <= lo:
+            classes = np.where(m >= hi, SEQ - 1, 0)
+        else:
+            classes = np.clip(np.floor((m - lo) / (hi - lo) * SEQ), 0, SEQ - 1).astype(int)
+        key = legend(lo, hi, kind="seq", width=min(180.0, label_w + n_cols * cell_w),
+                     digits=digits)
+    ii, jj = np.divmod(np.arange(n_rows * n_cols), n_cols)  # (n_rows * n_cols,) each
+    flat = m.reshape(-1).tolist()
+    row_names, col_names = [str(x) for x in rows], [str(x) for x in cols]
+    says = [f"{row_names[i]} · {col_names[j]}：{v:.{digits}f}"
+            for i, j, v in zip(ii.tolist(), jj.tolist(), flat)]
+    return {"width": r(label_w + n_cols * cell_w), "height": r(label_h + n_rows * cell_h),
+            "cell_w": cell_w, "cell_h": cell_h, "label_w": label_w, "label_h": label_h,
+            "cells": {"x": np.round(label_w + jj * cell_w, 2), "y": np.round(label_h + ii * cell_h, 2),
+                      "c": classes.reshape(-1), "say": says},
+            "rows": [{"i": i, "y": r(label_h + i * cell_h + cell_h / 2), "label": name}
+                     for i, name in enumerate(row_names)],
+            "legend": key, "kind": "div" if diverging else "seq"}
+
+
+# ---------------------------------------------------------------- a chart that grows
+
+def probe_slots(chart, slots, points, *, x_domain, y_domain, say):
+    """The crosshair of a line chart (line_chart, drawn with these domains) whose series grows,
+    such as a training curve: one probe per x of `slots`, the same elements at every step.
+    points: {x: y} (the values reached so far); a slot with no point yet is hidden.
+    say(x, y): the readout. Returns [{x, y, x0, w (its hit strip), say, hidden}]."""
+    p = chart["plot"]
+    sx = lambda v: scale(v, x_domain[0], x_domain[1], p["x"], p["x"] + p["w"])  # noqa: E731
+    sy = lambda v: scale(v, y_domain[0], y_domain[1], p["y"] + p["h"], p["y"])  # noqa: E731
+    strip = p["w"] / max(len(slots) - 1, 1)
+    out = []
+    for x in slots:
+        y = points.get(x)
+        hidden = y is None
+        cy = sy(y_domain[0] if hidden else min(max(y, y_domain[0]), y_domain[1]))
+        out.append({"x": r(sx(x)), "y": r(cy), "x0": r(sx(x) - strip / 2), "w": r(strip),
+                    "say": "" if hidden else say(x, y), "hidden": hidden})
+    return out

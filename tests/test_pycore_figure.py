@@ -158,3 +158,36 @@ def test_a_mark_on_a_log_chart_drawn_earlier():
     # 10^3 is three quarters along x; 10^6 three quarters up, 10^2 a quarter up
     assert figure.log_mark(ch, 1000, [10 ** 6, 100]) == {"x": 85.0,
                                                          "points": [{"y": 30.0}, {"y": 70.0}]}
+
+
+def test_a_dense_heatmap_colours_each_cell_as_the_scalar_rules_do():
+    m = [[-2.0, -0.5, 0.0], [0.3, 1.0, 2.0]]
+    h = figure.dense_heatmap(m, ["a", "b"], ["x", "y", "z"], cell_w=10, cell_h=5, label_w=20,
+                             label_h=3, digits=2)
+    c = h["cells"]
+    # row-major: cell k = i * 3 + j, at label_w + j * cell_w, label_h + i * cell_h
+    assert list(c["x"]) == [20, 30, 40] * 2 and list(c["y"]) == [3] * 3 + [8] * 3
+    # the diverging class of each value, by hand: 4 + round(4 * v / 2), limit = max |v| = 2
+    assert list(c["c"]) == [0, 3, 4, 5, 6, 8]
+    assert list(c["c"]) == [figure.div_class(v, 2.0) for row in m for v in row]
+    assert c["say"][1] == "a · y：-0.50" and c["say"][5] == "b · z：2.00"
+    assert (h["width"], h["height"]) == (50, 13)
+    assert [row["y"] for row in h["rows"]] == [5.5, 10.5]
+    assert (h["legend"]["lo"], h["legend"]["hi"]) == ("-2.00", "2.00")
+    # sequential, on a given range: floor(9 * (v - lo) / (hi - lo)), the top clipped to 8
+    s = figure.dense_heatmap([[0.0, 0.5, 1.0]], ["a"], ["x", "y", "z"], diverging=False,
+                             lo=0.0, hi=1.0)
+    assert list(s["cells"]["c"]) == [0, 4, 8] == [figure.seq_class(v, 0, 1) for v in (0, .5, 1)]
+
+
+def test_probe_slots_follow_a_growing_series_and_hide_what_is_not_there_yet():
+    # x over [0, 100] on 100 units from x = 10; y over [0, 1] on 50 units up from y = 60
+    ch = figure.line_chart([{"x": [0, 50], "y": [0.2, 0.6]}], width=120, height=80,
+                           margin=(10, 10, 20, 10), x_domain=(0, 100), y_domain=(0, 1))
+    slots = figure.probe_slots(ch, [0, 50, 100], {0: 0.2, 50: 0.6}, x_domain=(0, 100),
+                               y_domain=(0, 1), say=lambda x, y: f"{x}: {y}")
+    assert [s["x"] for s in slots] == [10, 60, 110]
+    assert [s["y"] for s in slots[:2]] == [50, 30]  # 60 - 50 * y
+    assert [s["hidden"] for s in slots] == [False, False, True]
+    assert slots[1]["say"] == "50: 0.6" and slots[2]["say"] == ""
+    assert slots[1]["x0"] == 35 and slots[1]["w"] == 50  # strips meet half way between slots
