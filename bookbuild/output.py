@@ -135,7 +135,8 @@ def site_url(rel, site_dir):
 
 # Files a reader fetches on purpose (the whole book to print, its PDF and EPUB, notebooks):
 # not precached for offline reading, where they would cost every reader their megabytes.
-ON_DEMAND = re.compile(r"^print\.html$|\.(pdf|epub|ipynb|whl)$")
+# The runtime's own wheels (pyodide/) are not among them: every widget needs NumPy offline.
+ON_DEMAND = re.compile(r"^print\.html$|\.(pdf|epub|ipynb)$|^(?!pyodide/).*\.whl$")
 
 
 def write_service_worker(site_dir, render_sw):

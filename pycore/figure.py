@@ -544,3 +544,295 @@ def attention_curve_columns(tokens, row, query, *, width=400, height=170, max_wi
             "say": np.array([f"{name} → {t}：{fmt(w, 4)}" for t, w in zip(tokens, weights)]),
             "masked": np.zeros(len(tokens), dtype=bool) if masked is None
             else np.asarray(masked, dtype=bool)}
+
+
+# ---------------------------------------------------------------- horizontal bars
+
+def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None, bottom=None,
+          digits=3, texts=None, gap=0.3, axis_h=18):
+    """Horizontal bars, one row per value: its label left of the row, the bar from the 0 line,
+    its value in a right-aligned column past the plot (a list reads like a table), and a round
+    axis under the rows (vertical grid lines).
+
+    top/bottom: the axis's ends (default: autoscaled to round ticks around the values; top=1,
+    bottom=0 for probabilities, so that rows of different figures compare on one scale: the
+    axis is then `fixed`, and a page need not rebind it). texts: the value labels (default
+    fmt(value, digits)). Returns {width, height, row (the rows' pitch), bar_h (a bar's
+    height), zero (x of 0), plot {x, w}, axis_y, value_x, ticks [{x, label}], fixed, rows [{y
+    (the row's top), ty (its texts' baseline), by, x, w (the bar's top, left, width), value,
+    text, label, say}]}. A negative bar extends left of zero."""
+    values = [float(v) for v in values]
+    lo = min([0.0] + values) if bottom is None else bottom
+    hi = nice_max(max([0.0] + values)) if top is None else top
+    if bottom is None and lo < 0:
+        lo = -nice_max(-lo)
+    px, pw = label_w, width - label_w - value_w
+    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    zero = to_x(0.0)
+    h = r(row * (1 - gap))
+    pad, half = (row - h) / 2, row / 2
+    rows = []
+    for i, (v, label) in enumerate(zip(values, labels)):  # a live view redraws every row:
+        end = to_x(max(lo, min(hi, v)))                  # only what varies is rounded
+        text = texts[i] if texts is not None else fmt(v, digits)
+        top = i * row
+        rows.append({"y": r(top), "ty": r(top + half + 4), "by": r(top + pad),
+                     "x": r(min(zero, end)), "w": r(abs(end - zero)), "value": v, "text": text,
+                     "label": str(label), "say": f"{label}：{text}"})
+    axis_y = len(values) * row
+    ticks = [dict(t) for t in _hbar_ticks(lo, hi, px, pw)]
+    return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row, "bar_h": h,
+            "label_x": px - 5, "tick_y": axis_y + 13,
+            "plot": {"x": px, "w": pw}, "axis_y": axis_y, "value_x": width, "ticks": ticks,
+            "rows": rows, "top": hi, "bottom": lo,
+            "fixed": top is not None and bottom is not None}
+
+
+@functools.lru_cache(maxsize=64)
+def _hbar_ticks(lo, hi, px, pw):
+    """hbars' axis: the same for every view of a fixed axis, so worked out once."""
+    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    step = nice_step(hi - lo)
+    return tuple(padded([{"x": r(to_x(t)), "label": tick_label(t, step)}
+                         for t in nice_ticks(lo, hi)], {"x": r(to_x(0.0)), "label": ""}))
+
+
+# ---------------------------------------------------------------- one stacked bar
+
+def stack(values, labels, *, width=480, height=26, digits=1):
+    """The parts of a whole as one bar of `width` units, left to right: segments [{k (the
+    part's index, for its colour class data-k), x, w, value, pct (its share, in %), text
+    ("12.3 %"), label, say}]. A part of 0 gets a segment of width 0 (the slots stay)."""
+    values = [float(v) for v in values]
+    total = sum(values)
+    x, segments = 0.0, []
+    for k, (v, label) in enumerate(zip(values, labels)):
+        share = v / total if total > 0 else 0.0
+        text = f"{fmt(100 * share, digits)} %"
+        segments.append({"k": k, "x": r(x), "w": r(share * width), "value": v,
+                         "pct": 100 * share, "text": text, "label": str(label),
+                         "say": f"{label}：{text}"})
+        x += share * width
+    return {"width": width, "height": height, "segments": segments, "total": total}
+
+# ---------------------------------------------------------------- large heatmaps
+
+def seq_classes(values, lo, hi):
+    """seq_class of every entry of an array at once (NumPy; the same rule: floor of the share
+    of [lo, hi] times SEQ, clipped to 0..SEQ-1): for a heatmap of hundreds of cells."""
+    import numpy as np
+    v = np.asarray(values, dtype=float)
+    if hi <= lo:
+        return np.where(v >= hi, SEQ - 1, 0)
+    return np.clip(np.floor((v - lo) / (hi - lo) * SEQ), 0, SEQ - 1).astype(int)
+
+
+def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
+    """A large heatmap as one path per colour class, so that a figure of 784 cells is n
+    elements: classes is a grid (rows of class indices 0..n-1; a negative one is not drawn),
+    cell i, j the square of side `cell` at (x0 + j cell, y0 + i cell); a run of one class
+    along a row is one rectangle. Returns [{c, d}] for c = 0..n-1 (d "" for a class no cell
+    has), to draw as <path data-seq=c d=...>. Coordinates as short as they can be written
+    (8, not 8.0)."""
+    import numpy as np
+    grid = np.asarray(classes, dtype=int)
+    h, w = grid.shape
+    starts = np.ones((h, w), dtype=bool)  # where a run begins: each row's first cell, and
+    starts[:, 1:] = grid[:, 1:] != grid[:, :-1]  # wherever the class changes along the row
+    first = np.flatnonzero(starts)  # (runs,) flat index of each run's first cell
+    length = np.diff(np.append(first, h * w))  # a run ends where the next begins (or its row)
+    i, j = np.divmod(first, w)
+    xs = np.round(x0 + j * cell, 2).tolist()  # rounded like r(), written with :g (8, not 8.0)
+    ys = np.round(y0 + i * cell, 2).tolist()
+    ws = np.round(length * cell, 2).tolist()
+    side = f"{r(cell):g}"
+    parts = [[] for _ in range(n)]
+    for x, y, width, c in zip(xs, ys, ws, grid.ravel()[first].tolist()):
+        if 0 <= c < n:
+            parts[c].append(f"M{x:g} {y:g}h{width:g}v{side}h-{width:g}z")
+    return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
+
+
+def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label_w=44,
+                  label_h=22, scaled="global", row_name="", col_name="", masked=None):
+    """A heatmap whose size changes from one view to the next (at most slots x slots): the
+    page keeps slots x slots cells and slots labels per axis at fixed places, and viewbox
+    and vw (its width in px: one unit per px) frame the part a view uses, so the others fall
+    outside it. Cells are heatmap()'s, row-major over the slots, each with `hidden` (unused:
+    no text, no readout); rows/cols get `hidden` too (unused: no label).
+    lo and hi fix the colour map's range (the unused cells must not widen it). masked: as in
+    heatmap(), for the used cells."""
+    m = [[float(x) for x in row] for row in matrix][:slots]
+    n_r, n_c = len(m), len(m[0]) if m else 0
+    padded_m = [[m[i][j] if i < n_r and j < n_c else lo for j in range(slots)]
+                for i in range(slots)]
+    def names(labels):
+        labels = [str(t) for t in labels][:slots]
+        return labels + [""] * (slots - len(labels))
+    hide = [[bool(masked[i][j]) if masked is not None and i < n_r and j < n_c else False
+             for j in range(slots)] for i in range(slots)]
+    fig = heatmap(padded_m, names(rows), names(cols), cell=cell, lo=lo, hi=hi, digits=digits,
+                  label_w=label_w, label_h=label_h, scaled=scaled, row_name=row_name,
+                  col_name=col_name, masked=hide)
+    for c in fig["cells"]:
+        c["hidden"] = c["i"] >= n_r or c["j"] >= n_c
+        if c["hidden"]:
+            c["say"] = c["text"] = ""
+    for rw in fig["rows"]:
+        rw["hidden"] = rw["i"] >= n_r
+        rw["label"] = "" if rw["hidden"] else rw["label"]
+    for cl in fig["cols"]:
+        cl["hidden"] = cl["j"] >= n_c
+        cl["label"] = "" if cl["hidden"] else cl["label"]
+    vw, vh = label_w + n_c * cell, label_h + n_r * cell
+    fig.update({"slots": slots, "n_rows": n_r, "n_cols": n_c, "vw": vw, "vh": vh,
+                "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})
+    fig["legend"] = legend(lo, hi, scaled=scaled, digits=digits)
+    return fig
+# ---------------------------------------------------------------- raster heatmap
+
+import numpy as np  # noqa: E402  (only the raster needs arrays)
+
+
+def heat_raster(matrix, *, width=320, height=200, limit=None, diverging=True, lo=None, hi=None,
+                left=40, top=26, right=8, bottom=6, row_ticks=None, col_ticks=None,
+                row_name="", col_name="", digits=2):
+    """A heatmap too large for one element per cell (40 positions x 128 dimensions): one path
+    per colour class, each the union of its cells. Cell (row r, column c) is the unit square
+    at (c, r); a run of equal cells down a column is one rectangle "M c r h1 v n h-1 z"; the
+    group's `transform` scales the unit grid to width x height and moves it right of the row
+    labels. Every class has its path (empty if unused), so a live view rebinds the same
+    elements whatever the matrix's size.
+
+    Colours: the diverging map on [-limit, limit] (default: the largest |value|), or the
+    sequential one on [lo, hi]. Returns {width, height (the viewBox), plot {x, y, w, h},
+    cell_w, cell_h, transform, kind, paths [{c, d}], rows [{i, y, h}] (each row's strip, for
+    pointing), x_ticks / y_ticks (column and row ticks at the cells' centres), legend}."""
+    m = np.asarray(matrix, dtype=float)
+    n_rows, n_cols = m.shape
+    if diverging:
+        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class, cell by cell
+        n_classes, kind = DIV, "div"
+        key = legend(-limit, limit, kind="div", scaled="global", digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else float(lo)
+        hi = float(m.max()) if hi is None else float(hi)
+        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
+        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
+        n_classes, kind = SEQ, "seq"
+        key = legend(lo, hi, kind="seq", scaled="global", digits=digits)
+    flat = classes.T.ravel()  # (n_cols * n_rows,): column by column, top to bottom
+    starts = np.ones(flat.size, dtype=bool)
+    starts[1:] = flat[1:] != flat[:-1]
+    starts[::n_rows] = True  # a run never continues into the next column
+    first = np.flatnonzero(starts)
+    lengths = np.diff(np.append(first, flat.size))
+    runs = [[] for _ in range(n_classes)]
+    for f, n, c in zip(first.tolist(), lengths.tolist(), flat[first].tolist()):
+        runs[c].append(f"M{f // n_rows} {f % n_rows}h1v{n}h-1z")
+    cw, ch = width / n_cols, height / n_rows
+    to_x = lambda v: left + (v + 0.5) * cw  # noqa: E731  (a column's centre)
+    to_y = lambda v: top + (v + 0.5) * ch  # noqa: E731
+    whole = lambda n: list(range(0, n, max(1, int(nice_step(n - 1, 4)))))  # noqa: E731
+    x_values = whole(n_cols) if col_ticks is None else col_ticks  # cells are counted: whole
+    y_values = whole(n_rows) if row_ticks is None else row_ticks  # numbers, a round step
+    return {"width": left + width + right, "height": top + height + bottom,
+            "plot": {"x": left, "y": top, "w": width, "h": height},
+            "cell_w": r(cw, 4), "cell_h": r(ch, 4),
+            "transform": f"translate({left} {top}) scale({r(cw, 4)} {r(ch, 4)})",
+            "kind": kind, "paths": [{"c": c, "d": "".join(p)} for c, p in enumerate(runs)],
+            "rows": [{"i": i, "y": r(top + i * ch), "h": r(ch)} for i in range(n_rows)],
+            "x_ticks": padded([{"at": r(to_x(v)), "label": fmt(v, 0)} for v in x_values],
+                              {"at": r(to_x(0)), "label": ""}),
+            "y_ticks": padded([{"at": r(to_y(v)), "label": fmt(v, 0)} for v in y_values],
+                              {"at": r(to_y(0)), "label": ""}),
+            "row_name": row_name, "col_name": col_name, "legend": key}
+
+
+# ---------------------------------------------------------------- links between two columns
+
+def row_links(pairs, y_from, y_to, *, x0, x1):
+    """S-shaped curves linking the rows of one column to rows of another (a token's old place
+    and its new one): pairs [(i, j)] runs from (x0, y_from[i]) to (x1, y_to[j]), leaving and
+    arriving horizontally. Returns [{i, j, d}] in the order of pairs."""
+    xm = r((x0 + x1) / 2)
+    return [{"i": i, "j": j,
+             "d": f"M{r(x0)},{r(y_from[i])} C{xm},{r(y_from[i])} {xm},{r(y_to[j])} "
+                  f"{r(x1)},{r(y_to[j])}"} for i, j in pairs]
+
+
+# ---------------------------------------------------------------- heatmap, in columns
+
+def heat_grid(matrix, rows, cols, *, cell=32, left=0, top=0, diverging=True, limit=None,
+              lo=None, hi=None, digits=2):
+    """The cells of a heatmap as a few arrays instead of one record per cell, for a view that
+    is redrawn on every move (each object of a view costs time on its way to the page in
+    Pyodide): xs (each column's left edge), ys (each row's top), cell (the side), c (the
+    colour class of every cell, an int array of the matrix's shape), say (each cell's readout,
+    "row → col：value"), and the legend. Classes and readouts are those of heatmap() with
+    scaled='global': the diverging map on [-limit, limit] (default: the largest |value|), or
+    the sequential one on [lo, hi]."""
+    m = np.asarray(matrix, dtype=float)
+    if diverging:
+        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class
+        key = legend(-limit, limit, kind="div", digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else float(lo)
+        hi = float(m.max()) if hi is None else float(hi)
+        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
+        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
+        key = legend(lo, hi, kind="seq", digits=digits)
+    say = [[f"{rows[i]} → {cols[j]}：{fmt(v, 4)}" for j, v in enumerate(row)]
+           for i, row in enumerate(m.tolist())]
+    return {"xs": [left + j * cell for j in range(m.shape[1])],
+            "ys": [top + i * cell for i in range(m.shape[0])],
+            "cell": cell, "c": classes, "say": say, "legend": key,
+            "width": left + m.shape[1] * cell, "height": top + m.shape[0] * cell}
+
+
+# ---------------------------------------------------------------- the arc of a rotation
+
+def turn_arc(cx, cy, radius, start, turn, *, label_gap=14):
+    """The arc of a rotation by `turn` radians from the angle `start` (counter-clockwise, as on
+    a plane whose y points up), around (cx, cy) in SVG units (y down). A turn of more than a
+    full circle draws what is left after the whole turns (the label says the whole angle).
+    Returns {d, tx, ty}: the path ("" for no turn) and the label's place beyond the middle."""
+    rest = turn % (2 * math.pi)
+    mid = start + rest / 2
+    tx, ty = cx + (radius + label_gap) * math.cos(mid), cy - (radius + label_gap) * math.sin(mid)
+    label = {"tx": r(tx), "ty": r(ty + 4)}  # +4: the text's middle, not its baseline
+    if rest < 1e-9:
+        return {"d": "", **label}
+    a0, a1 = start, start + rest
+    x0, y0 = cx + radius * math.cos(a0), cy - radius * math.sin(a0)
+    x1, y1 = cx + radius * math.cos(a1), cy - radius * math.sin(a1)
+    large = 1 if rest > math.pi else 0  # sweep flag 0: counter-clockwise on the screen
+    return {"d": f"M{r(x0)},{r(y0)} A{r(radius)},{r(radius)} 0 {large} 0 {r(x1)},{r(y1)}",
+            **label}
+
+
+# ---------------------------------------------------------------- a bar beside each row
+
+def row_bars(values, ys, *, x, width, height, lo, hi, ref=None, labels=(), name="", digits=3):
+    """A horizontal bar beside each row of a heatmap (a row's mean or standard deviation), on
+    a fixed axis [lo, hi] over `width` units from `x`: each bar runs from 0 (or lo, if 0 is
+    not on the axis) to its value, clipped to the axis; ys are the rows' tops and height the
+    bars' thickness. ref: a reference value drawn as a line (1 for a standard deviation).
+    Returns {bars [{x, y, w, h, say}], zero (x of the bars' base), ref (x or None), ticks [{at,
+    label}] (lo, 0, ref and hi, each once), x, width}."""
+    to = lambda v: x + (min(hi, max(lo, v)) - lo) / (hi - lo) * width  # noqa: E731
+    base = to(0.0 if lo <= 0 <= hi else lo)
+    out = []
+    for i, (v, y) in enumerate(zip(values, ys)):
+        end = to(float(v))
+        label = labels[i] if i < len(labels) else str(i)
+        out.append({"x": r(min(base, end)), "y": r(y), "w": r(abs(end - base)), "h": height,
+                    "say": f"{label} {name} = {fmt(float(v), digits)}"})
+    marks = sorted({lo, hi, *([0.0] if lo <= 0 <= hi else []), *([ref] if ref is not None else [])})
+    return {"bars": out, "zero": r(base), "ref": None if ref is None else r(to(ref)),
+            "ticks": [{"at": r(to(t)), "label": fmt(t, 0) if t == int(t) else fmt(t, 1)}
+                      for t in marks], "x": x, "end": x + width, "width": width}

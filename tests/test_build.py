@@ -93,6 +93,13 @@ def test_site_layout(good_site):
     assert len(archives) == 1
 
 
+def test_the_service_worker_precaches_every_runtime_file(good_site):
+    """Offline, a fresh runtime worker needs each of them (the NumPy wheel too) from the cache."""
+    listed = (good_site / "sw.js").read_text(encoding="utf-8")
+    for path in (good_site / "pyodide").iterdir():
+        assert f'"pyodide/{path.name}"' in listed, path.name
+
+
 def test_pages_have_no_raw_tex_and_no_inline_script(good_site):
     for page in good_site.glob("*.html"):
         html = page.read_text(encoding="utf-8")

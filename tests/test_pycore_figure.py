@@ -209,3 +209,154 @@ def test_curve_columns_are_attention_curves_by_columns():
     # drawn 9 units wide and opaque, 马路 (0.2) 0.6 + 8.4 * 0.4 wide
     assert cols["d"][0] == "M270.0,24.0 C270.0,54.0 30.0,54.0 30.0,84.0"
     assert (cols["sw"][0], cols["op"][0], cols["sw"][3]) == (9.0, 1.0, 3.96)
+
+
+def test_horizontal_bars_on_a_fixed_unit_axis():
+    """width 260: 44 units of labels, 46 of values, so the plot is 170 units from x = 44;
+    rows 22 apart, bars 70 % of a row (15.4) centred in it."""
+    b = figure.hbars([0.5, 0.25, 1.0], ["a", "b", "c"], top=1.0)
+    assert b["plot"] == {"x": 44, "w": 170} and b["zero"] == 44
+    first, second, third = b["rows"]
+    assert (first["x"], first["w"]) == (44, 85) and second["w"] == 42.5 and third["w"] == 170
+    assert (second["y"], second["ty"], b["bar_h"]) == (22, 22 + 11 + 4, 15.4)
+    assert second["by"] == pytest.approx(22 + 3.3)
+    assert first["text"] == "0.500" and first["say"] == "a：0.500"
+    assert b["axis_y"] == 66 and b["height"] == 66 + 18
+    shown = [t for t in b["ticks"] if not t["hidden"]]
+    assert [t["label"] for t in shown] == ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]
+    assert shown[-1]["x"] == 214 and len(b["ticks"]) == figure.TICKS
+
+
+def test_horizontal_bars_autoscale_and_go_left_of_zero():
+    b = figure.hbars([-1.0, 3.0], ["down", "up"], width=100, label_w=0, value_w=0,
+                     texts=["−1", "+3"])
+    assert (b["bottom"], b["top"]) == (-1.0, 3.0)  # round ends around the values
+    down, up = b["rows"]
+    assert b["zero"] == 25 and (down["x"], down["w"]) == (0, 25)
+    assert (up["x"], up["w"]) == (25, 75)
+    assert down["text"] == "−1" and up["say"] == "up：+3"
+
+
+def test_a_stacked_bar_splits_its_width_by_share():
+    s = figure.stack([1, 0, 3], ["a", "b", "c"], width=200)
+    a, b, c = s["segments"]
+    assert (a["x"], a["w"]) == (0, 50) and (b["x"], b["w"]) == (50, 0)
+    assert (c["x"], c["w"]) == (50, 150) and [x["k"] for x in s["segments"]] == [0, 1, 2]
+    assert c["text"] == "75.0 %" and c["say"] == "c：75.0 %"
+    assert s["total"] == 4
+
+def test_seq_classes_is_seq_class_on_every_entry():
+    values = [-1.0, 0.0, 0.05, 0.111, 0.5, 0.999, 1.0, 3.0]
+    assert figure.seq_classes(values, 0.0, 1.0).tolist() == \
+        [figure.seq_class(v, 0.0, 1.0) for v in values] == [0, 0, 0, 0, 4, 8, 8, 8]
+    assert figure.seq_classes([[0.2, 0.4]], 0.2, 0.4).tolist() == [[0, 8]]
+    assert figure.seq_classes([1.0, 2.0], 2.0, 2.0).tolist() == [0, 8]  # an empty range
+
+
+def test_class_paths_merge_runs_and_cover_every_cell_once():
+    classes = [[0, 0, 2],
+               [2, -1, 2]]
+    paths = figure.class_paths(classes, 10, n=3, x0=5)
+    assert [p["c"] for p in paths] == [0, 1, 2]
+    assert paths[0]["d"] == "M5 0h20v10h-20z"  # the run of two 0s: one rectangle
+    assert paths[1]["d"] == ""
+    assert paths[2]["d"] == "M25 0h10v10h-10zM5 10h10v10h-10zM25 10h10v10h-10z"
+    assert figure.class_paths([[1]], 2.5, n=2, y0=0.25)[1]["d"] == "M0 0.25h2.5v2.5h-2.5z"
+    # a bigger grid: the rectangles of all paths tile the drawn cells exactly once
+    import numpy as np
+    grid = np.random.default_rng(0).integers(0, 4, size=(6, 7))
+    covered = np.zeros((6, 7), dtype=int)
+    for p in figure.class_paths(grid, 2.0, n=4):
+        for rect in p["d"].split("M")[1:]:
+            x, rest = rect.split(" ")
+            y, w = rest.split("h")[0], rest.split("h")[1].split("v")[0]
+            i, j, k = int(float(y) / 2), int(float(x) / 2), int(float(w) / 2)
+            assert (grid[i, j:j + k] == p["c"]).all()
+            covered[i, j:j + k] += 1
+    assert (covered == 1).all()
+
+
+def test_heatmap_slots_hide_what_a_smaller_matrix_does_not_use():
+    fig = figure.heatmap_slots([[1.0, 0.0], [0.25, 0.75]], ["a", "b"], ["a", "b"], 3,
+                               lo=0.0, hi=1.0, cell=10, label_w=20, label_h=5)
+    assert len(fig["cells"]) == 9 and len(fig["rows"]) == len(fig["cols"]) == 3
+    shown = [(c["i"], c["j"]) for c in fig["cells"] if not c["hidden"]]
+    assert shown == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    # the used cells are where a 2 x 2 heatmap puts them, coloured on the fixed 0..1 range
+    alone = figure.heatmap([[1.0, 0.0], [0.25, 0.75]], ["a", "b"], ["a", "b"], cell=10,
+                           lo=0.0, hi=1.0, label_w=20, label_h=5)
+    used = [c for c in fig["cells"] if not c["hidden"]]
+    assert [(c["x"], c["y"], c["c"], c["say"]) for c in used] == \
+        [(c["x"], c["y"], c["c"], c["say"]) for c in alone["cells"]]
+    assert [c["say"] for c in fig["cells"] if c["hidden"]] == [""] * 5
+    assert [r["hidden"] for r in fig["rows"]] == [False, False, True]
+    assert (fig["vw"], fig["vh"], fig["viewbox"]) == (40, 25, "0 0 40 25")
+    assert (fig["legend"]["lo"], fig["legend"]["hi"]) == ("0.00", "1.00")
+    masked = figure.heatmap_slots([[1.0, 0.0]], ["a"], ["a", "b"], 2, lo=0.0, hi=1.0,
+                                  masked=[[False, True]])
+    assert [c["masked"] for c in masked["cells"]] == [False, True, False, False]
+    empty = figure.heatmap_slots([], [], [], 2, lo=0.0, hi=1.0)
+    assert empty["empty"] and all(c["hidden"] for c in empty["cells"])
+def test_a_raster_heatmap_is_one_path_per_class():
+    """2 rows x 3 columns on [-1, 1]: class 4 + round(4 v); column 0 holds two equal cells, so
+    it is one rectangle two cells tall; columns 1 and 2 are a cell each per class."""
+    h = figure.heat_raster([[1.0, -1.0, 0.1], [1.0, 0.5, -0.3]], limit=1.0, width=30,
+                           height=20, left=10, top=5, right=0, bottom=0)
+    d = {p["c"]: p["d"] for p in h["paths"]}
+    assert len(h["paths"]) == figure.DIV  # every class has its path, used or not
+    assert d[8] == "M0 0h1v2h-1z" and d[0] == "M1 0h1v1h-1z" and d[6] == "M1 1h1v1h-1z"
+    assert d[4] == "M2 0h1v1h-1z" and d[3] == "M2 1h1v1h-1z"  # 0.1 -> 4.4 -> 4; -0.3 -> 2.8 -> 3
+    assert d[1] == d[2] == d[5] == d[7] == ""
+    assert [figure.div_class(v, 1.0) for v in (1.0, -1.0, 0.1, 0.5, -0.3)] == [8, 0, 4, 6, 3]
+    assert h["transform"] == "translate(10 5) scale(10.0 10.0)"
+    assert (h["width"], h["height"]) == (40, 25)
+    assert [t["at"] for t in h["x_ticks"] if not t["hidden"]] == [15, 25, 35]  # cell centres
+    assert [r["y"] for r in h["rows"]] == [5, 15]
+    assert h["legend"]["lo"] == "-1.00" and h["legend"]["kind"] == "div"
+    seq = figure.heat_raster([[0.0, 0.5, 1.0]], diverging=False, lo=0.0, hi=1.0)
+    assert {p["c"]: p["d"] for p in seq["paths"] if p["d"]} == \
+        {0: "M0 0h1v1h-1z", 4: "M1 0h1v1h-1z", 8: "M2 0h1v1h-1z"}
+
+
+def test_row_links_leave_and_arrive_horizontally():
+    links = figure.row_links([(0, 1), (1, 0)], [10, 30], [15, 35], x0=100, x1=160)
+    assert links[0] == {"i": 0, "j": 1, "d": "M100.0,10.0 C130.0,10.0 130.0,35.0 160.0,35.0"}
+    assert links[1]["d"] == "M100.0,30.0 C130.0,30.0 130.0,15.0 160.0,15.0"
+
+
+def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
+    m = [[0.3, -1.2, 0.0], [2.0, -0.45, 1.1]]
+    g = figure.heat_grid(m, ["a", "b"], ["x", "y", "z"], cell=10, left=5, top=20)
+    h = figure.heatmap(m, ["a", "b"], ["x", "y", "z"], diverging=True)
+    assert g["c"].tolist() == [[c["c"] for c in h["cells"][:3]], [c["c"] for c in h["cells"][3:]]]
+    # 4 + round(4 v / 2): 4 + round of 0.6, -2.4, 0, 4, -0.9, 2.2
+    assert g["c"].tolist() == [[5, 2, 4], [8, 3, 6]]
+    assert [s for row in g["say"] for s in row] == [c["say"] for c in h["cells"]]
+    assert g["xs"] == [5, 15, 25] and g["ys"] == [20, 30] and (g["width"], g["height"]) == (35, 40)
+    assert g["legend"]["lo"] == "-2.00" and g["legend"]["kind"] == "div"
+    s = figure.heat_grid([[0.0, 0.5, 1.0]], ["r"], ["p", "q", "s"], diverging=False, lo=0, hi=1)
+    assert s["c"].tolist() == [[figure.seq_class(v, 0, 1) for v in (0.0, 0.5, 1.0)]]
+
+
+def test_a_turn_arc_goes_counter_clockwise_and_keeps_what_is_left_of_whole_turns():
+    quarter = figure.turn_arc(0, 0, 10, 0.0, math.pi / 2, label_gap=5)
+    assert quarter["d"] == "M10.0,0.0 A10.0,10.0 0 0 0 0.0,-10.0"  # up the screen: y < 0
+    label = (round(15 / math.sqrt(2), 2), round(-15 / math.sqrt(2) + 4, 2))
+    assert (quarter["tx"], quarter["ty"]) == label
+    assert figure.turn_arc(0, 0, 10, 0.0, 2 * math.pi + math.pi / 2, label_gap=5) == quarter
+    big = figure.turn_arc(0, 0, 10, math.pi / 2, 3 * math.pi / 2)  # from the top, to the right
+    assert big["d"] == "M0.0,-10.0 A10.0,10.0 0 1 0 10.0,0.0"
+    assert figure.turn_arc(0, 0, 10, 1.0, 4 * math.pi)["d"] == ""
+
+
+def test_row_bars_start_at_zero_and_are_clipped_to_their_axis():
+    """[-1, 1] over 80 units from x = 100: 0 at 140; 0.5 reaches 160, -0.25 starts at 130;
+    2 is clipped to 180. A [0, 2] axis with a reference at 1: the line at x = 40."""
+    b = figure.row_bars([0.5, -0.25, 2.0], [10, 30, 50], x=100, width=80, height=12, lo=-1, hi=1,
+                        labels=["a", "b", "c"], name="μ")
+    assert [(x["x"], x["w"]) for x in b["bars"]] == [(140, 20), (130, 10), (140, 40)]
+    assert b["zero"] == 140 and b["ref"] is None and b["bars"][1]["say"] == "b μ = -0.250"
+    assert [(t["at"], t["label"]) for t in b["ticks"]] == [(100, "-1"), (140, "0"), (180, "1")]
+    s = figure.row_bars([1.0, 0.5], [0, 20], x=0, width=80, height=12, lo=0, hi=2, ref=1)
+    assert s["ref"] == 40 and s["bars"][0]["w"] == 40 and s["bars"][1]["w"] == 20
+    assert [t["label"] for t in s["ticks"]] == ["0", "1", "2"]

@@ -31,22 +31,30 @@ def test_chapter_13_cosine_example():
 
 def test_curve_samples_and_plot():
     v = compute("lr-schedule", LR)
-    steps = v["curve"]["steps"]
-    assert steps[:3] == [0, 500, 1000] and steps[-1] == 100000 and len(steps) == 201
     assert v["grid"] == 500
-    points = v["plot"]["points"].split()
-    assert len(points) == 201
-    assert points[0] == "0.0,200.0"  # step 0, rate 0
-    assert points[4] == "11.2,0.0"  # step 2000 = 2000 / 100000 * 560, the peak at the top
-    assert v["plot"]["marker"] == [pytest.approx(51000 / 100000 * 560),
-                                   pytest.approx(200 * (1 - 1.65e-4 / 3e-4))]
-    assert [t["label"] for t in v["ticks"]] == ["0", "25000", "50000", "75000", "100000"]
+    chart = v["chart"]  # 380 x 210, margins (top 22, right 16, bottom 32, left 30)
+    assert chart["plot"] == {"x": 30, "y": 22, "w": 334, "h": 156}
+    points = chart["paths"][0]["d"].split(" ")
+    assert len(points) == 101  # steps 0, 1000, 2000, ..., 100000
+    assert points[1].startswith(f"L{30 + 1000 / 100000 * 334:.2f},")
+    assert points[0] == "M30.0,178.0"  # step 0, rate 0: the bottom left corner
+    assert points[2] == "L36.68,22.0"  # step 2000 = 30 + 0.02 * 334, the peak at the top
+    # step 51000: x = 30 + 0.51 * 334; the rate 1.65e-4 of 3e-4 is 0.55 of the height
+    assert v["marker"] == {"x": pytest.approx(200.34), "y": pytest.approx(22 + 156 * 0.45)}
+    assert v["warm"]["x"] == pytest.approx(36.68)
+    # the y axis counts in 10^-4: 0 to 3; the x axis in round steps
+    assert [t["label"] for t in chart["y_ticks"] if not t["hidden"]] == ["0", "1", "2", "3"]
+    assert [t["label"] for t in chart["x_ticks"] if not t["hidden"]] == \
+        ["0", "20000", "40000", "60000", "80000", "100000"]
+    assert v["y_unit"] == "学习率（× 10⁻⁴）" and v["peak_text"] == "3.00 × 10⁻⁴"
 
 
 def test_warmup_point_is_added_when_off_the_grid():
     v = compute("lr-schedule", {**LR, "warmup": 1234})
-    assert 1234 in v["curve"]["steps"] and len(v["curve"]["steps"]) == 202
-    assert max(v["curve"]["rates"]) == pytest.approx(3e-4)
+    points = v["chart"]["paths"][0]["d"].split(" ")
+    assert len(points) == 102  # the 101 round steps and the peak at step 1234
+    peak = f"L{round(30 + 1234 / 100000 * 334, 2)},22.0"  # at the top of the plot
+    assert peak in points
 
 
 def test_inverse_sqrt_is_the_paper_formula():
@@ -68,8 +76,11 @@ def test_linear_ignores_the_floor_and_inputs_are_clipped():
 
 # --- chinchilla ----------------------------------------------------------------------------
 
-def chin(params=7e9, tokens=0.0, flops=0.0):
-    return compute("chinchilla", {"params": params, "tokens": tokens, "flops": flops})
+def chin(params=7e9, tokens=None, flops=None):
+    """The view for N alone (D = 20 N), N and D, or a budget C, as the page sends them."""
+    given = "C" if flops else "ND" if tokens else "N"
+    extra = {"tokens": tokens} if tokens else {"flops": flops} if flops else {}
+    return compute("chinchilla", {"params": params, "given": given, **extra})
 
 
 def test_seven_billion():
@@ -101,10 +112,25 @@ def test_budget_mode_and_presets():
     assert [p["label"] for p in v["presets"]] == ["70B / 1.4T", "280B / 300B", "175B / 300B", "7B / 1T"]
 
 
-def test_ratio_axis():
-    assert chin()["ratio_x"] == pytest.approx(480 * math.log10(20) / 3)
-    assert chin(1e9, 1e13)["ratio_x"] == 480  # 10000 per parameter: clipped at 1000
-    assert chin(1e10, 5e9)["ratio_x"] == 0
+def test_log_log_chart():
+    """D against N, log10 N from 8 to 12 over 358 units from x = 46, log10 D from 9 to 14
+    over 234 units up from y = 260 (a 420 x 300 chart, margins 26, 16, 40, 46)."""
+    v = chin()
+    chart = v["chart"]
+    assert chart["plot"] == {"x": 46, "y": 26, "w": 358, "h": 234}
+    x = 46 + (math.log10(7e9) - 8) / 4 * 358
+    y = 260 - (math.log10(140e9) - 9) / 5 * 234
+    assert chart["now"]["x"] == pytest.approx(x, abs=0.006)
+    assert chart["now"]["y"] == pytest.approx(y, abs=0.006)
+    assert chart["best"] == {"x": chart["now"]["x"], "y": chart["now"]["y"]}  # D = 20 N already
+    # the 20:1 line from (1e8, 2e9) to (1e12, 2e13)
+    y0, y1 = (260 - (math.log10(2e9) - 9) / 5 * 234, 260 - (math.log10(2e13) - 9) / 5 * 234)
+    assert chart["paths"][0]["d"] == f"M46.0,{round(y0, 2)} L404.0,{round(y1, 2)}"
+    assert [t["label"] for t in chart["x_ticks"] if not t["hidden"]] == \
+        ["100M", "1B", "10B", "100B", "1T"]
+    assert chin(1e9, 1e15)["chart"]["now"]["y"] == 26  # 10^15 tokens: clipped at the top
+    gpt3 = {p["name"]: p for p in v["chart"]["presets"]}["GPT-3"]
+    assert gpt3["anchor"] == "end" and gpt3["tx"] == gpt3["x"] - 8
 
 
 # --- code-lab ------------------------------------------------------------------------------
@@ -169,3 +195,17 @@ def test_long_output_is_cut_and_bad_weights_are_dropped():
     nan = lab("import numpy as np\ndef lab_report(seed, causal):\n"
               "    return [('x', (2, 3))], np.full((2, 2), np.nan)\n")
     assert nan["weights"] == [] and nan["output_shape"] == "(2, 3)" and nan["error"] == ""
+
+
+def test_the_budget_line_runs_through_the_model_and_its_best_split():
+    """Every (N, D) with N D = C / 6 lies on one line of slope -1 in log-log; GPT-3's budget
+    line passes through GPT-3 and meets 20:1 at its best split (51 B, 1.02 T)."""
+    chart = chin(175e9, 300e9)["chart"]
+    (x0, y0), (x1, y1) = [tuple(map(float, p[1:].split(",")))
+                          for p in chart["paths"][1]["d"].split(" ")]
+    # log10(3.15e23 / 6) = 22.72: from log N = 8.72 (D = 10^14, the top) to 12 (D = 10^10.72)
+    assert x0 == pytest.approx(46 + (math.log10(3.15e23 / 6) - 14 - 8) / 4 * 358, abs=0.006)
+    assert (y0, x1) == (26, 404)
+    for p in (chart["now"], chart["best"]):
+        cross = (x1 - x0) * (p["y"] - y0) - (y1 - y0) * (p["x"] - x0)
+        assert abs(cross) < 0.01 * math.hypot(x1 - x0, y1 - y0)  # on the line (rounding)

@@ -97,3 +97,33 @@ def test_switches():
     assert swi["mlp"] == 2 * 3 * 64 * 128
     with pytest.raises(ValueError):
         P.count(**base, norm="batchnorm")
+
+
+# --- the widget's view: where the parameters are, the presets' errors ----------------------
+
+def test_param_count_view_stacks_the_exact_count():
+    from pycore.widgets import compute
+    v = compute("param-count", {"preset": "GPT-2 small"})
+    d, layers = 768, 12
+    # by hand: the two tables, four d x d matrices and their biases, the MLP, three LayerNorms
+    groups = [50257 * d + 1024 * d, layers * (4 * d * d + 4 * d),
+              layers * (2 * d * 4 * d + 4 * d + d), layers * 4 * d + 2 * d, 0]
+    assert sum(groups) == 124_439_808
+    segs = v["where"]["segments"]
+    assert [s["value"] for s in segs] == groups
+    shares = [560 * g / 124_439_808 for g in groups]
+    assert [s["w"] for s in segs] == [pytest.approx(w, abs=0.006) for w in shares]
+    assert segs[3]["text"] == "0.03 %" and segs[2]["text"] == "45.5 %"
+    assert [p["name"] for p in v["parts"]][:2] == ["词嵌入 V·d", "位置嵌入表"]
+
+
+def test_param_count_view_draws_each_presets_error():
+    from pycore.widgets import compute
+    rows = compute("param-count", {"preset": "GPT-3 175B"})["errors"]["rows"]
+    gpt3 = rows[3]
+    est = 12 * 96 * 12288 ** 2 + 50257 * 12288  # 174,563,733,504 against the published 175B
+    assert gpt3["value"] == pytest.approx(100 * (est - 175e9) / 175e9) and gpt3["text"] == "-0.25 %"
+    assert [r["on"] for r in rows] == [False, False, False, True, False, False]
+    assert all(r["value"] < 0 for r in rows)  # every estimate is short of the published count
+    longest = max(rows, key=lambda r: r["w"])
+    assert longest["label"] == "LLaMA-2-70B · 70B" and longest["text"] == "-7.59 %"

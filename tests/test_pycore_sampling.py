@@ -106,3 +106,56 @@ def test_seeded_counts_chi_square(settings, df):
     chi2 = sum((c - n * p) ** 2 / (n * p) for c, p in zip(counts[nz], probs[nz]))
     assert chi2 < CHI2_999[df]
     assert np.array_equal(counts, S.sample_counts(probs, n, seed=2024))  # reproducible
+
+
+# --- the widget's view: its panels of bars (pycore/widgets/sampling.py) -------------------
+
+def test_sampling_view_draws_each_stage_on_one_unit_axis():
+    from pycore.widgets import compute
+    v = compute("sampling", {"top_k": 3})
+    plot_x, plot_w = 40, 250 - 40 - 48  # the panels' label and value columns
+    temp, topk, final = v["stages"]
+    assert temp["plot"] == {"x": plot_x, "w": plot_w}
+    # chapter 9's 0.480 for 累 at T = 1, and 0.590 after top-k = 3
+    assert temp["rows"][0]["w"] == pytest.approx(0.480 * plot_w, abs=0.1)
+    assert topk["rows"][0]["w"] == pytest.approx(0.590 * plot_w, abs=0.1)
+    assert [r["cut"] for r in topk["rows"]] == [False] * 3 + [True] * 7
+    # a cut token's ghost is its bar of the stage before; a kept one has none
+    assert [r["gw"] for r in topk["rows"]] == [0] * 3 + [r["w"] for r in temp["rows"][3:]]
+    assert [r["text"] for r in topk["rows"][2:4]] == ["0.145", "已截断"]
+    assert [r["w"] for r in final["rows"]] == [r["w"] for r in topk["rows"]]  # top-p is off
+
+
+def test_sampling_view_ticks_the_final_probability_among_the_draws():
+    from pycore.widgets import compute
+    v = compute("sampling", {"top_k": 2, "seed": 4, "draws": 100})
+    rows = v["drawn"]["rows"]
+    counts = S.sample_counts(v["p_final"], 100, 4)
+    assert [r["text"] for r in rows] == [str(c) for c in counts] and sum(counts) == 100
+    assert [r["w"] for r in rows] == [pytest.approx(c / 100 * 162, abs=0.01) for c in counts]
+    assert [r["px"] for r in rows[:2]] == [pytest.approx(40 + p * 162, abs=0.01)
+                                          for p in v["p_final"][:2]]
+    assert rows[0]["say"].startswith(f"累：抽中 {counts[0]} 次")
+
+
+def test_sampling_view_uses_the_temperature_it_shows():
+    from pycore.widgets import compute
+    # a log slider at 10^-0.3 = 0.5012 shows T = 0.50 and computes with 0.50 (chapter 9: 0.770)
+    v = compute("sampling", {"temperature": 10 ** -0.3})
+    assert v["temperature"] == 0.5 and round(v["p_temp"][0], 3) == 0.770
+    assert v["titles"][0] == "① 温度 T = 0.50"
+
+
+def test_a_live_view_carries_what_the_page_rebinds():
+    from pycore.widgets import compute
+    full = compute("sampling", {"top_k": 3, "seed": 2})
+    live = compute("sampling", {"top_k": 3, "seed": 2, "live": True})
+    for part in ("stages", "drawn"):
+        panels = full[part] if part == "stages" else [full[part]]
+        lean = live[part] if part == "stages" else [live[part]]
+        for whole, light in zip(panels, lean):
+            for row, small in zip(whole["rows"], light["rows"]):
+                assert small == {k: row[k] for k in small} and "w" in small and "say" in small
+    assert live["stages"][1]["rows"][5]["cut"] and "y" not in live["stages"][1]["rows"][5]
+    assert {k: v for k, v in live.items() if k not in ("stages", "drawn")} == \
+        {k: v for k, v in full.items() if k not in ("stages", "drawn")}

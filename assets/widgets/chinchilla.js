@@ -1,58 +1,49 @@
 // Widget chinchilla: set N (D follows 20N), D (N stays), or a compute budget C (N and D are
-// split compute-optimally), or pick a real model. pycore: pycore/widgets/chinchilla.py.
-// Which of the three the reader set last is carried by the parameters: flops > 0 decides N
-// and D; else tokens > 0 is a given D; else D = 20N.
+// split compute-optimally), or pick a real model. pycore: pycore/widgets/chinchilla.py
+// (numbers and the log-log chart). What is special here: which of the three the reader set
+// last decides the others (the parameter `given`), so
+//   - moving N, D or C also says so (and D keeps the N in use);
+//   - a preset is a pair (N, D), chosen with the book's choice control but not a parameter;
+//   - the 20N button keeps the N in use;
+//   - each slider and box shows the N, D or C in use (the view's, also for the two that
+//     followed), and the presets show which one the model on show is (the view's match).
 import { liveWidget } from "./common.js";
 
+const QUANTITY = ["params", "tokens", "flops"];
+
 export function mount(root, runtime) {
-  const control = (name) => root.querySelector(`[data-control="${name}"]`);
-  const presets = [...root.querySelectorAll("[data-preset]")];
-  const dot = root.querySelector('[data-part="dot"]');
-
-  // Write a box unless the reader is typing in it; 4 significant digits are enough to read.
-  const show = (el, value, digits = 4) => {
-    if (el !== document.activeElement) el.value = Number(value.toPrecision(digits));
+  let widget = null;
+  const sync = () => {
+    const view = widget.view;
+    for (const key of QUANTITY) {
+      for (const el of root.querySelectorAll(`input[data-control=${key}]`)) {
+        if (el.dataset.kind === "range") {
+          const x = Math.log10(view[key]);
+          if (Math.abs(Number(el.value) - x) > 1e-9) el.value = String(x);
+        } else if (el !== document.activeElement && el.value !== view.box[key]) {
+          el.value = view.box[key];  // 4 significant digits are enough to read: "7e+09"
+        }
+      }
+    }
+    const chosen = JSON.stringify(view.preset);
+    const buttons = [...root.querySelectorAll("[data-control=preset] [data-value]")];
+    buttons.forEach((b) => b.setAttribute("aria-checked", String(b.dataset.value === chosen)));
+    const stop = buttons.find((b) => b.dataset.value === chosen) ?? buttons[0];
+    buttons.forEach((b) => { b.tabIndex = b === stop ? 0 : -1; });  // the group's one Tab stop
   };
+  widget = liveWidget(root, runtime, { sync });
 
-  function draw(view) {
-    dot.setAttribute("cx", view.ratio_x);
-    show(control("params_b"), view.n_b);
-    show(control("tokens_b"), view.d_b);
-    show(control("flops"), view.flops, 3);
-    control("log_params").value = view.log.params.toFixed(2);
-    control("log_tokens").value = view.log.tokens.toFixed(2);
-    control("log_flops").value = view.log.flops.toFixed(2);
-    presets.forEach((b, i) => {
-      b.setAttribute("aria-pressed", String(view.presets[i].name === view.preset));
-    });
-  }
-
-  const widget = liveWidget(root, runtime, { draw });
-
-  // The three ways in; each says which quantity the reader fixed.
-  const setN = (n) => widget.update({ params: n, tokens: 0, flops: 0 });
-  const setD = (d) => widget.update({ params: widget.view.params, tokens: d, flops: 0 });
-  const setC = (c) => widget.update({ params: widget.view.params, tokens: 0, flops: c });
-
-  // A number box recomputes once what is typed is a number in its range.
-  function box(name, apply, scale = 1) {
-    const el = control(name);
-    el.addEventListener("input", () => {
-      const x = Number(el.value);
-      if (el.value === "" || !Number.isFinite(x) || x < Number(el.min) || x > Number(el.max)) return;
-      apply(x * scale);
-    });
-  }
-  box("params_b", setN, 1e9);
-  box("tokens_b", setD, 1e9);
-  box("flops", setC);
-  control("log_params").addEventListener("input", (e) => setN(10 ** Number(e.target.value)));
-  control("log_tokens").addEventListener("input", (e) => setD(10 ** Number(e.target.value)));
-  control("log_flops").addEventListener("input", (e) => setC(10 ** Number(e.target.value)));
-
-  presets.forEach((b, i) => b.addEventListener("click", () => {
-    const p = widget.view.presets[i];
-    widget.update({ params: p.params, tokens: p.tokens, flops: 0 });
-  }));
-  root.querySelector("[data-action=optimal]").addEventListener("click", () => setN(widget.view.params));
+  const update = widget.update;
+  widget.update = (changes) => {
+    if ("preset" in changes) {
+      const p = widget.view.presets.find((q) => q.name === changes.preset);
+      return update({ params: p.params, tokens: p.tokens, given: "ND" });
+    }
+    if ("tokens" in changes) return update({ ...changes, params: widget.view.params, given: "ND" });
+    if ("flops" in changes) return update({ ...changes, given: "C" });
+    if ("params" in changes) return update({ ...changes, given: "N" });
+    return update(changes);
+  };
+  root.querySelector("[data-action=optimal]")
+    .addEventListener("click", () => update({ params: widget.view.params, given: "N" }));
 }

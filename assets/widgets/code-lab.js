@@ -1,5 +1,7 @@
 // Widget code-lab: edit pycore/block.py in the box and run it in Pyodide; errors come back as
-// Python tracebacks. pycore: pycore/widgets/code_lab.py (view(seed, causal, code, interrupted)).
+// Python tracebacks. pycore: pycore/widgets/code_lab.py (view(seed, causal, code, interrupted)):
+// its numbers and its heatmap (fixed slots) are bound like every widget's; what is written
+// here is the list of steps and the weights table, whose length is the reader's code's.
 // The code is not a block parameter and not part of the widget's state (so it never lands in
 // a shared link, and no link can run code in a reader's page): "运行" hands the box's text to
 // pycore as `code` alongside the state; reset forgets it, so pycore runs (and returns) the
@@ -25,7 +27,6 @@ function el(tag, text, attrs = {}) {
 export function mount(root, runtime) {
   const box = root.querySelector("[data-control=code]");
   const table = root.querySelector('table[data-matrix="weights"]');
-  const heat = root.querySelector('[data-part="heat"]');
   const shapes = root.querySelector('[data-part="shapes"]');
   const note = root.querySelector('[data-part="note"]');
   const error = root.querySelector(".lab-error");
@@ -65,12 +66,12 @@ export function mount(root, runtime) {
   function draw(view) {
     if (box.value !== view.code) box.value = view.code;  // reset: the original source again
     error.hidden = view.error === "";
-    heat.hidden = view.weights.length === 0;
     table.caption.textContent = view.heat_caption;
-    shapes.replaceChildren(...view.shapes.map((row) => {
-      const tr = el("tr");
-      tr.append(el("td", row.name), el("td", row.text));
-      return tr;
+    shapes.replaceChildren(...view.shapes.map((row, k) => {
+      const li = el("li", undefined, view.changed[k] ? { class: "changed" } : {});
+      li.append(el("span", row.name, { class: "step-name" }),
+                el("span", row.text, { class: "step-shape" }));
+      return li;
     }));
     note.textContent = view.error ? "运行出错：错误信息在下面，改好再运行，或者恢复原始代码"
       : view.edited ? "运行的是修改过的代码" : "显示的是原始代码的运行结果";

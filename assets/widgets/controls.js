@@ -9,7 +9,7 @@
 //   choice    a radiogroup of buttons, each data-value = the choice as JSON (segmented)
 //   switch    a button role=switch (on/off)
 //   stepper   a spinbutton: − and + buttons (data-step) around the value, within
-//             data-min..data-max; the arrow keys step it
+//             data-min..data-max; the arrow keys step it, Home and End go to its ends
 // Keyboard, the same in every widget: a group (radiogroup, stepper) is one Tab stop; the arrow
 // keys move inside it (and choose); Enter and Space press a button.
 
@@ -96,14 +96,19 @@ export function wireControls(root, widget) {
       syncs.push((state) => el.setAttribute("aria-checked", String(Boolean(state[name]))));
     } else if (kind === "stepper") {
       const [lo, hi] = [Number(el.dataset.min), Number(el.dataset.max)];
-      const step = (d) => widget.update({ [name]: clamp(widget.state[name] + d, lo, hi) });
+      const go = (to) => {  // at an end there is nothing new to ask pycore for
+        const next = clamp(to, lo, hi);
+        if (next !== widget.state[name]) widget.update({ [name]: next });
+      };
+      const step = (d) => go(widget.state[name] + d);
       const buttons = () => [...el.querySelectorAll("[data-step]")];
       buttons().forEach((b) => b.addEventListener("click", () => step(Number(b.dataset.step))));
       el.addEventListener("keydown", (event) => {
         const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
-        if (d === undefined) return;
+        const end = { Home: lo, End: hi }[event.key];
+        if (d === undefined && end === undefined) return;
         event.preventDefault();
-        step(d);
+        if (d !== undefined) step(d); else go(end);
       });
       syncs.push((state) => {
         el.setAttribute("aria-valuenow", String(state[name]));

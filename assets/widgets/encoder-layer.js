@@ -1,48 +1,30 @@
-// Widget encoder-layer: step through one encoder layer (buttons, a click on a step, or arrow
-// keys on the step list) in the Post-LN or Pre-LN arrangement. pycore: pycore/widgets/encoder_layer.py.
-// Cells are shaded with classes p1..p5 (positive) / n1..n5 (negative) from the view's tones.
+// Widget encoder-layer: step through one encoder layer (the buttons, a click on a step, or the
+// arrow keys on the step list) in the Post-LN or Pre-LN arrangement (the book's choice
+// control). pycore: pycore/widgets/encoder_layer.py (numbers, picture, the step list's names).
+// What is special here: the number of steps depends on the layout, so moving is asked from
+// the step shown (the view clamps a step past the end of the shorter list); and the FFN's
+// hidden layer, which depends on the layout alone, is asked for only when the layout changes
+// (the page says which one it shows).
 import { liveWidget } from "./common.js";
-
-const toneClass = (t) => (t > 0 ? `p${t}` : t < 0 ? `n${-t}` : "");
-
-function paint(table, tone) {
-  table.querySelectorAll("tbody tr").forEach((tr, i) => {
-    tr.querySelectorAll("td").forEach((td, j) => {
-      td.className = j < tone[i].length ? toneClass(tone[i][j]) : "stat";
-    });
-  });
-}
+import { roving } from "./controls.js";
 
 export function mount(root, runtime) {
   const prev = root.querySelector("[data-action=prev]");
   const next = root.querySelector("[data-action=next]");
   const list = root.querySelector(".enc-steps");
   const items = [...list.querySelectorAll("[role=option]")];
-  const radios = [...root.querySelectorAll("[data-control=layout]")];
-  const grid = root.querySelector('table[data-matrix="grid"]');
-  const hidden = root.querySelector('table[data-matrix="hidden"]');
 
+  let shownLayout = null;  // the layout whose hidden layer the page shows
+  const partial = {
+    compute: (name, params) => runtime.compute(name, shownLayout === null ? params
+      : { ...params, shown: { layout: shownLayout } }),
+  };
   const draw = (view) => {
-    items.forEach((li, i) => {
-      const s = view.steps[i];
-      li.hidden = !s;
-      li.querySelector(".enc-step-name").textContent = s ? s.name : "";
-      li.querySelector(".enc-step-label").textContent = s ? s.label : "";
-      li.setAttribute("aria-selected", String(i + 1 === view.step));
-    });
     list.setAttribute("aria-activedescendant", items[view.step - 1].id);
-    root.querySelector(".enc-body").dataset.kind = view.kind;
-    prev.setAttribute("aria-disabled", String(view.step <= 1));
-    next.setAttribute("aria-disabled", String(view.step >= view.n_steps));
-    paint(grid, view.tone);
-    paint(hidden, view.hidden_tone);
+    if ("hidden" in view) shownLayout = view.layout;
   };
-  const sync = (state) => {
-    radios.forEach((r) => { r.checked = r.value === state.layout; });
-  };
-  const widget = liveWidget(root, runtime, { draw, sync });
+  const widget = liveWidget(root, partial, { draw });
 
-  // Move from the step shown (the view clamps a step past the end of a shorter list).
   const goto = (step) => {
     const s = Math.min(widget.view.n_steps, Math.max(1, step));
     if (s !== widget.view.step) widget.update({ step: s });
@@ -50,6 +32,10 @@ export function mount(root, runtime) {
   const live = () => root.dataset.state === "live";
   prev.addEventListener("click", () => live() && goto(widget.view.step - 1));
   next.addEventListener("click", () => live() && goto(widget.view.step + 1));
+  // the two buttons are one Tab stop; the arrow keys move between them
+  const buttons = [prev, next];
+  const tabStop = (b) => buttons.forEach((x) => { x.tabIndex = x === b ? 0 : -1; });
+  roving(prev.parentElement, () => buttons, tabStop);
   items.forEach((li) => li.addEventListener("click", () => live() && goto(Number(li.dataset.step))));
   list.addEventListener("keydown", (event) => {
     if (!live()) return;
@@ -60,7 +46,4 @@ export function mount(root, runtime) {
     else return;
     event.preventDefault();
   });
-  radios.forEach((r) => r.addEventListener("change", () => {
-    if (r.checked) widget.update({ layout: r.value });
-  }));
 }

@@ -1,42 +1,18 @@
-// Widget panorama: the blocks of a decoder-only forward pass; a click (or Enter / Space on a
-// focused block) selects one, the panel explains it with its shapes, parameters and links.
-// d, V and L come from number inputs. pycore: pycore/widgets/panorama.py.
+// Widget panorama: the blocks of a decoder-only forward pass (Pre-LN, as GPT-2); choosing one
+// (a click, the arrow keys, Enter) shows its explanation, shapes, parameters and links; d, V
+// and L are number boxes. pycore: pycore/widgets/panorama.py (numbers and the diagram's
+// layout). The blocks are the choices of `block`, wired by controls.js like every choice;
+// what is special here: they are SVG shapes, not buttons, so Enter and Space press them; and
+// the page already holds the diagram (built), so it asks for the numbers only (`drawn`).
 import { liveWidget } from "./common.js";
 
-const SIZES = ["d_model", "vocab", "layers"];
-
 export function mount(root, runtime) {
-  const buttons = [...root.querySelectorAll("[data-block]")];
-  const inputs = Object.fromEntries(SIZES.map((k) => [k, root.querySelector(`[data-control=${k}]`)]));
-  const linkList = root.querySelector(".pano-link-list");
-
-  const draw = (view) => {
-    buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.block === view.block)));
-    root.querySelectorAll(".pano-inner").forEach((el) => { el.hidden = !view.sel.inner; });
-    linkList.replaceChildren(...view.sel.links.map((l) => {
-      const a = document.createElement("a");
-      a.href = l.href;
-      a.textContent = l.title;
-      return a;
-    }));
-  };
-  const sync = (state) => {
-    SIZES.forEach((k) => {
-      if (Number(inputs[k].value) !== state[k]) inputs[k].value = state[k];
-    });
-  };
-  const widget = liveWidget(root, runtime, { draw, sync });
-
-  buttons.forEach((b) => b.addEventListener("click", () => {
-    if (b.dataset.block !== widget.state.block) widget.update({ block: b.dataset.block });
-  }));
-  SIZES.forEach((k) => {
-    const input = inputs[k];
-    input.addEventListener("input", () => {
-      const n = Number(input.value);
-      // keep typing until the value is a whole number in range
-      if (input.value === "" || !Number.isInteger(n) || n < Number(input.min) || n > Number(input.max)) return;
-      if (n !== widget.state[k]) widget.update({ [k]: n });
-    });
+  const drawn = { compute: (name, params) => runtime.compute(name, { ...params, drawn: true }) };
+  liveWidget(root, drawn);
+  root.querySelector("[data-control=block]").addEventListener("keydown", (event) => {
+    const block = event.target.closest("[data-value]");
+    if (!block || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    block.dispatchEvent(new MouseEvent("click", { bubbles: true }));
   });
 }

@@ -1,49 +1,41 @@
 // Widget param-count: a preset (architecture family + published sizes), sliders and number
-// boxes for d_model, L, V, d_ff, and the "d_ff = 4d" tie. A size of 0 in the parameters means
-// "the preset's own value"; picking a preset clears the sizes back to 0.
-// pycore: pycore/widgets/param_count.py.
+// boxes for d_model, L, V, d_ff, and the "d_ff = 4d" switch. pycore:
+// pycore/widgets/param_count.py (numbers, the stacked bar and the presets' errors). What is
+// special here: a size of 0 in the parameters means "the preset's own value", so
+//   - choosing a preset clears the sizes back to 0 (and ties d_ff as that preset does);
+//   - turning the switch off keeps the d_ff in use as an explicit number;
+//   - a size's slider and box show the size in use (the view's), and d_ff's are locked
+//     while it follows d.
 import { liveWidget } from "./common.js";
 
 const SIZES = ["d_model", "layers", "vocab", "d_ff"];
 
 export function mount(root, runtime) {
-  const preset = root.querySelector("[data-control=preset]");
-  const tie = root.querySelector("[data-control=ff_4d]");
-  const inputs = Object.fromEntries(SIZES.map((key) => [key, [...root.querySelectorAll(`[data-control=${key}]`)]]));
-
-  const draw = (view) => {
+  const controls = (key) => [...root.querySelectorAll(`input[data-control=${key}]`)];
+  let widget = null;
+  const sync = () => {
+    const view = widget.view;
     for (const key of SIZES) {
-      for (const input of inputs[key]) {
-        if (document.activeElement !== input || input.type === "range") input.value = view[key];
+      for (const el of controls(key)) {
+        const shown = el.dataset.kind === "range" || el !== document.activeElement;
+        if (shown && Number(el.value) !== view[key]) el.value = String(view[key]);
       }
     }
-    const locked = root.dataset.state === "live" ? view.ff_4d : true;
-    inputs.d_ff.forEach((input) => { input.disabled = locked; });
-    root.querySelectorAll("tr[data-preset]").forEach((tr) => {
-      tr.classList.toggle("current", tr.dataset.preset === view.preset);
-    });
-  };
-  const sync = (state) => {
-    preset.value = state.preset;
-    tie.checked = state.ff_4d;
-  };
-  const widget = liveWidget(root, runtime, { draw, sync });
-
-  preset.addEventListener("change", () => {
-    const row = widget.view.presets.find((p) => p.key === preset.value);
-    widget.update({ preset: preset.value, d_model: 0, layers: 0, vocab: 0, d_ff: 0, ff_4d: row.ff_tied });
-  });
-  tie.addEventListener("change", () => {
-    // unticking keeps the current d_ff as an explicit number
-    widget.update({ ff_4d: tie.checked, d_ff: widget.view.d_ff });
-  });
-  for (const key of SIZES) {
-    for (const input of inputs[key]) {
-      input.addEventListener("input", () => {
-        const n = Number(input.value);
-        if (input.value === "" || !Number.isInteger(n) || n < Number(input.min) || n > Number(input.max)) return;
-        if (n !== widget.view[key]) widget.update({ [key]: n });
-      });
+    if (root.dataset.state === "live") {
+      controls("d_ff").forEach((el) => { el.disabled = view.ff_4d; });
     }
-  }
+  };
+  widget = liveWidget(root, runtime, { sync });
+
+  const update = widget.update;
+  widget.update = (changes) => {
+    if ("preset" in changes && changes.preset !== widget.state.preset) {
+      const row = widget.view.presets.find((p) => p.key === changes.preset);
+      changes = { ...changes, d_model: 0, layers: 0, vocab: 0, d_ff: 0, ff_4d: row.ff_tied };
+    }
+    if (changes.ff_4d === false && !("d_ff" in changes)) {
+      changes = { ...changes, d_ff: widget.view.d_ff };
+    }
+    return update(changes);
+  };
 }

@@ -1,24 +1,25 @@
-// Widget permutation: reorder the sentence (shuffle with seed + 1, reverse, rotate, arrow keys
-// on a focused word, or drag a word onto another slot), switch positional encoding on and off.
-// pycore: pycore/widgets/permutation.py (the state holds the seed and, once the reader moves
-// words by hand, the explicit order perm).
+// Widget permutation: reorder the sentence (shuffle with seed + 1, reverse, rotate, the arrow
+// keys on a word, or drag a word onto another slot); the positions switch and the picture are
+// the book's common ones. pycore: pycore/widgets/permutation.py (the state holds the seed and,
+// once the reader moves words by hand, the explicit order perm). What is special here: the
+// sortable sentence and the three reordering buttons.
 import { liveWidget } from "./common.js";
-
-const MAX_SEED = 9999;
-
 
 export function mount(root, runtime) {
   const chips = [...root.querySelectorAll(".perm-chip")];
-  const positions = root.querySelector("[data-control=positions]");
   const action = (name) => root.querySelector(`[data-action="${name}"]`);
+  const maxSeed = Number(action("shuffle").dataset.max);  // the seed's range, from PARAMS
+  const live = () => root.dataset.state === "live";
 
-  const draw = (view) => {
-    chips.forEach((chip, s) => {
-      chip.setAttribute("aria-label", `第 ${s + 1} 个位置：${view.tokens[s]}`);
-    });
+  // The sentence is one Tab stop: the focused word is the tabbable one.
+  const focusSlot = (s) => {
+    chips.forEach((chip, k) => { chip.tabIndex = k === s ? 0 : -1; });
+    chips[s].focus();
   };
-  const sync = (state) => { positions.checked = state.positions; };
-  const widget = liveWidget(root, runtime, { draw, sync });
+  const draw = (view) => {
+    chips.forEach((chip, s) => chip.setAttribute("aria-label", `第 ${s + 1} 个位置：${view.tokens[s]}`));
+  };
+  const widget = liveWidget(root, runtime, { draw });
   const order = () => [...widget.view.perm];
 
   function move(from, to) {
@@ -31,24 +32,32 @@ export function mount(root, runtime) {
   }
 
   action("shuffle").addEventListener("click", () => {
-    widget.update({ seed: widget.state.seed >= MAX_SEED ? 1 : widget.state.seed + 1, perm: [] });
+    widget.update({ seed: widget.state.seed >= maxSeed ? 1 : widget.state.seed + 1, perm: [] });
   });
   action("reverse").addEventListener("click", () => widget.update({ perm: order().reverse() }));
   action("rotate").addEventListener("click", () => {
     const perm = order();
     widget.update({ perm: [...perm.slice(1), perm[0]] });
   });
-  positions.addEventListener("change", () => widget.update({ positions: positions.checked }));
 
   chips.forEach((chip, s) => {
     chip.addEventListener("keydown", (event) => {
-      const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-      if (!step || root.dataset.state !== "live") return;
+      if (!live()) return;
+      const shift = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+      const look = { ArrowUp: -1, ArrowDown: 1 }[event.key];
+      if (shift) {
+        if (move(s, s + shift)) focusSlot(s + shift);  // the focus follows the word
+      } else if (look) {
+        focusSlot((s + look + chips.length) % chips.length);
+      } else if (event.key === "Home" || event.key === "End") {
+        focusSlot(event.key === "Home" ? 0 : chips.length - 1);
+      } else {
+        return;
+      }
       event.preventDefault();
-      if (move(s, s + step)) chips[s + step].focus();
     });
     chip.addEventListener("pointerdown", (event) => {
-      if (root.dataset.state !== "live") return;
+      if (!live()) return;
       chip.setPointerCapture(event.pointerId);
       chip.classList.add("dragging");
     });
@@ -59,7 +68,7 @@ export function mount(root, runtime) {
       const target = document.elementFromPoint(event.clientX, event.clientY)?.closest(".perm-chip");
       if (target && root.contains(target)) {
         const to = Number(target.dataset.slot);
-        if (move(s, to)) chips[to].focus();
+        if (move(s, to)) focusSlot(to);
       }
     };
     chip.addEventListener("pointerup", drop);

@@ -31,7 +31,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from .. import block
+from .. import block, figure
 
 LAB_FILE = "<代码实验室>"
 MAX_STDOUT = 20000  # characters kept of what the code prints
@@ -84,6 +84,11 @@ def shape_rows(trace):
         dims = tuple(int(n) for n in shape)
         rows.append({"name": str(name), "shape": list(dims), "text": str(dims)})
     return rows
+
+
+def changed_steps(shapes):
+    """For each step, whether its shape differs from the step before (the list marks them)."""
+    return [k > 0 and row["shape"] != shapes[k - 1]["shape"] for k, row in enumerate(shapes)]
 
 
 def heat(weights):
@@ -212,10 +217,18 @@ def view(seed, causal, time_limit, code=None, interrupted=None):
         "code": code, "edited": code != source,
         "seed": seed, "causal": causal,
         "stdout": stdout, "error": error,
-        "shapes": shapes,
+        "shapes": shapes, "changed": changed_steps(shapes),
         "output_shape": shapes[-1]["text"] if shapes else "—",
         "weights": weights,
         "positions": [str(i) for i in range(len(weights))],
+        # the weights as a heatmap on a fixed 0..1 scale, as many cells as lab_report returned;
+        # in a causal run, the future's exact zeros drawn as the mask
+        "heat": figure.heatmap_slots(weights, range(len(weights)), range(len(weights)), MAX_HEAT,
+                                     lo=0.0, hi=1.0, cell=30, label_w=30, label_h=20,
+                                     row_name="查询", col_name="键",
+                                     masked=[[causal and j > i and x == 0.0
+                                              for j, x in enumerate(row)]
+                                             for i, row in enumerate(weights)]),
         "heat_caption": f"lab_report(seed={seed}, causal={causal}) 的 head 0：第 1 条序列前 "
                         f"{len(weights)} 个位置的注意力权重（行：查询，列：键）",
     }

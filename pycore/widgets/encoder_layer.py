@@ -2,23 +2,34 @@
 
 The math is pycore.encoder (Post-LN and Pre-LN step lists, each step's 9 x 6 matrix with its
 row means and standard deviations). This module picks the step the reader is on and adds what
-the page needs around it: a Chinese name, the formula, a note, shade classes for the heatmap,
-and the FFN's 9 x 24 hidden layer of the chosen layout.
+the page needs around it: a Chinese name, the formula, a note, the picture (the matrix as a
+heatmap on one diverging scale for every step, each row's mean and standard deviation as bars
+beside it) and the FFN's 9 x 24 hidden layer of the chosen layout.
 
 `step` is 1-based (1 = the input x); Post-LN has 7 steps, Pre-LN 8 (the last is the final
 LayerNorm that a Pre-LN network adds once, after its last layer). A step past the end of the
 list is shown as the last step.
+
+The FFN's hidden layer depends on the layout alone: given `shown` (the layout the page shows,
+as positional-encoding does with its parts), the view leaves it out while the layout stays.
 """
 import functools
 
 import numpy as np
 
-from .. import encoder, example, ffn
+from .. import encoder, example, ffn, figure
 
 LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
 MAX_STEPS = 8
-TONE_FULL = 2.5  # |value| that gets the darkest shade
-TONE_LEVELS = 5
+TONE_FULL = 2.5  # |value| that gets the darkest colour, the same at every step
+# The picture, in SVG units: row labels, the 9 x 6 heatmap, then the bars of each row's mean
+# (on [-1, 1]) and standard deviation (on [0, 2], a line at 1).
+CELL, LABEL_W, TOP = 26, 40, 36
+BARS_W, BARS_GAP, BAR_H = 80, 18, 16
+
+# What the page already shows ({"layout": ...}) is an input of the view, never a block's.
+INPUTS = ("shown",)
+LAYOUT_ONLY = ("d_ff", "hidden", "hidden_fig", "hidden_cols", "hidden_shape")
 
 PARAMS = {
     "step": {"type": "int", "min": 1, "max": MAX_STEPS, "default": 1,
@@ -42,7 +53,7 @@ TEXT = {
     ("post", "add1"): ("残差相加", ADD_FORMULA,
                        "注意力的结果加回原来的 x，原有的特征一个也没丢，只是多了从别的词拿来的东西。"),
     ("post", "ln1"): ("LayerNorm", LN_FORMULA,
-                      "每一行单独标准化。看最右两列：各行均值都是 0，标准差都约为 1。"),
+                      "每一行单独标准化。看右边的 μ、σ 两栏：各行均值都是 0，标准差都落在 1 那条线上。"),
     ("post", "ffn"): ("前馈网络 FFN", FFN_FORMULA,
                       "同一个 6 → 24 → 6 的小网络分别作用在每一行上，行与行之间互不相干。"
                       "权重是种子为 7 的固定随机数。"),
@@ -78,11 +89,6 @@ def _clean(m, digits):
     return np.where(np.abs(m) < 0.5 * 10.0 ** -digits, 0.0, m)
 
 
-def tones(m):
-    """Diverging shade levels -5..5: sign of the value, 5 at |value| >= TONE_FULL."""
-    return np.rint(np.clip(np.asarray(m) / TONE_FULL, -1, 1) * TONE_LEVELS).astype(int)
-
-
 def ffn_hidden(layout, steps=None):
     """(9, 24): the ReLU layer inside this layout's FFN, max(0, v W1 + b1)."""
     steps = {s["key"]: s["matrix"] for s in steps or encoder.encoder_steps(layout)}
@@ -93,32 +99,70 @@ def ffn_hidden(layout, steps=None):
 
 @functools.cache
 def layout_steps(layout):
-    """The layout's steps and its FFN's hidden layer, computed once per layout: the running
-    example and its weights are fixed, so moving to another step only picks another one."""
+    """The layout's steps, its FFN's hidden layer and that layer's picture, computed once per
+    layout: the running example and its weights are fixed, so moving to another step only
+    picks another one."""
     steps = encoder.encoder_steps(layout)
-    return steps, ffn_hidden(layout, steps)
+    hidden = ffn_hidden(layout, steps)
+    picture = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
+                                 left=28, top=22, row_name="词", col_name="24 个隐藏单元")
+    return steps, hidden, picture
 
 
-def view(step, layout):
-    steps, hidden = layout_steps(layout)
+def picture(tokens, matrix, mean, std):
+    """The step's matrix as a heatmap (the same scale at every step, so a LayerNorm is seen
+    to even the rows out), each row's mean and standard deviation as bars beside it."""
+    heat = figure.heat_grid(matrix, tokens, [f"维 {j + 1}" for j in range(matrix.shape[1])],
+                            cell=CELL, left=LABEL_W, top=TOP, limit=TONE_FULL)
+    heat["legend"]["note"] = "每一步同一刻度"
+    ys = [y + (CELL - BAR_H) / 2 for y in heat["ys"]]
+    mu_x = heat["width"] + BARS_GAP
+    sd_x = mu_x + BARS_W + BARS_GAP
+    return {"heat": heat, "row_y": [y + CELL / 2 for y in heat["ys"]],
+            "col_x": [x + CELL / 2 for x in heat["xs"]],
+            "cols": [str(j + 1) for j in range(matrix.shape[1])],
+            "label_x": LABEL_W - 6, "col_y": TOP - 8, "title_y": 14, "axis_y": heat["height"] + 14,
+            "mu": figure.row_bars(mean, ys, x=mu_x, width=BARS_W, height=BAR_H, lo=-1.0, hi=1.0,
+                                  labels=tokens, name="均值 μ"),
+            "sd": figure.row_bars(std, ys, x=sd_x, width=BARS_W, height=BAR_H, lo=0.0, hi=2.0,
+                                  ref=1.0, labels=tokens, name="标准差 σ"),
+            "mu_title_x": mu_x + BARS_W / 2, "sd_title_x": sd_x + BARS_W / 2,
+            "top": TOP, "bottom": heat["height"], "ref_y1": TOP - 4, "ref_y2": heat["height"] + 4,
+            "width": sd_x + BARS_W + 8, "height": heat["height"] + 20}
+
+
+def view(step, layout, shown=None):
+    steps, hidden, hidden_picture = layout_steps(layout)
     i = min(step, len(steps)) - 1
     s = steps[i]
     name, formula, note = _text(layout, s["key"])
     mean, std = _clean(s["row_mean"], 3), s["row_std"]
     grid = np.column_stack([_clean(s["matrix"], 3), mean, std])  # (9, 8): 6 values, mean, std
     n, d = s["matrix"].shape
-    return {
+    out = {
         "layout": layout, "layout_name": LAYOUT_NAMES[layout],
         "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
         "name": name, "label": s["label"], "formula": formula, "note": note,
         "shape": f"{n} × {d}", "is_norm": s["kind"] == "norm",
         "steps": [{"key": t["key"], "name": _text(layout, t["key"])[0], "label": t["label"]}
                   for t in steps],
+        # the step list always has MAX_STEPS items; a shorter layout hides its last ones
+        "slots": [{"name": _text(layout, t["key"])[0] if t else "",
+                   "label": t["label"] if t else "",
+                   "hidden": t is None, "selected": str(k == i).lower()}
+                  for k, t in enumerate(steps + [None] * (MAX_STEPS - len(steps)))],
+        "prev_off": str(i == 0).lower(), "next_off": str(i == len(steps) - 1).lower(),
         "tokens": example.TOKENS, "d": d, "d_ff": hidden.shape[1],
-        "grid": grid, "tone": tones(s["matrix"]),
+        "grid": grid,
         "row_mean": mean, "row_std": std,
         "mean_abs_max": float(np.max(np.abs(mean))),
         "std_min": float(std.min()), "std_max": float(std.max()),
-        "hidden": hidden, "hidden_tone": tones(hidden),
+        "fig": picture(example.TOKENS, _clean(s["matrix"], 4), mean, std),
+        "hidden": hidden, "hidden_fig": hidden_picture,
+        "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
         "hidden_shape": f"{hidden.shape[0]} × {hidden.shape[1]}",
     }
+    if isinstance(shown, dict) and shown.get("layout") == layout:
+        for key in LAYOUT_ONLY:
+            del out[key]
+    return out

@@ -1,6 +1,8 @@
 """Widget permutation: reorder the running example and compare each token's attention output
 with the output it had in the original order. The math is pycore.positional.permutation_outputs
-(the semantic head, optionally with sinusoidal PE added to the embeddings).
+(the semantic head, optionally with sinusoidal PE added to the embeddings); the picture is the
+outputs before and after as two heatmaps on one diverging scale, a line from each token's old
+row to its new one.
 
 The order is `perm` (new slot s holds old token perm[s]) when given, else a shuffle drawn
 from `seed` (seed 0 = the original order). The shuffle is a Fisher-Yates pass driven by a
@@ -8,9 +10,12 @@ small linear congruential generator, so CPython and Pyodide draw the same order 
 """
 import numpy as np
 
-from .. import example, positional
+from .. import example, figure, positional
 
 N = len(example.TOKENS)
+CELL = 22               # SVG units of a heatmap cell
+LABEL_W, TOP = 36, 40   # the first heatmap's row labels; the titles and column numbers above
+GAP = 48                # between the two heatmaps: the lines from old rows to new ones
 
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 9999, "default": 1,
@@ -38,10 +43,39 @@ def seeded_order(seed, n=N):
 
 
 
+def picture(order, original, shuffled, changed):
+    """Both heatmaps on one diverging scale (the larger |value| of the two), the second one
+    (its rows in the new order, their labels at its right) GAP to the right of the first;
+    each original row i linked to its new slot s (order[s] = i)."""
+    tokens = [example.TOKENS[i] for i in order]
+    limit = float(max(np.abs(original).max(), np.abs(shuffled).max()))
+    before = figure.heat_grid(original, example.TOKENS, example.FEATURES, cell=CELL,
+                              left=LABEL_W, top=TOP, limit=limit)
+    after = figure.heat_grid(shuffled, tokens, example.FEATURES, cell=CELL, top=TOP, limit=limit)
+    after_x = before["width"] + GAP
+    row_y = [y + CELL / 2 for y in before["ys"]]  # the rows' middles, on both sides
+    slot_of = {i: s for s, i in enumerate(order)}
+    links = figure.row_links([(i, slot_of[i]) for i in range(N)], row_y, row_y,
+                             x0=before["width"] + 3, x1=after_x - 3)
+    for link in links:
+        link["changed"] = bool(changed[link["j"]])  # drawn dashed: the token's output changed
+    return {"width": after_x + after["width"] + LABEL_W, "height": before["height"],
+            "after_x": after_x, "title_y": 14, "col_y": TOP - 8, "row_y": row_y,
+            "cols": [str(j + 1) for j in range(len(example.FEATURES))],
+            "before_col_x": [x + CELL / 2 for x in before["xs"]],
+            "after_col_x": [x + CELL / 2 for x in after["xs"]],
+            "before_title_x": figure.r((LABEL_W + before["width"]) / 2),
+            "after_title_x": figure.r(after_x + after["width"] / 2),
+            "before_label_x": LABEL_W - 6, "after_label_x": after["width"] + 6,
+            "before": before, "after": after, "links": links,
+            "slot_tokens": [str(i) for i in order], "legend": before["legend"]}
+
+
 def view(seed, perm, positions):
     order = [int(round(i)) for i in perm] if len(perm) else seeded_order(seed)
     r = positional.permutation_outputs(order, positions)
     diff = r["max_abs_diff"]
+    changed = [d > 1e-9 for d in r["diff_per_slot"]]
     return {
         "seed": seed, "perm": r["perm"], "positions": positions,
         "tokens": r["tokens"], "original_tokens": example.TOKENS, "features": example.FEATURES,
@@ -50,5 +84,7 @@ def view(seed, perm, positions):
         "diff_per_slot": r["diff_per_slot"],
         "diff_rows": np.asarray(r["diff_per_slot"]).reshape(-1, 1),  # (9, 1) for a table column
         "max_abs_diff": diff,  # printed in e-notation by the page
+        "n_changed": sum(changed),
         "verdict": "不同：换了位置，输出就变了" if diff > 1e-9 else "相同：只是跟着词挪了座位",
+        "fig": picture(order, r["original"], r["shuffled"], changed),
     }

@@ -1,10 +1,10 @@
 """Widget positional-encoding: the sinusoidal table as a heatmap, one pair of dimensions as
 curves, PE(p).PE(p+k) against k for two starting positions, and the shift-as-rotation check.
-The math is pycore.positional; this module only picks what the page shows.
+The math is pycore.positional; the pictures are pycore.figure's (a raster heatmap, line charts).
 
-Positions 0 .. N_POS-1 are drawn. `pair` is clamped to d_model/2 - 1 (the slider's range
-follows d_model). The two check numbers dot_diff and rot_error (~1e-15) are printed in
-e-notation by the page; their last digits depend on the platform's sin/cos (CPython at build
+Positions 0 .. N_POS-1 are drawn. `pair` is clamped to d_model/2 - 1 (the slider's upper end
+follows d_model: `max_pair`). The two check numbers dot_diff and rot_error (~1e-15) are printed
+in e-notation by the page; their last digits depend on the platform's sin/cos (CPython at build
 time, Pyodide live), so the tests check their size, not their digits.
 
 The view comes in parts, each a function of a few parameters (PARTS). Without `shown` it is
@@ -16,19 +16,24 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import positional
+from .. import figure, positional
 
 N_POS = 40          # positions in the heatmap and the curves
-CURVE_STEP = 0.25   # the curves are sampled between integer positions too
+CURVE_SAMPLES = 24  # a curve has at least this many samples per period (and one per position)
+CURVE_PROBES = 14   # the curves' crosshair stops at every third position (each row of the
+                    # heatmap says the pair's values at every position already)
 TABLE_ROWS = 8      # positions in the accessible table
 SHOWN_KS = 8        # offsets k = 0 .. 7 listed as numbers (the plot goes to N_POS - 1)
-HEAT_LEVELS = 50    # the heatmap's shades per sign: |PE| to the nearest 1/50
+HEAT = {"width": 320, "height": 200, "left": 40, "top": 26}  # the heatmap's plot, SVG units
 
-CURVE_X = np.arange(0, N_POS - 1 + 1e-9, CURVE_STEP)  # (157,) positions of the curve samples
 KS = np.arange(N_POS)  # (N_POS,) offsets of the dot-product curves
+# The charts get plain lists: figure's per-point arithmetic on Python floats is several times
+# faster than on NumPy scalars. Each point of a chart costs a few microseconds in Pyodide, on
+# every move of a slider: that is why a curve has only as many samples as its frequency needs.
+KS_LIST = KS.tolist()
 
 PARAMS = {
-    "d_model": {"type": "int", "min": 4, "max": 128, "default": 16,
+    "d_model": {"type": "int", "min": 4, "max": 128, "default": 16, "step": 4,
                 "help": "model dimension (even; the slider moves in steps of 4)"},
     "pair": {"type": "int", "min": 0, "max": 63, "default": 0,
              "help": "dimension pair i (dims 2i, 2i+1) drawn as curves; at most d_model/2 - 1"},
@@ -45,22 +50,14 @@ INPUTS = ("shown",)
 
 @lru_cache(maxsize=8)
 def tables(d_model):
-    """What depends on d_model alone: (pe (N_POS, d), fine (len(CURVE_X), d), frequencies,
-    wavelengths, dots from position 0 (N_POS,)). Cached: a slider for p, k or the pair
-    leaves d_model as it is."""
-    out = (positional.sinusoidal(N_POS, d_model), positional.encode(CURVE_X, d_model),
+    """What depends on d_model alone: (pe (N_POS, d), frequencies, wavelengths, dots from
+    position 0 (N_POS,)). Cached: a slider for p, k or the pair leaves d_model as it is."""
+    out = (positional.sinusoidal(N_POS, d_model),
            positional.frequencies(d_model), positional.wavelengths(d_model),
            positional.offset_dots(d_model, KS, p=0))
     for a in out:
         a.flags.writeable = False
     return out
-
-
-def heat(pe):
-    """The heatmap's shades: PE in fiftieths, rounded, as integers from -50 to 50 (sign ->
-    colour, |h| / 50 -> opacity). The page draws one path per shade, so the 40 x d cells cost
-    at most 100 elements whatever d is; the numbers themselves are in the table."""
-    return np.rint(pe * HEAT_LEVELS).astype(int)  # (N_POS, d_model)
 
 
 def _table(pe, d_model, pair):
@@ -69,39 +66,95 @@ def _table(pe, d_model, pair):
     return pe[:TABLE_ROWS, cols], [f"维 {c}" for c in cols]  # (TABLE_ROWS, 6)
 
 
+def curve_step(omega):
+    """The curves' sampling step for angular frequency omega: 1, 1/2 or 1/4 of a position,
+    the largest giving CURVE_SAMPLES per period (a fast pair needs 1/4, a slow one 1)."""
+    for step in (1.0, 0.5, 0.25):
+        if step <= 2 * np.pi / (CURVE_SAMPLES * omega):
+            return step
+    return 0.25
+
+
 def constant_part():
-    return {"n_pos": N_POS, "heat_levels": HEAT_LEVELS, "curve_x": CURVE_X, "ks": KS}
+    return {"n_pos": N_POS, "ks": KS}
 
 
+# The parts are pure functions of a few integers: a reader sliding back and forth asks for the
+# same ones again, so they are kept (their values are never changed after they are made).
+@lru_cache(maxsize=16)
 def d_part(d_model):
-    pe, _, _, wavelengths, dots_0 = tables(d_model)
+    pe, _, wavelengths, dots_0 = tables(d_model)
     return {
         "d_model": d_model, "max_pair": d_model // 2 - 1, "half_d": d_model / 2,
-        "heat": heat(pe), "slowest_wavelength": float(wavelengths[-1]),
+        # positions down, dimensions across, on the diverging map over [-1, 1]
+        "heat": figure.heat_raster(pe, limit=1.0, **HEAT, row_name="位置", col_name="维度"),
+        "slowest_wavelength": float(wavelengths[-1]),
         "dots_0": dots_0, "dot_k0": float(dots_0[0]),
+        # the dot products from position 0, with the chart's axes and crosshair: they depend on
+        # d alone; the curve from p (p_part) is drawn on the same axes
+        "dots_chart": dots_chart(d_model, [dots_0.tolist()], probes=N_POS),
     }
 
 
+def dots_chart(d_model, series, probes=0):
+    """PE(p).PE(p+k) against k on axes from 0 (or the lowest value) to d/2, its value at k = 0."""
+    dots_0 = tables(d_model)[3]
+    say = lambda k, y: f"k = {k:.0f}：点积 {figure.fmt(y, 4)}（与起点无关）"  # noqa: E731
+    return figure.line_chart(
+        [{"x": KS_LIST, "y": y} for y in series],
+        width=420, height=220, margin=(14, 12, 34, 40), x_domain=(0, N_POS - 1),
+        y_domain=(min(0.0, float(dots_0.min())), d_model / 2),
+        x_label="偏移 k", y_label="PE(p)·PE(p+k)", probes=probes, say=say)
+
+
+@lru_cache(maxsize=128)
+def pair_curves(omega):
+    """The chart of sin(omega p) and cos(omega p): a function of the frequency alone (pair 0
+    turns at omega = 1 for every d, so moving d keeps it)."""
+    step = curve_step(omega)
+    xs = np.arange(0, N_POS - 1 + 1e-9, step)  # (39 / step + 1,) positions of the samples
+    sin, cos = np.sin(omega * xs).tolist(), np.cos(omega * xs).tolist()
+    per_pos = round(1 / step)  # samples per position: the probes sit on whole positions
+    say = lambda x, y: (f"位置 {x:.0f}：sin {figure.fmt(y, 3)}，"  # noqa: E731
+                        f"cos {figure.fmt(cos[round(x) * per_pos], 3)}")
+    curve_x = xs.tolist()
+    return curve_x, figure.line_chart(
+        [{"name": "sin", "x": curve_x, "y": sin}, {"name": "cos", "x": curve_x, "y": cos}],
+        width=420, height=232, margin=(14, 12, 34, 40), x_domain=(0, N_POS - 1),
+        y_domain=(-1, 1), x_label="位置 p", y_label="PE", probes=CURVE_PROBES, say=say)
+
+
+@lru_cache(maxsize=128)
 def pair_part(d_model, pair):
-    pe, fine, frequencies, wavelengths, _ = tables(d_model)
-    wavelength = float(wavelengths[pair])
+    pe, frequencies, wavelengths, _ = tables(d_model)
+    omega, wavelength = float(frequencies[pair]), float(wavelengths[pair])
     table, table_cols = _table(pe, d_model, pair)
+    curve_x, curves = pair_curves(omega)
+    cell_w = HEAT["width"] / d_model
+    pair_pe = pe[:, 2 * pair:2 * pair + 2].tolist()  # (N_POS, 2)
     return {
         "pair": pair, "pair_dims": f"{2 * pair}, {2 * pair + 1}",
-        "omega": float(frequencies[pair]), "wavelength": wavelength,
+        "omega": omega, "wavelength": wavelength,
         "turns": (N_POS - 1) / wavelength,
-        "curve_sin": fine[:, 2 * pair], "curve_cos": fine[:, 2 * pair + 1],
+        "curve_x": curve_x, "curves": curves,
+        # the pair's two columns framed in the heatmap; each row says the pair's values
+        "pair_band": {"x": figure.r(HEAT["left"] + 2 * pair * cell_w), "y": HEAT["top"],
+                      "w": figure.r(2 * cell_w), "h": HEAT["height"]},
+        "heat_says": [f"位置 {p}：维 {2 * pair} = {figure.fmt(a, 3)}，"
+                      f"维 {2 * pair + 1} = {figure.fmt(b, 3)}" for p, (a, b) in enumerate(pair_pe)],
         "table": table, "table_cols": table_cols,
     }
 
 
+@lru_cache(maxsize=128)
 def p_part(d_model, p):
-    dots_0 = tables(d_model)[4]
+    dots_0 = tables(d_model)[3]
     dots_p = positional.offset_dots(d_model, KS, p=p)
     return {
         "p": p, "dots_p": dots_p,
         "dots": [dots_0[:SHOWN_KS], dots_p[:SHOWN_KS]],  # (2, SHOWN_KS) for the table
         "dot_diff": float(np.max(np.abs(dots_0 - dots_p))),
+        "dots_p_path": dots_chart(d_model, [dots_p.tolist()])["paths"][0]["d"],
     }
 
 

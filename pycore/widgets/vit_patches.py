@@ -5,25 +5,45 @@ The photo's pixels ship beside pycore as raw RGB bytes (pycore/photo224.rgb, wri
 `python3 -m bookbuild.photo`), so the same pixels are read in CPython and in Pyodide; a page
 fetches them only when it shows this widget (DATA_FILES).
 The patch features are computed once per patch size; a click only computes one row.
+
+The picture, in SVG units of one photo pixel:
+- the photo with the selected patch's weights over it: one path per colour class of the
+  sequential map (figure.class_paths; a patch's class is its weight over the row's largest),
+  the patch grid, the five most attended patches and the selected one framed;
+- the flattened sequence below it: [CLS], then the patches one token every PITCH units,
+  drawn as one strip of the photo per grid row (a row of the grid is w consecutive tokens),
+  STRIP_SLOTS slots whatever P is; thin separators between the tokens (one dashed line), a
+  bar under each token (one path, BAR units for the largest weight), the selected token
+  framed, a tick at the first token of every grid row.
 """
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
 
-from .. import vit
+from .. import figure, vit
 
 SIZE = 224
 TOP = 5  # how many of the most-attended patches the widget lists
+SIZES = [8, 16, 32]
+PITCH = 20        # strip: one token every PITCH units; its thumbnail THUMB high
+THUMB = 18
+BAR, BAR_BASE = 24, 46  # strip: bar of the largest weight, and the bars' baseline
+STRIP_H = 70
+STRIP_SLOTS = SIZE // min(SIZES)  # grid rows at the smallest P: 28
 
 DATA_FILES = ("photo224.rgb",)
 
+# The patch size of the view the page shows (not a block parameter): given, and equal to P,
+# the view leaves out what depends on P alone (layout), which the page already has.
+INPUTS = ("shown",)
+
 PARAMS = {
-    "P": {"type": "choice", "choices": [8, 16, 32], "default": 16,
+    "P": {"type": "choice", "choices": SIZES, "default": 16,
           "help": "patch side in pixels"},
     "index": {"type": "int", "min": 0, "max": 783, "default": 91,
               "help": "the selected patch, row-major (must exist for this P: < (224 / P)^2)"},
-    "temperature": {"type": "float", "min": 0.05, "max": 2.0, "default": 0.3,
+    "temperature": {"type": "float", "min": 0.05, "max": 2.0, "default": 0.3, "step": 0.05,
                     "help": "softmax temperature of the similarity head"},
 }
 
@@ -47,7 +67,59 @@ def top_patches(row, k=TOP):
     return np.argsort(-row, kind="stable")[:k]
 
 
-def view(P, index, temperature):
+def carry(index, P, to):
+    """The patch of the grid of side `to` that holds the centre of patch `index` of side P:
+    where the selection goes when the reader picks another patch size."""
+    w = SIZE // P
+    y, x = (index // w) * P + P / 2, (index % w) * P + P / 2
+    return int(y // to) * (SIZE // to) + int(x // to)
+
+
+def patch_rect(index, P):
+    """A patch's square in photo pixels."""
+    w = SIZE // P
+    return {"x": (index % w) * P, "y": (index // w) * P, "w": P, "h": P}
+
+
+@lru_cache(maxsize=3)
+def layout(P):
+    """What depends on P alone: the grid lines and cell edges of the photo, and the strip's
+    size, row slices and ticks."""
+    h = w = SIZE // P
+    n = h * w
+    lines = "".join(f"M0 {k * P}H{SIZE}" for k in range(1, h)) + \
+        "".join(f"M{k * P} 0V{SIZE}" for k in range(1, w))
+    slices = [{"x": PITCH * (1 + r * w), "w": PITCH * w, "vb": f"0 {r * P} {SIZE} {P}",
+               "hidden": False} for r in range(h)]
+    ticks = [{"x": PITCH * (1 + r * w) + PITCH / 2, "label": str(r * w), "hidden": False}
+             for r in range(h)]
+    blank_slice = {"x": 0, "w": PITCH, "vb": f"0 0 {SIZE} {P}", "hidden": True}
+    blank_tick = {"x": 0, "label": "", "hidden": True}
+    width = PITCH * (n + 1)
+    return {
+        "grid": {"cell": P, "n": w, "edges": [k * P for k in range(w + 1)], "lines": lines},
+        "strip": {"width": width, "height": STRIP_H, "viewbox": f"0 0 {width} {STRIP_H}",
+                  "pitch": PITCH, "thumb_y": 1, "thumb_h": THUMB, "tick_y": STRIP_H - 6,
+                  "cls": {"x": 1, "y": 1, "w": THUMB, "h": THUMB, "tx": PITCH / 2, "ty": 13},
+                  "slices": slices + [blank_slice] * (STRIP_SLOTS - h),
+                  "ticks": ticks + [blank_tick] * (STRIP_SLOTS - h),
+                  # the separators: one line as high as a thumbnail, dashed every PITCH
+                  "sep": {"x1": PITCH - 1, "x2": width, "y": 1 + THUMB / 2,
+                          "dash": f"2 {PITCH - 2}"},
+                  "sel_w": PITCH, "sel_h": BAR_BASE + 2},
+    }
+
+
+def bars_path(relative):
+    """The strip's bars as one path: token i + 1 gets a bar BAR * relative[i] high (bars under
+    a twentieth of a unit are left out: they could not be seen)."""
+    heights = BAR * np.asarray(relative)  # (N,)
+    tops = np.round(BAR_BASE - heights, 2).tolist()
+    return "".join(f"M{PITCH * (i + 1) + 3} {tops[i]:g}h14V{BAR_BASE}h-14z"
+                   for i in np.flatnonzero(heights >= 0.05).tolist())
+
+
+def view(P, index, temperature, shown=None):
     h, w = vit.grid_shape(SIZE, SIZE, P)
     n = h * w
     if not 0 <= index < n:
@@ -57,18 +129,31 @@ def view(P, index, temperature):
     top = top_patches(row)
     rows, cols = np.divmod(np.arange(n), w)  # (N,), (N,)
     uniform = np.full(n, 1.0 / n)
-    return {
+    largest = float(row.max())
+    classes = figure.seq_classes(row, 0.0, largest).reshape(h, w)  # colour by weight / largest
+    sel = patch_rect(index, P)
+    out = {
         "P": P, "index": index, "temperature": temperature,
         "row": int(index // w), "col": int(index % w),
         "image_size": SIZE, "grid_h": h, "grid_w": w,
         "n_patches": n, "n_tokens": vit.n_tokens(SIZE, SIZE, P), "patch_dim": vit.patch_dim(P),
         "n_scores": vit.n_tokens(SIZE, SIZE, P) ** 2,
         "feature_table": [raw[index], std[index]],  # (2, 4): as measured, standardised
-        # (h, w): the row laid out as the grid, sums to 1; the page shades each patch and sizes
-        # its bar by weight / max_weight (1 for the largest)
-        f"weights_p{P}": row.reshape(h, w),
-        "row_sum": row.sum(), "max_weight": row.max(), "self_weight": row[index],
+        f"weights_p{P}": row.reshape(h, w),  # (h, w): the row laid out as the grid, sums to 1
+        "table_digits": 4 if P == 8 else 3,  # the weights table's decimals (smaller at P = 8)
+        "table_on_demand": n > 200,  # that many cells are in the page only while 数值 is open
+        "row_sum": row.sum(), "max_weight": largest, "self_weight": row[index],
         "top_index": top, "top_row": rows[top], "top_col": cols[top], "top_weight": row[top],
         "mean_distance": vit.mean_attention_distance(row, index, (h, w), P),
         "uniform_distance": vit.mean_attention_distance(uniform, index, (h, w), P),
+        "carry": {str(size): carry(index, P, size) for size in SIZES},
+        "say": f"第 {index} 个图块（第 {index // w} 行，第 {index % w} 列）",
+        # the picture (and, unless the page has it, its part that depends on P alone)
+        "overlay": figure.class_paths(classes, P),
+        "legend": figure.legend(0.0, largest, digits=4),
+        "selected": sel,
+        "top": [patch_rect(int(i), P) for i in top],
+        "strip_sel": {"x": PITCH * (index + 1)},
+        "bars": bars_path(row / largest),
     }
+    return out if shown == P else {**out, **layout(P)}

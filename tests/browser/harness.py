@@ -63,8 +63,9 @@ def updates(root):
 def page_names(site):
     """Every page a reader opens (index and chapters) plus two embed pages, one of a widget and
     one of a chapter: the other embed pages repeat those markups (tests/browser/test_embed.py
-    covers embedding itself), and booting Pyodide on each of them would only cost time."""
-    names = sorted(p.name for p in site.glob("*.html"))
+    covers embedding itself), and booting Pyodide on each of them would only cost time.
+    Not print.html: the whole book for paper, its figures static for good (tests/test_downloads.py)."""
+    names = sorted(p.name for p in site.glob("*.html") if p.name != "print.html")
     pages = [n for n in names if not n.startswith("embed-")]
     embeds = [n for n in names if n.startswith("embed-")]
     chapters = {n[len("embed-"):] for n in embeds} & set(pages)

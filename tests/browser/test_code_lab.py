@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from pycore import block
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 PAGE = "15-code-lab.html"
 SOURCE = (Path(__file__).resolve().parents[2] / "pycore" / "block.py").read_text(encoding="utf-8")
@@ -39,8 +39,10 @@ def run(root, action):
 
 
 def shown_shapes(root):
-    rows = root.locator('[data-part="shapes"] tr')
-    return [tuple(rows.nth(i).locator("td").all_text_contents()) for i in range(rows.count())]
+    """The list of steps: (name, shape) of each."""
+    return [tuple(step) for step in root.locator('[data-part="shapes"] li').evaluate_all(
+        "lis => lis.map(li => [li.querySelector('.step-name').textContent, "
+        "li.querySelector('.step-shape').textContent])")]
 
 
 def shown_stdout(root):
@@ -184,3 +186,39 @@ def test_a_bug_shows_a_traceback_and_reset_restores(book_pages):
     root.locator("[data-action=reset]").click()  # the frame's reset does the same
     assert box.input_value() == SOURCE
     assert root.locator('[data-bind="output_shape"]').inner_text() == "(2, 32, 128)"
+
+
+def test_the_weights_are_a_heatmap_as_large_as_the_code_returns(book_pages):
+    """Head 0's weights as a heatmap on a fixed 0..1 map: every bound attribute is pycore's;
+    the original's 6 x 6 causal corner (its first cell weight 1, the strongest colour; the
+    future hidden at weight 0, the weakest); an edited prefix of 10 shows 10 x 10 cells and
+    hides the other slots; pointing at a cell says its value; the shape that changed is
+    marked in the list of steps."""
+    root = book_pages("code-lab").widget("code-lab")
+    view = pycore_view("code-lab", **params_of(root))
+    assert_drawn(root, view, min_count=144 * 3)
+    cells = root.locator(".lab-heat .cell:not([data-say=''])")  # the used slots
+    assert cells.count() == 36
+    assert cells.first.get_attribute("data-seq") == "8"  # weight 1
+    assert cells.nth(1).get_attribute("data-seq") == "0"
+    assert root.locator(".lab-heat .cell[data-masked]").count() == 15  # causal: 6 * 5 / 2 zeros
+    assert root.locator(".lab-heat .legend-row").inner_text().split() == ["0.00", "1.00", "全图统一刻度"]
+    cells.nth(6 + 0).hover()  # row 1, column 0
+    assert root.locator(".lab-heat [data-readout]").inner_text() == \
+        f"1 → 0：{view['weights'][1][0]:.4f}"
+    changed = root.locator('[data-part="shapes"] li.changed .step-name').all_text_contents()
+    assert "Q split into heads" in changed and "x (input)" not in changed
+    edited = SOURCE.replace("causal=True, prefix=6", "causal=True, prefix=10")
+    root.locator("textarea").fill(edited)
+    run(root, root.locator("[data-action=run]").click)
+    view = pycore_view("code-lab", **params_of(root), code=edited)
+    assert_drawn(root, view)
+    assert cells.count() == 100
+    assert root.locator(".lab-heat svg.heat").get_attribute("viewBox") == view["heat"]["viewbox"]
+    labels = root.locator(".lab-heat .row-label").all_text_contents()
+    assert labels == [str(i) for i in range(10)] + ["", ""]
+    # the unused slots lie outside the viewBox (the figure clips them)
+    x0, y0, vw, vh = map(float, view["heat"]["viewbox"].split())
+    outside = root.locator(".lab-heat .cell[data-say='']").evaluate_all(
+        "cs => cs.map(c => [Number(c.getAttribute('x')), Number(c.getAttribute('y'))])")
+    assert len(outside) == 44 and all(x >= vw or y >= vh for x, y in outside)

@@ -8,7 +8,7 @@ import pytest
 
 from pycore import encoder, example
 from pycore.widgets.encoder_layer import view as encoder_view
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 NAME = "encoder-layer"
 # 9 x (6 values + mean + std), the FFN's 9 x 24 hidden layer, step counters and stats
@@ -50,11 +50,12 @@ def test_view_clamps_the_step_and_lists_the_layout():
                                                  "add2", "ln_final"]
 
 
-def test_view_tones_and_the_hidden_layer():
+def test_view_colours_and_the_hidden_layer():
     v = encoder_view(step=4, layout="post")
-    for row, tones in zip(v["grid"], v["tone"]):
-        for x, t in zip(row[:6], tones):
-            assert t == round(max(-1, min(1, x / 2.5)) * 5)
+    # the heatmap's diverging classes on one scale for every step, [-2.5, 2.5]: 4 + round(4 x / 2.5)
+    for row, classes in zip(v["grid"], v["fig"]["heat"]["c"]):
+        for x, c in zip(row[:6], classes):
+            assert c == 4 + round(max(-1, min(1, x / 2.5)) * 4)
     # hidden layer of the FFN: relu(h W1) with h = LN(x + MHA(x)), by explicit loops
     h, w1 = np.array(v["grid"])[:, :6], encoder.ffn_weights()["w1"]
     hid = [[max(0.0, sum(h[i, k] * w1[k, j] for k in range(6))) for j in range(24)]
@@ -70,10 +71,30 @@ def step_names(root):
 
 
 def stats_columns(root):
-    """The page's mean and std of every row, read from the table's last two columns."""
+    """The page's mean and std of every row, read from the table's last two columns (in the
+    数值 fold)."""
     rows = root.locator('table[data-matrix="grid"] tbody tr')
-    cells = [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+    cells = [rows.nth(i).locator("td").all_text_contents() for i in range(rows.count())]
     return [c[6] for c in cells], [c[7] for c in cells]
+
+
+def layout_button(root, layout):
+    return root.locator(f"""[data-control=layout] [data-value='"{layout}"']""")
+
+
+def bars_at_their_reference(root, view):
+    """The picture: every bound attribute is pycore's; the bars of a row's mean run from the
+    zero line of [-1, 1] (80 units) and those of its std from the left of [0, 2], so after a
+    LayerNorm every std bar ends on the line at 1."""
+    assert_drawn(root, view, min_count=54 * 3 + 18 * 4 + 8 * 2 + 2)
+    sd = root.locator(".enc-bars.sd .bar").evaluate_all(
+        "els => els.map(e => Number(e.getAttribute('x')) + Number(e.getAttribute('width')))")
+    ref = float(root.locator(".enc-bars.sd .ref").get_attribute("x1"))
+    left = float(root.locator(".enc-bars.sd .axis").get_attribute("x1"))
+    for end, std in zip(sd, view["row_std"]):
+        assert abs(end - (left + min(std, 2) / 2 * 80)) <= 0.011
+    if view["is_norm"]:
+        assert all(abs(end - ref) < 0.011 for end in sd)
 
 
 def test_encoder_layer_static_numbers_equal_pycore(browser, server):
@@ -97,10 +118,12 @@ def test_buttons_step_forward_and_back(book_pages):
     assert updates(root) == before + 3
     view = pycore_view(NAME, step=4)
     assert_shows(root, view, min_count=SHOWN)
+    bars_at_their_reference(root, view)
     assert root.locator('[data-bind="name"]').inner_text() == "LayerNorm"
     assert root.locator('li[aria-selected="true"] .enc-step-name').inner_text() == "LayerNorm"
     root.locator("[data-action=prev]").click()
     assert_shows(root, pycore_view(NAME, step=3), min_count=SHOWN)
+    bars_at_their_reference(root, pycore_view(NAME, step=3))
     # keyboard on the buttons themselves
     root.locator("[data-action=next]").focus()
     root.page.keyboard.press("Enter")
@@ -139,7 +162,7 @@ def test_switch_to_pre_ln_changes_the_step_list(book_pages):
     root = book_pages(NAME).widget(NAME)
     root.locator('.enc-steps li[data-step="3"]').click()
     before = updates(root)
-    root.locator('[data-control=layout][value="pre"]').check()
+    layout_button(root, "pre").click()
     assert updates(root) == before + 1
     view = pycore_view(NAME, step=3, layout="pre")
     assert_shows(root, view, min_count=SHOWN)
@@ -154,7 +177,7 @@ def test_switch_to_pre_ln_changes_the_step_list(book_pages):
     assert max(abs(float(s) - 1) for s in stds) > 0.1
     # back to Post-LN from step 8: the shorter list shows its last step
     root.locator('.enc-steps li[data-step="8"]').click()
-    root.locator('[data-control=layout][value="post"]').check()
+    layout_button(root, "post").click()
     assert_shows(root, pycore_view(NAME, step=8, layout="post"), min_count=SHOWN)
     assert step_names(root) == POST
     assert root.locator('li[aria-selected="true"] .enc-step-name').inner_text() == POST[-1]
@@ -163,12 +186,14 @@ def test_switch_to_pre_ln_changes_the_step_list(book_pages):
 @pytest.mark.parametrize("layout", ["post", "pre"])
 def test_every_layer_norm_gives_mean_zero_std_one(book_pages, layout):
     root = book_pages(NAME).widget(NAME)
-    root.locator(f'[data-control=layout][value="{layout}"]').check()
+    layout_button(root, layout).click()
     norms = [i + 1 for i, s in enumerate(encoder.encoder_steps(layout)) if s["kind"] == "norm"]
     assert len(norms) == (2 if layout == "post" else 3)
     for step in norms:
         root.locator(f'.enc-steps li[data-step="{step}"]').click()
-        assert_shows(root, pycore_view(NAME, step=step, layout=layout), min_count=SHOWN)
+        view = pycore_view(NAME, step=step, layout=layout)
+        assert_shows(root, view, min_count=SHOWN)
+        bars_at_their_reference(root, view)
         means, stds = stats_columns(root)
         assert means == ["0.000"] * len(example.TOKENS)
         assert all(abs(float(s) - 1) < 1e-3 for s in stds)
@@ -180,11 +205,43 @@ def test_every_layer_norm_gives_mean_zero_std_one(book_pages, layout):
 
 def test_reset_restores_the_block(book_pages):
     root = book_pages(NAME).widget(NAME)
-    root.locator('[data-control=layout][value="pre"]').check()
+    layout_button(root, "pre").click()
     root.locator('.enc-steps li[data-step="5"]').click()
     assert_shows(root, pycore_view(NAME, step=5, layout="pre"), min_count=SHOWN)
     root.locator("[data-action=reset]").click()
-    assert root.locator('[data-control=layout][value="post"]').is_checked()
+    assert layout_button(root, "post").get_attribute("aria-checked") == "true"
     assert_shows(root, pycore_view(NAME), min_count=SHOWN)
     assert step_names(root) == POST
     assert root.locator('li[aria-selected="true"]').get_attribute("data-step") == "1"
+
+
+def test_pointing_at_a_cell_lights_its_row_and_bars(book_pages):
+    """A cell says its value and lights its token's label and its two bars; from the keyboard
+    the heatmap is one Tab stop and the arrow keys move by cell and by row."""
+    root = book_pages(NAME).widget(NAME)
+    root.locator('.enc-steps li[data-step="4"]').click()  # h = LN(x + MHA(x))
+    view = pycore_view(NAME, step=4)
+    cell = root.locator(".enc-heat .cell").nth(0)
+    cell.hover()
+    assert root.locator(".enc-fig [data-readout]").inner_text() == \
+        f"小猫 → 维 1：{view['fig']['heat']['say'][0][0].split('：')[1]}"
+    assert float(root.locator(".enc-fig [data-readout]").inner_text().split("：")[1]) == \
+        pytest.approx(view["grid"][0][0], abs=1e-3)
+    lit = root.locator(".enc-heat .linked").evaluate_all(
+        "els => els.map(e => e.classList.contains('bar') ? 'bar' : e.textContent)")
+    assert lit.count("bar") == 2 and "小猫" in lit
+    cell.focus()
+    root.page.keyboard.press("ArrowDown")
+    assert root.locator(".enc-fig [data-readout]").inner_text().startswith("没有 → 维 1：")
+    root.locator("[data-action=reset]").click()
+
+
+def test_the_hidden_layer_is_sent_only_when_the_layout_changes():
+    """Given the layout the page shows, the view leaves out what depends on the layout alone;
+    the page's view, updated with it, is the whole view."""
+    old = pycore_view(NAME, step=2, layout="post")
+    same = pycore_view(NAME, step=5, layout="post", shown={"layout": "post"})
+    assert "hidden" not in same and "hidden_fig" not in same and same["step"] == 5
+    assert {**old, **same} == pycore_view(NAME, step=5, layout="post")
+    other = pycore_view(NAME, step=5, layout="pre", shown={"layout": "post"})
+    assert other == pycore_view(NAME, step=5, layout="pre")

@@ -1,7 +1,7 @@
 """Browser tests of the param-count widget (pycore/widgets/param_count.py,
 assets/widgets/param-count.js). Exact counts are worked out here by hand from the models'
 published configurations."""
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 GPT2_SMALL = 124_439_808    # HuggingFace's gpt2, tied output, 1024 learned positions
 LLAMA_7B = 6_738_415_616    # LLaMA-7B: SwiGLU d_ff 11008, RMSNorm, no biases, untied output
@@ -27,11 +27,26 @@ def test_hand_formulas_match_the_published_configs():
 
 
 def text(root, path):
-    return root.locator(f'[data-bind="{path}"]').first.inner_text()
+    """The text of the first element bound to path (the tables sit in the folded 数值)."""
+    return root.locator(f'[data-bind="{path}"]').first.text_content()
 
 
 def integer(root, path):
     return int(text(root, path).replace(",", ""))
+
+
+def choose(root, preset):
+    root.locator(f"""[data-control=preset] [data-value='"{preset}"']""").click()
+
+
+def chosen(root):
+    button = root.locator("[data-control=preset] [aria-checked=true]")
+    return button.get_attribute("data-value")[1:-1]
+
+
+def tied(root):
+    """Is the "d_ff = 4d" switch on?"""
+    return root.locator("[data-control=ff_4d]").get_attribute("aria-checked") == "true"
 
 
 def knob(root, key, kind="range"):
@@ -73,7 +88,7 @@ def test_presets_table(book_pages):
     names = []
     for i in range(table.count()):
         row = f"presets.{i}"
-        name = table.nth(i).locator("th").inner_text()
+        name = table.nth(i).locator("th").text_content()
         names.append(name)
         d, layers, vocab = (integer(root, f"{row}.{k}") for k in ("d_model", "layers", "vocab"))
         est = integer(root, f"{row}.estimate_text")
@@ -92,24 +107,23 @@ def test_presets_table(book_pages):
 
 def test_preset_selection(book_pages):
     root = book_pages("param-count").widget("param-count")
-    select = root.locator("[data-control=preset]")
     before = updates(root)
-    select.select_option("LLaMA-7B")
+    choose(root, "LLaMA-7B")
     assert updates(root) > before
     check(root, (4096, 32, 32000), LLAMA_7B, preset="LLaMA-7B")
     assert integer(root, "d_ff") == 11008  # 2/3 of 4d, rounded up to a multiple of 256
     assert knob(root, "d_model").input_value() == "4096"
     assert knob(root, "d_ff", "number").input_value() == "11008"
     assert text(root, "published_note").startswith("6.7B")
-    select.select_option("BERT-base")
+    choose(root, "BERT-base")
     check(root, (768, 12, 30522), BERT_BASE, preset="BERT-base")
-    select.select_option("LLaMA-2-70B")  # its d_ff 28672 does not follow the 4d rule
-    assert not root.locator("[data-control=ff_4d]").is_checked()
+    choose(root, "LLaMA-2-70B")  # its d_ff 28672 does not follow the 4d rule
+    assert not tied(root)
     assert_shows(root, pycore_view("param-count", preset="LLaMA-2-70B", ff_4d=False))
     assert integer(root, "d_ff") == 28672
-    select.focus()
-    root.page.keyboard.press("Home")  # keyboard on the select: the first preset
-    assert select.input_value() == "GPT-2 small"
+    root.locator("[data-control=preset] [aria-checked=true]").focus()
+    root.page.keyboard.press("Home")  # keyboard on the presets: the first one
+    assert chosen(root) == "GPT-2 small"
     check(root, (768, 12, 50257), GPT2_SMALL, preset="GPT-2 small")
 
 
@@ -140,8 +154,8 @@ def test_untied_d_ff(book_pages):
     root = book_pages("param-count").widget("param-count")
     box = knob(root, "d_ff", "number")
     assert box.is_disabled()  # follows d while "d_ff = 4d" is ticked
-    root.locator("[data-control=ff_4d]").uncheck()
-    assert box.is_enabled()
+    root.locator("[data-control=ff_4d]").click()
+    assert not tied(root) and box.is_enabled()
     box.fill("2048")
     assert_shows(root, pycore_view("param-count", ff_4d=False, d_ff=2048))
     assert integer(root, "exact_text") == gpt2_like(768, 12, 50257, d_ff=2048)
@@ -154,12 +168,40 @@ def test_untied_d_ff(book_pages):
 def test_reset_restores_the_block(book_pages):
     root = book_pages("param-count").widget("param-count")
     params = params_of(root)
-    root.locator("[data-control=preset]").select_option("GPT-3 175B")
+    choose(root, "GPT-3 175B")
     knob(root, "layers").fill("40")
-    root.locator("[data-control=ff_4d]").uncheck()
+    root.locator("[data-control=ff_4d]").click()
     root.locator("[data-action=reset]").click()
     assert_shows(root, pycore_view("param-count", **params))
-    assert root.locator("[data-control=preset]").input_value() == "GPT-2 small"
-    assert root.locator("[data-control=ff_4d]").is_checked()
+    assert chosen(root) == "GPT-2 small"
+    assert tied(root)
     assert knob(root, "layers").input_value() == "12"
     assert integer(root, "exact_text") == GPT2_SMALL
+
+
+def test_the_picture_is_pycores(book_pages):
+    """The stacked bar and the presets' errors: every drawn attribute is the view's; each
+    segment is as wide as its share of the exact count (the bar is 560 units), and the frame
+    moves to the chosen preset, LLaMA-2-70B's bar the longest (its SwiGLU and GQA are far
+    from 12 L d^2)."""
+    root = book_pages("param-count").widget("param-count")
+    assert_drawn(root, pycore_view("param-count"), min_count=5 * 4 + 6 * 3)
+    widths = root.locator(".stack-bar .mark").evaluate_all(
+        "els => els.map(e => Number(e.getAttribute('width')))")
+    embeddings = 50257 * 768 + 1024 * 768  # GPT-2 small's two tables
+    ffn = 12 * (2 * 768 * 3072 + 3072 + 768)
+    assert abs(widths[0] - 560 * embeddings / GPT2_SMALL) < 0.01
+    assert abs(widths[2] - 560 * ffn / GPT2_SMALL) < 0.01 and widths[4] == 0  # output: tied
+    choose(root, "LLaMA-7B")
+    view = pycore_view("param-count", preset="LLaMA-7B")
+    assert_drawn(root, view)
+    widths = root.locator(".stack-bar .mark").evaluate_all(
+        "els => els.map(e => Number(e.getAttribute('width')))")
+    assert abs(widths[4] - 560 * 32000 * 4096 / LLAMA_7B) < 0.01  # its own output matrix
+    framed = root.locator(".on-band[data-on]")
+    assert framed.count() == 1
+    assert framed.locator("xpath=..").get_attribute("data-say").startswith("LLaMA-7B：")
+    errors = root.locator(".hbar-chart .mark").evaluate_all(
+        "els => els.map(e => Number(e.getAttribute('width')))")
+    assert errors.index(max(errors)) == 5  # LLaMA-2-70B: the estimate is 7.59 % short
+    assert root.locator(".key-figure .big").inner_text() == "6,738,415,616"

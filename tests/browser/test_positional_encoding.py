@@ -4,63 +4,89 @@ import math
 import re
 
 from tests import reference
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 HREF = "06-positional-encoding.html"
 
 
-def heat_cells(root, levels):
-    """{(dimension, position): shade} read from the heatmap's paths: each path is one shade
-    (class pos/neg, fill-opacity |h| / levels) and a list of unit rectangles M c r h1 v n h-1 z,
+def heat_cells(root):
+    """{(dimension, position): colour class} read from the heatmap's paths: each path is one
+    class of the diverging map (data-div) and a list of unit rectangles M c r h1 v n h-1 z,
     n cells down column c from position r."""
-    paths = root.evaluate("""root => [...root.querySelectorAll('[data-heat] path')].map(p =>
-        [p.getAttribute('class'), Number(p.getAttribute('fill-opacity')), p.getAttribute('d')])""")
+    paths = root.evaluate("""root => [...root.querySelectorAll('.raster-cells path')].map(p =>
+        [Number(p.getAttribute('data-div')), p.getAttribute('d')])""")
+    assert sorted(c for c, _ in paths) == list(range(9))  # one path per class, always
     cells = {}
-    for cls, opacity, d in paths:
-        h = round(opacity * levels) * (1 if cls == "pos" else -1)
-        assert cls in ("pos", "neg") and abs(opacity - abs(h) / levels) < 1e-9
+    for c, d in paths:
         assert re.fullmatch(r"(M\d+ \d+h1v\d+h-1z)*", d), d[:80]
-        for c, r, n in re.findall(r"M(\d+) (\d+)h1v(\d+)h-1z", d):
+        for col, r, n in re.findall(r"M(\d+) (\d+)h1v(\d+)h-1z", d):
             for y in range(int(r), int(r) + int(n)):
-                assert (int(c), y) not in cells  # every cell in one path only
-                cells[int(c), y] = h
+                assert (int(col), y) not in cells  # every cell in one path only
+                cells[int(col), y] = c
     return cells
 
 
+def hand_class(x):
+    """The diverging class of a value in [-1, 1] (9 classes, 4 = zero), worked out here."""
+    return 4 + round(max(-1.0, min(1.0, x)) * 4)
+
+
 def assert_heatmap(root, view):
-    """One unit square per (dimension, position) that is not blank, scaled to 320 x 200; its
-    colour is the sign and its opacity the size of PE (worked out here, pair by pair) to the
-    nearest 1/50."""
-    d, levels = view["d_model"], view["heat_levels"]
-    assert levels == 50
-    cells = heat_cells(root, levels)
-    transform = root.locator("[data-heat]").get_attribute("transform")
-    sx, sy = map(float, transform.removeprefix("scale(").removesuffix(")").split())
-    assert abs(sx - 320 / d) < 1e-9 and sy == 5
-    assert len(view["heat"]) == 40 and len(view["heat"][0]) == d
+    """One unit square per (dimension, position), scaled to 320 x 200 right of the row labels;
+    its class is the diverging class of PE (worked out here, pair by pair), on [-1, 1]."""
+    d = view["d_model"]
+    cells = heat_cells(root)
+    transform = root.locator(".raster-cells").get_attribute("transform")
+    move, size = transform.split(" scale(")
+    assert move == "translate(40 26)"
+    sx, sy = map(float, size.removesuffix(")").split())
+    assert abs(sx - 320 / d) < 1e-4 and sy == 5
+    assert set(cells) == {(c, r) for c in range(d) for r in range(40)}
     by_hand = [reference.pe(r, d) for r in range(40)]
     for r in range(40):
         for c in range(d):
-            h = view["heat"][r][c]
-            assert cells.get((c, r), 0) == h, (c, r)
-            assert abs(h / levels - by_hand[r][c]) <= 0.5 / levels + 1e-12, (c, r, h, by_hand[r][c])
-    assert all(c < d and r < 40 for c, r in cells)
+            x = by_hand[r][c]
+            near_edge = abs((abs(x) * 4) % 1 - 0.5) < 1e-9  # a value on a class boundary
+            assert near_edge or cells[c, r] == hand_class(x), (c, r, cells[c, r], x)
+    legend = root.locator(".raster .legend text").all_text_contents()
+    assert legend == ["-1.00", "1.00"]
+    # the chosen pair's two columns are framed
+    band = root.locator(".raster .band")
+    assert float(band.get_attribute("x")) == round(40 + 2 * view["pair"] * 320 / d, 2)
+    assert float(band.get_attribute("width")) == round(2 * 320 / d, 2)
 
 
-def polyline(root, name):
-    pts = root.locator(f'[data-curve="{name}"]').get_attribute("points").split()
-    return [tuple(map(float, p.split(","))) for p in pts]
+def path_points(root, selector, k):
+    d = root.locator(selector).nth(k).get_attribute("d")
+    return [tuple(map(float, p.split(","))) for p in re.findall(r"[ML]([-\d.]+,[-\d.]+)", d)]
+
+
+def to_plot(chart, x, y, x0, x1, y0, y1):
+    plot = chart["plot"]
+    return (plot["x"] + (x - x0) / (x1 - x0) * plot["w"],
+            plot["y"] + plot["h"] - (y - y0) / (y1 - y0) * plot["h"])
 
 
 def assert_curves(root, view):
-    for name, xs, ys, sx, sy in [("sin", view["curve_x"], view["curve_sin"], 8, -40),
-                                 ("cos", view["curve_x"], view["curve_cos"], 8, -40),
-                                 ("dots_0", view["ks"], view["dots_0"], 8, -80 / view["half_d"]),
-                                 ("dots_p", view["ks"], view["dots_p"], 8, -80 / view["half_d"])]:
-        pts = polyline(root, name)
-        assert len(pts) == len(xs)
-        assert all(abs(px - x * sx) <= 0.006 and abs(py - y * sy) <= 0.006
-                   for (px, py), x, y in zip(pts, xs, ys)), name
+    """The pair's sine and cosine, and the two dot-product curves, are drawn where the values
+    worked out here fall in each chart's plot box."""
+    d, i, p = view["d_model"], view["pair"], view["p"]
+    w = [10000 ** (-2 * j / d) for j in range(d // 2)]
+    hand = {"sin": lambda x: math.sin(w[i] * x), "cos": lambda x: math.cos(w[i] * x)}
+    dots = [sum(math.cos(wj * k) for wj in w) for k in range(40)]
+    for k, name in enumerate(["sin", "cos"]):
+        pts = path_points(root, ".pe-curves .series", k)
+        assert len(pts) == len(view["curve_x"])
+        for (px, py), x in zip(pts, view["curve_x"]):
+            ex, ey = to_plot(view["curves"], x, hand[name](x), 0, 39, -1, 1)
+            assert abs(px - ex) <= 0.006 and abs(py - ey) <= 0.006, (name, x)
+    y0 = min(0.0, min(dots))
+    for k, start in enumerate([0, p]):
+        pts = path_points(root, ".pe-dots .series", k)
+        assert len(pts) == 40
+        for (px, py), kk in zip(pts, range(40)):
+            ex, ey = to_plot(view["dots_chart"], kk, dots[kk], 0, 39, y0, d / 2)
+            assert abs(px - ex) <= 0.006 and abs(py - ey) <= 0.01, (start, kk)
 
 
 def assert_tiny(root, view):
@@ -76,10 +102,11 @@ def assert_identities(root):
     dot_diff = float(root.locator('[data-sci="dot_diff"]').inner_text())
     rot_err = float(root.locator('[data-sci="rot_error"]').inner_text())
     assert 0 <= dot_diff <= 1e-9 and 0 <= rot_err <= 1e-9
-    rows = root.locator('table[data-matrix="dots"] tbody tr')
-    assert rows.nth(0).locator("td").all_inner_texts() == rows.nth(1).locator("td").all_inner_texts()
+    rows = root.locator('table[data-matrix="dots"] tbody tr')  # in the 数值 fold
+    first, second = (rows.nth(k).locator("td").all_text_contents() for k in (0, 1))
+    assert first == second
     d = int(root.locator('[data-bind="d_model"]').inner_text())
-    assert float(rows.nth(0).locator("td").first.inner_text()) == d / 2  # k = 0: d/2
+    assert float(rows.nth(0).locator("td").first.text_content()) == d / 2  # k = 0: d/2
 
 
 def test_positional_encoding_static_numbers_equal_pycore(browser, server):
@@ -89,6 +116,7 @@ def test_positional_encoding_static_numbers_equal_pycore(browser, server):
     assert root.get_attribute("data-state") == "static"
     view = pycore_view("positional-encoding", **params_of(root))
     assert_shows(root, view, min_count=8 * 6 + 2 * 8 + 4 + 10)
+    assert_drawn(root, view, min_count=9 + 40 * 2 + 2 * 40 * 6)
     assert_heatmap(root, view)
     assert_curves(root, view)
     assert_identities(root)
@@ -100,11 +128,12 @@ def test_the_block_states_the_chapter_numbers(book_pages):
     view = pycore_view("positional-encoding", **params_of(root))
     assert_shows(root, view)
     assert root.locator('[data-bind="d_model"]').inner_text() == "16"
-    assert root.locator('table[data-matrix="dots"] tbody td').first.inner_text() == "8.000"  # d/2
+    assert root.locator('table[data-matrix="dots"] tbody td').first.text_content() == "8.000"  # d/2
     # the block of pair i as the chapter writes it: [[cos wk, sin wk], [-sin wk, cos wk]]
     w = 10000 ** (-2 * view["pair"] / view["d_model"])
     c, s = math.cos(w * view["k"]), math.sin(w * view["k"])
-    cells = [float(t) for t in root.locator('table[data-matrix="rot_block"] td').all_inner_texts()]
+    block = root.locator('table[data-matrix="rot_block"] td')
+    cells = [float(t) for t in block.all_text_contents()]
     assert all(abs(a - b) <= 5e-5 for a, b in zip(cells, [c, s, -s, c]))
 
 
@@ -117,6 +146,7 @@ def test_d_model_slider_rebuilds_the_heatmap(book_pages):
     assert updates(root) > before
     view = pycore_view("positional-encoding", **{**params, "d_model": 64})
     assert_shows(root, view)
+    assert_drawn(root, view)
     assert_heatmap(root, view)
     assert_curves(root, view)
     assert_identities(root)
@@ -137,6 +167,7 @@ def test_pair_slider_by_keyboard_slows_the_hand(book_pages):
         root.page.keyboard.press("ArrowRight")
         view = pycore_view("positional-encoding", **{**params, "pair": pair})
         assert_shows(root, view)
+        assert_drawn(root, view)
         assert_curves(root, view)
         turns.append(float(root.locator('[data-bind="turns"]').inner_text()))
     assert turns == sorted(turns, reverse=True) and turns[0] > 6 > 0.01 > turns[-1]  # second hand .. hour hand
@@ -214,7 +245,9 @@ def test_sliders_touch_only_their_parts_of_the_page(book_pages):
     root = book_pages("positional-encoding").widget("positional-encoding")
     params = params_of(root)
     root.evaluate("""root => {
-        const label = (m) => m.target.closest('[data-heat]') ? 'heat' : m.target.dataset.curve || m.target.tagName;
+        const label = (m) => m.target.closest('.raster-cells') ? 'heat'
+            : m.target.closest('.pe-curves .series') ? 'sin'
+            : m.target.closest('.pe-dots .series') ? 'dots_p' : m.target.tagName;
         root._changes = [];
         root._watch = new MutationObserver((records) => root._changes.push(...records.map(label)));
         root._watch.observe(root, { attributes: true, childList: true, subtree: true, characterData: true });
@@ -250,3 +283,37 @@ def test_sliders_touch_only_their_parts_of_the_page(book_pages):
         assert_heatmap(root, view)
         assert_curves(root, view)
     root.evaluate("root => root._watch.disconnect()")
+
+
+def test_pointing_reads_the_heatmap_rows_and_the_curves(book_pages):
+    """A heatmap row says the chosen pair's values at that position; the dot-product chart's
+    crosshair says the dot product at k (the chapter's 5.5431 at k = 3), and k = 0 is its top."""
+    root = book_pages("positional-encoding").widget("positional-encoding")
+    view = pycore_view("positional-encoding", **params_of(root))
+    root.locator(".raster .strip").nth(3).hover()
+    assert root.locator(".raster [data-readout]").inner_text() == \
+        f"位置 3：维 0 = {math.sin(3):.3f}，维 1 = {math.cos(3):.3f}"
+    probes = root.locator(".pe-dots .probe")
+    probes.first.focus()
+    for _ in range(3):
+        root.page.keyboard.press("ArrowRight")
+    assert root.locator(".pe-dots [data-readout]").inner_text() == "k = 3：点积 5.5431（与起点无关）"
+    top = float(probes.first.locator(".dot").get_attribute("cy"))
+    assert top == view["dots_chart"]["plot"]["y"]  # d/2 at k = 0, the largest dot product
+    assert all(float(c) > top for c in probes.locator(".dot").evaluate_all(
+        "els => els.slice(1).map(e => e.getAttribute('cy'))"))
+
+
+def test_curves_are_sampled_as_finely_as_their_frequency_needs():
+    """At least 24 samples per period, in steps of 1/4, 1/2 or 1 position; the crosshair's
+    probes sit on every third whole position whatever the step."""
+    steps = {}
+    for pair in (0, 1, 7):
+        v = pycore_view("positional-encoding", d_model=16, pair=pair)
+        xs = v["curve_x"]
+        steps[pair] = xs[1] - xs[0]
+        assert xs[-1] == 39 and len(xs) == 39 / steps[pair] + 1
+        assert 2 * math.pi / v["omega"] / steps[pair] >= 24
+        assert [p["say"].split("：")[0] for p in v["curves"]["probes"]] == \
+            [f"位置 {x}" for x in range(0, 40, 3)]
+    assert steps == {0: 0.25, 1: 0.5, 7: 1.0}  # omega 1, 10^-0.5, 10^-3.5

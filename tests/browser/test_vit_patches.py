@@ -11,7 +11,7 @@ import pytest
 
 from bookbuild import output, photo
 from pycore.widgets import vit_patches
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "vit-patches"
@@ -105,15 +105,13 @@ def shown(root, path):
     return root.locator(f'[data-bind="{path}"]').first.inner_text()
 
 
+def size(root, P):
+    """The patch-size choice's button for P."""
+    return root.locator(f"[data-control=P] [data-value='{P}']")
+
+
 def table_cells(root):
     return [float(t) for t in root.locator("table.vit-weights tbody td").all_text_contents()]
-
-
-def shown_layer(root, selector):
-    """How many elements match in the layers shown for the current P (the patch veils,
-    thumbnails and ticks of other patch sizes stay in the page with display="none")."""
-    return root.evaluate("""(root, selector) => [...root.querySelectorAll(selector)]
-        .filter((e) => !e.closest('[display=none]')).length""", selector)
 
 
 def click_patch(root, row, col, P):
@@ -124,11 +122,11 @@ def click_patch(root, row, col, P):
 
 
 def open_weights(root):
-    """Open the weights table's <details> (closed at P = 8: the page fills the table only
-    while it is open)."""
-    if not root.locator("details.vit-table-wrap").evaluate("d => d.open"):
-        root.locator("details.vit-table-wrap summary").click()
-    root.locator("details.vit-table-wrap table.vit-weights").wait_for()
+    """Open 数值 (the weights table of P = 8, 784 cells, is in the page only while it is
+    open)."""
+    if not root.locator("details.numbers").evaluate("d => d.open"):
+        root.locator("details.numbers summary").click()
+    root.locator("details.numbers table.vit-weights").wait_for(state="attached")
 
 
 def assert_row_table(root, view):
@@ -145,45 +143,59 @@ def assert_row_table(root, view):
     assert root.locator("table.vit-weights").get_attribute("data-matrix") == f"weights_p{view['P']}"
 
 
-DRAWING_JS = """root => {
-    const shown = (sel) => [...root.querySelectorAll(sel)].filter((e) => !e.closest('[display=none]'));
+PICTURE_JS = """root => {
+    const shown = (sel) => [...root.querySelectorAll(sel)]
+        .filter((e) => !e.hasAttribute('data-hidden'));
     const attr = (e, ...names) => names.map((n) => Number(e.getAttribute(n)));
     const place = (e) => attr(e, 'x', 'y', 'width', 'height');
     return {
-        veils: shown('.vit-attn rect').map((r) => attr(r, 'x', 'y', 'width', 'height', 'fill-opacity')),
+        overlay: [...root.querySelectorAll('.vit-overlay path')].map((p) =>
+            [Number(p.dataset.seq), p.getAttribute('d')]),
         bars: root.querySelector('.vit-bars').getAttribute('d'),
-        shades: [...root.querySelectorAll('table.vit-weights tbody td')].map((td) => td.className),
+        slices: shown('.vit-strip svg').map((s) =>
+            [...attr(s, 'x', 'width'), s.getAttribute('viewBox')]),
         ticks: shown('.vit-ticks text').map((t) => t.textContent),
         strip: attr(root.querySelector('svg.vit-strip'), 'width'),
         selected: place(root.querySelector('.vit-selected')),
+        token: attr(root.querySelector('.vit-strip-selected'), 'x'),
         top: [...root.querySelectorAll('.vit-top rect')].map(place),
         grid: root.querySelector('.vit-grid').getAttribute('d'),
     };
 }"""
 
 
-def assert_drawing(root, view):
-    """What the page draws from the view: a veil over each patch (darker for a smaller weight),
-    a bar per token, a shade per table cell, the ticks, the selected and the top-5 frames."""
+def assert_picture(root, view):
+    """What the page draws, read back: the overlay's paths tile the photo's grid exactly once,
+    each patch in the class of its weight over the row's largest (the selected patch the
+    strongest); the selected and the top-5 patches framed; the strip is [CLS] then one token
+    every 20 units, a slice of the photo per grid row, a bar per token (the tallest under the
+    selected one), a tick at each grid row. And every bound attribute is pycore's."""
     P, w, n = view["P"], view["grid_w"], view["n_patches"]
     weights = np.ravel(view[f"weights_p{P}"])
-    relative = weights / weights.max()
-    open_weights(root)
-    got = root.evaluate(DRAWING_JS)
-    assert len(got["veils"]) == n
-    for i, (x, y, width, height, opacity) in enumerate(got["veils"]):
-        assert (x, y, width, height) == ((i % w) * P, (i // w) * P, P, P)
-        assert abs(opacity - 0.8 * (1 - relative[i])) <= 0.0005, (i, opacity)
-    bars = [tuple(map(float, b.split("h")[0].split())) for b in got["bars"].split("M")[1:]]
-    assert len(bars) == n
-    assert all(x == 20 * (i + 1) + 3 and abs(y - (46 - 24 * relative[i])) <= 0.006
-               for i, (x, y) in enumerate(bars))
-    assert got["shades"] == [f"s{min(9, max(0, int(np.floor(r * 9 + 0.5))))}" for r in relative]
-    assert got["ticks"] == ["CLS"] + [str(r * w) for r in range(w)]
-    assert got["strip"] == [20 * (n + 1)]
+    expected = np.minimum(8, np.floor(weights / weights.max() * 9)).astype(int)
+    got = root.evaluate(PICTURE_JS)
+    drawn = np.full(n, -1)
+    for c, d in got["overlay"]:
+        for rect in d.split("M")[1:]:
+            x, rest = rect.split(" ")
+            y, width = rest.split("h")[0], rest.split("h")[1].split("v")[0]
+            i, j, k = int(float(y)) // P, int(float(x)) // P, int(float(width)) // P
+            assert (drawn[i * w + j:i * w + j + k] == -1).all(), "a patch is drawn twice"
+            drawn[i * w + j:i * w + j + k] = c
+    assert drawn.tolist() == expected.tolist()
+    assert drawn[view["index"]] == 8  # the selected patch attends most to itself
     assert got["selected"] == [view["col"] * P, view["row"] * P, P, P]
     assert got["top"] == [[c * P, r * P, P, P] for r, c in zip(view["top_row"], view["top_col"])]
     assert got["grid"].count("M") == 2 * (w - 1)
+    assert got["strip"] == [20 * (n + 1)]
+    assert got["slices"] == [[20 * (1 + r * w), 20 * w, f"0 {r * P} 224 {P}"] for r in range(w)]
+    assert sum(width for _, width, _ in got["slices"]) // 20 == n  # a thumbnail per patch
+    assert got["ticks"] == ["CLS"] + [str(r * w) for r in range(w)]
+    assert got["token"] == [20 * (view["index"] + 1)]
+    bars = {int(float(b.split(" ")[0])): float(b.split(" ")[1].split("h")[0])
+            for b in got["bars"].split("M")[1:]}
+    assert min(bars, key=bars.get) == 20 * (view["index"] + 1) + 3 and min(bars.values()) == 46 - 24
+    assert_drawn(root, view, min_count=9 + 4 * 6 + 28 * 6)
 
 
 def test_static_numbers_equal_pycore(browser, server):
@@ -195,9 +207,7 @@ def test_static_numbers_equal_pycore(browser, server):
     view = pycore_view(NAME, **params)
     assert_shows(root, view, min_count=196 + 8 + 20)
     assert shown(root, "n_tokens") == "197" and shown(root, "patch_dim") == "768"
-    assert root.locator(".vit-thumbs svg").count() == 196  # the patch thumbnails after [CLS]
-    assert root.locator(".vit-attn rect").count() == 196
-    assert_drawing(root, view)
+    assert_picture(root, view)  # 196 patches coloured, 14 slices of 14 thumbnails after [CLS]
     page.close()
 
 
@@ -214,7 +224,7 @@ def test_patch_size_buttons_change_tokens_and_vector_length(book_pages):
     assert_shows(root, pycore_view(NAME, **params))
     before = updates(root)
     # P = 16 -> 8: patch 91 is (6, 7), centre pixel (104, 120) -> the 8 x 8 patch (13, 15) = 379
-    root.locator('[data-p="8"]').click()
+    size(root, 8).click()
     assert updates(root) == before + 1
     view = pycore_view(NAME, P=8, index=379, temperature=params["temperature"])
     assert root.locator("table.vit-weights").count() == 0  # closed at P = 8: no table to fill
@@ -222,17 +232,21 @@ def test_patch_size_buttons_change_tokens_and_vector_length(book_pages):
     open_weights(root)
     assert_shows(root, view, min_count=784 + 20)
     assert (shown(root, "n_tokens"), shown(root, "patch_dim")) == ("785", "192")
-    assert shown_layer(root, ".vit-thumbs svg") == 784 and shown_layer(root, ".vit-attn rect") == 784
     assert_row_table(root, view)
-    assert_drawing(root, view)
+    assert_picture(root, view)  # 784 patches coloured, 28 slices of 28 thumbnails
     # P = 8 -> 32: patch 379 centre (108, 124) -> the 32 x 32 patch (3, 3) = 24
-    root.locator('[data-p="32"]').click()
+    size(root, 32).click()
     view = pycore_view(NAME, P=32, index=24, temperature=params["temperature"])
     assert_shows(root, view, min_count=49 + 20)
     assert (shown(root, "n_tokens"), shown(root, "patch_dim")) == ("50", "3072")
-    assert root.locator('[data-p="32"]').get_attribute("aria-pressed") == "true"
+    assert size(root, 32).get_attribute("aria-checked") == "true"
     assert_row_table(root, view)
-    assert_drawing(root, view)
+    assert_picture(root, view)
+    # the sizes are one Tab stop and the arrow keys choose (carrying the selection too)
+    size(root, 32).focus()
+    root.page.keyboard.press("ArrowLeft")  # -> 16: patch 24's centre (112, 112) -> (7, 7) = 105
+    assert size(root, 16).get_attribute("aria-checked") == "true"
+    assert_shows(root, pycore_view(NAME, P=16, index=105, temperature=params["temperature"]))
 
 
 def test_clicking_patches_shows_their_rows(book_pages):
@@ -249,12 +263,13 @@ def test_clicking_patches_shows_their_rows(book_pages):
         assert_row_table(root, view)
         sel = root.locator("svg.vit-photo .vit-selected")
         assert (sel.get_attribute("x"), sel.get_attribute("y")) == (str(col * 16), str(row * 16))
+    assert_picture(root, view)
 
 
 def test_keyboard_moves_the_cursor_and_selects(book_pages):
     root = book_pages(NAME).widget(NAME)
     T = params_of(root)["temperature"]
-    root.locator('[data-p="32"]').click()  # index 91 at P = 16 -> 24 at P = 32, (3, 3)
+    size(root, 32).click()  # index 91 at P = 16 -> 24 at P = 32, (3, 3)
     svg = root.locator("svg.vit-photo")
     svg.focus()
     keys = root.page.keyboard
@@ -264,6 +279,10 @@ def test_keyboard_moves_the_cursor_and_selects(book_pages):
     assert updates(root) == before  # arrows only move the cursor
     assert root.locator(".vit-cursor-row").inner_text() == "4"
     assert root.locator(".vit-cursor-col").inner_text() == "5"
+    view = pycore_view(NAME, P=32, index=24, temperature=T)
+    assert root.locator(".vit-cursor-weight").inner_text() == f"{view['weights_p32'][4][5]:.4f}"
+    cursor = root.locator(".vit-cursor")
+    assert [cursor.get_attribute(a) for a in ("x", "y", "width")] == ["160", "128", "32"]
     keys.press("Enter")
     assert updates(root) == before + 1
     assert_shows(root, pycore_view(NAME, P=32, index=4 * 7 + 5, temperature=T))
@@ -283,6 +302,7 @@ def test_temperature_slider_and_strip_click(book_pages):
     view = pycore_view(NAME, P=16, index=91, temperature=1.0)
     assert_shows(root, view)
     assert view["max_weight"] < 0.05  # at T = 1 the head is nearly flat
+    assert_picture(root, view)
     slider.focus()
     root.page.keyboard.press("ArrowLeft")  # one step of 0.05
     assert_shows(root, pycore_view(NAME, P=16, index=91, temperature=0.95))
@@ -295,32 +315,32 @@ def test_temperature_slider_and_strip_click(book_pages):
 def test_reset_restores_the_block(book_pages):
     root = book_pages(NAME).widget(NAME)
     params = params_of(root)
-    root.locator('[data-p="8"]').click()
+    size(root, 8).click()
     click_patch(root, 20, 3, 8)
     root.locator("[data-action=reset]").click()
     view = pycore_view(NAME, **params)
     assert_shows(root, view, min_count=196 + 20)
-    assert shown_layer(root, ".vit-thumbs svg") == 196
-    assert root.locator('[data-p="16"]').get_attribute("aria-pressed") == "true"
+    assert root.locator(".vit-strip svg:not([data-hidden])").count() == 14
+    assert size(root, 16).get_attribute("aria-checked") == "true"
     assert_row_table(root, view)
+    assert_picture(root, view)
 
 
 def test_each_patch_size_is_built_once_and_moves_redraw_in_place(book_pages):
-    """Going back to a patch size shows the groups built for it before (same elements), with
+    """Going back to a patch size shows the table built for it before (same element), with
     the numbers and drawing of the new row; moving the temperature or the selected patch
     changes attributes and text only: no element is added or removed."""
     root = book_pages(NAME).widget(NAME)
     T = params_of(root)["temperature"]
-    ids = """root => { const g = [...root.querySelectorAll('.vit-attn, .vit-thumbs > g, table.vit-weights')]
-        .filter((e) => !e.closest('[display=none]'));
-        return g.map((e) => (e._id ??= Math.random().toString(36).slice(2))); }"""
+    ids = """root => [...root.querySelectorAll('table.vit-weights')]
+        .map((e) => (e._id ??= Math.random().toString(36).slice(2)))"""
     first = {16: root.evaluate(ids)}
     for P, index in ((8, 379), (32, 24), (16, 105), (8, 435), (32, 24)):  # each the old centre
-        root.locator(f'[data-p="{P}"]').click()
+        size(root, P).click()
         view = pycore_view(NAME, P=P, index=index, temperature=T)
         assert_shows(root, view)
         assert_row_table(root, view)
-        assert_drawing(root, view)
+        assert_picture(root, view)
         first.setdefault(P, root.evaluate(ids))
         assert root.evaluate(ids) == first[P]
     root.evaluate("""root => {
@@ -333,6 +353,6 @@ def test_each_patch_size_is_built_once_and_moves_redraw_in_place(book_pages):
     click_patch(root, 1, 5, 32)
     view = pycore_view(NAME, P=32, index=1 * 7 + 5, temperature=0.6)
     assert_shows(root, view)
-    assert_drawing(root, view)
+    assert_picture(root, view)
     kinds = root.evaluate("root => { const late = root._watch.takeRecords(); root._watch.disconnect(); return [...root._changes, ...late.map(root._kind)]; }")
     assert "attributes" in kinds and "element" not in kinds
