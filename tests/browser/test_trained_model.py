@@ -142,3 +142,23 @@ def test_stepping_through_the_forward_pass(book_pages):
     # the logits after "=": all 56, the model's
     pick(root, "stage", "logits")
     assert np.allclose(numbers(root, "logits.row", 56), t["logits"][-1], atol=5e-4)
+
+
+def test_the_embed_pages_go_live_with_the_same_numbers(browser, server):
+    """A widget's embed page, and the chapter's, run the same model as the chapter does."""
+    for href, name in (("embed-trained-model-13b-trained-model.html", "trained-model"),
+                       ("embed-train-live-13b-trained-model.html", "train-live"),
+                       ("embed-learned-vs-handmade-13b-trained-model.html", "learned-vs-handmade"),
+                       ("embed-13b-trained-model.html", "trained-model")):
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + href)
+        root = page.locator(f'[data-widget="{name}"]').first
+        page.wait_for_selector(f'[data-widget="{name}"][data-state=live]', timeout=60_000)
+        assert_shows(root, pycore_view(name))
+        assert not errors, (href, errors)
+        if name == "trained-model":
+            pick(root, "adjective", "宽")
+            assert root.locator('[data-bind="answer.word"]').text_content() == "马路"
+        page.close()
