@@ -31,7 +31,8 @@ from pycore.widgets import trained_model  # noqa: E402
 PAGE = "13b-trained-model.html"
 
 TIME_VIEW = """async ({ name, params }) => {
-    const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+    const meta = document.querySelector('meta[name="tbook-root"]');
+    const root = new URL(meta.content, document.baseURI);
     const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
     const runtime = await bootRuntime();
     const t0 = performance.now();
@@ -120,8 +121,8 @@ def main():
             rate, reached, steps = live(page, seed, args.max_steps)
             if reached:
                 at, seconds, accuracy = reached
-                print(f"  seed {seed}: {rate:5.1f} steps/s; held-out accuracy {100 * accuracy:.1f} % "
-                      f"at step {at}, {seconds:.1f} s after step 0")
+                print(f"  seed {seed}: {rate:5.1f} steps/s; held-out accuracy "
+                      f"{100 * accuracy:.1f} % at step {at}, {seconds:.1f} s after step 0")
             else:
                 print(f"  seed {seed}: {rate:5.1f} steps/s; below 95 % after {steps} steps")
         browser.close()

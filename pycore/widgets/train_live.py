@@ -111,7 +111,8 @@ def progress_part(seed, steps):
     reached = next((e["step"] for e in run["evaluations"] if e["accuracy"] >= TARGET), None)
     lr = live.train.learning_rate(run["state"]["settings"], steps)
     return {
-        "loss_chart": loss_chart(losses, answers), "accuracy_chart": accuracy_chart(run["evaluations"]),
+        "loss_chart": loss_chart(losses, answers),
+        "accuracy_chart": accuracy_chart(run["evaluations"]),
         "step": steps, "lr": lr,
         "loss_text": f"{losses[-1]:.3f}" if losses else "—",
         "recent": recent(losses, answers),
