@@ -59,7 +59,7 @@ PARAMS = {
                   "help": "the adjective after 它 太: it fits the animal or the obstacle"},
     "position": {"type": "choice", "choices": list(range(T)), "default": T - 1,
                  "help": "the word whose attention rows and next-token distribution are shown "
-                         "(0 = the first word, 11 = the question mark =)"},
+                         "(0 = the first word, 11 = the \"=\" that asks the question)"},
     "stage": {"type": "choice", "choices": STAGES, "default": "l1-attn",
               "help": "the stage of the forward pass shown"},
     "head": {"type": "choice", "choices": [0, 1, 2, 3], "default": 1,
