@@ -24,6 +24,20 @@ def cpython_losses(seed, n):
     return np.array(report["losses"]), np.array(report["answer_losses"])
 
 
+def frame_gaps(root, ms):
+    """The times between the page's animation frames over `ms` milliseconds."""
+    return root.evaluate("""(ms) => new Promise(done => {
+        const gaps = []; let last, end;
+        const tick = (now) => { gaps.push(now - last); last = now;
+                                now < end ? requestAnimationFrame(tick) : done(gaps); };
+        requestAnimationFrame((now) => { last = now; end = now + ms; requestAnimationFrame(tick); });
+    })""", ms)
+
+
+def p90(values):
+    return float(np.percentile(values, 90))
+
+
 def step_shown(root):
     return int(root.locator('[data-bind="step"]').text_content())
 
@@ -65,21 +79,22 @@ def test_single_steps_give_cpython_losses(book_pages):
 def test_training_runs_pauses_and_matches_cpython(book_pages):
     root = book_pages.open(PAGE).widget("train-live")
     run = root.locator("[data-action=run]")
+    idle = frame_gaps(root, 1000)
     run.click()
     assert run.get_attribute("aria-pressed") == "true" and run.text_content() == "暂停"
-    # the page stays responsive while it trains: the main thread's frames keep coming
-    gaps = root.evaluate("""() => new Promise(done => {
-        const gaps = []; let last = performance.now(); const end = last + 2000;
-        const tick = (now) => { gaps.push(now - last); last = now;
-                                now < end ? requestAnimationFrame(tick) : done(gaps); };
-        requestAnimationFrame(tick);
-    })""")
+    # the page stays responsive while it trains (the training runs in the worker): its frames
+    # keep coming about as often as when it is idle. Training on the page's own thread would
+    # hold most frames for a whole chunk (about 120 ms). p90, not the maximum: on a shared
+    # machine any frame may be late once.
+    busy = frame_gaps(root, 2000)
+    limit = max(100.0, 2 * p90(idle))
+    print(f"frame gaps, p90: idle {p90(idle):.1f} ms, training {p90(busy):.1f} ms")
+    assert p90(busy) < limit, f"frames {p90(busy):.0f} ms apart training, {p90(idle):.0f} idle"
     deadline = time.time() + 60
     while step_shown(root) < LOSS_STEPS and time.time() < deadline:
         time.sleep(0.2)
     run.click()  # pause
     assert run.get_attribute("aria-pressed") == "false"
-    assert max(gaps) < 250, f"the page froze for {max(gaps):.0f} ms while training"
     paused = step_shown(root)
     assert paused >= LOSS_STEPS
     time.sleep(0.5)
