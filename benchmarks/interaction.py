@@ -103,6 +103,17 @@ ACTIONS = {
                      ("click", "[data-control=query] [role=radio]")],
     "cross-attention": [("click", "[data-control=step] [data-step]"),
                         ("range", "input[type=range][data-control=scale]")],
+    "trained-model": [("click", "[data-control=adjective] [role=radio]"),
+                      ("click", "[data-control=position] [role=radio]"),
+                      ("click", "[data-control=stage] [role=radio]"),
+                      ("range", "[data-control=temperature]"),
+                      ("click", "[data-control=animal] [role=radio]"),
+                      ("click", "[data-action=sample]")],
+    "learned-vs-handmade": [("click", "[data-control=adjective] [role=radio]"),
+                            ("click", "[data-control=head] [role=radio]")],
+    # a training step is training, not an interaction: benchmarks/model_page.py times it
+    "train-live": [("click", "[data-control=head] [role=radio]"),
+                   ("click", "[data-control=adjective] [role=radio]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]

@@ -138,10 +138,15 @@ def render_chapter(md, chapter, tokens, root=""):
 
 
 def section_number(chapter, index):
-    """The number readers cite a chapter by: its file's numeric prefix (04-attention -> 4),
-    else its place in the book (counting from 1)."""
+    """The number readers cite a chapter by: its file's numeric prefix (04-attention -> 4;
+    a chapter inserted after another keeps its neighbours' numbers with a letter: 13b-x ->
+    "13b"), else its place in the book (counting from 1)."""
     head = chapter.slug.split("-", 1)[0]
-    return int(head) if head.isdigit() else index + 1
+    if head.isdigit():
+        return int(head)
+    if len(head) > 1 and head[:-1].isdigit() and head[-1] in "abcdefghijklmnopqrstuvwxyz":
+        return f"{int(head[:-1])}{head[-1]}"
+    return index + 1
 
 
 def widget_title(html):

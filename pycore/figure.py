@@ -532,6 +532,100 @@ def cross_curves(top_tokens, bottom_tokens, row, query, *, width=400, height=170
             "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
             "query": query}
+# ---------------------------------------------------------------- dense heatmap
+
+def dense_heatmap(matrix, rows, cols, *, cell_w=7.0, cell_h=14.0, label_w=44.0, label_h=4.0,
+                  diverging=True, lo=None, hi=None, digits=3, readout=True):
+    """A heatmap of many small cells whose colours change together, such as a hidden state
+    (tokens × features), computed with NumPy and returned as columns, like histogram's bars:
+    cell k = i * n_cols + j sits at cells.x[k], cells.y[k] (a grid fixed by the shape) and
+    has the colour class cells.c[k] and the readout cells.say[k] ("row · col：value").
+    diverging=True colours around 0 on [-limit, limit] (limit: the largest |value|, or
+    max(|lo|, |hi|) when given), else sequentially on [lo, hi] (default: the values' range).
+    cells.i, cells.j: each cell's row and column; rows [{i, y (the label's centre), top,
+    label}], cols [{j, x (the label's centre), label}], and the legend. readout=False: no cells.say
+    (a figure too dense to read cell by cell, read row by row instead)."""
+    m = np.asarray(matrix, dtype=float)  # (n_rows, n_cols)
+    n_rows, n_cols = m.shape
+    if diverging:
+        limit = float(np.abs(m).max()) if lo is None and hi is None else max(abs(lo), abs(hi))
+        half = DIV // 2
+        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
+        classes = half + np.round(t * half).astype(int)  # div_class, elementwise
+        key = legend(-limit, limit, kind="div", width=min(180.0, label_w + n_cols * cell_w),
+                     digits=digits)
+    else:
+        lo = float(m.min()) if lo is None else lo
+        hi = float(m.max()) if hi is None else hi
+        if hi <= lo:
+            classes = np.where(m >= hi, SEQ - 1, 0)
+        else:
+            classes = np.clip(np.floor((m - lo) / (hi - lo) * SEQ), 0, SEQ - 1).astype(int)
+        key = legend(lo, hi, kind="seq", width=min(180.0, label_w + n_cols * cell_w),
+                     digits=digits)
+    ii, jj = np.divmod(np.arange(n_rows * n_cols), n_cols)  # (n_rows * n_cols,) each
+    flat = m.reshape(-1).tolist()
+    row_names, col_names = [str(x) for x in rows], [str(x) for x in cols]
+    says = np.array([f"{row_names[i]} · {col_names[j]}：{v:.{digits}f}"
+                     for i, j, v in zip(ii.tolist(), jj.tolist(), flat)]) if readout else None
+    return {"width": r(label_w + n_cols * cell_w), "height": r(label_h + n_rows * cell_h),
+            "cell_w": cell_w, "cell_h": cell_h, "label_w": label_w, "label_h": label_h,
+            "cells": {"x": np.round(label_w + jj * cell_w, 2),
+                      "y": np.round(label_h + ii * cell_h, 2), "i": ii, "j": jj,
+                      "c": classes.reshape(-1), **({"say": says} if readout else {})},
+            "rows": [{"i": i, "y": r(label_h + i * cell_h + cell_h / 2),
+                      "top": r(label_h + i * cell_h), "label": name}
+                     for i, name in enumerate(row_names)],
+            "cols": [{"j": j, "x": r(label_w + j * cell_w + cell_w / 2), "label": name}
+                     for j, name in enumerate(col_names)],
+            "legend": key, "kind": "div" if diverging else "seq"}
+
+
+# ---------------------------------------------------------------- a chart that grows
+
+def probe_slots(chart, slots, points, *, x_domain, y_domain, say):
+    """The crosshair of a line chart (line_chart, drawn with these domains) whose series grows,
+    such as a training curve: one probe per x of `slots`, the same elements at every step.
+    points: {x: y} (the values reached so far); a slot with no point yet is hidden.
+    say(x, y): the readout. Returns [{x, y, x0, w (its hit strip), say, hidden}]."""
+    p = chart["plot"]
+    sx = lambda v: scale(v, x_domain[0], x_domain[1], p["x"], p["x"] + p["w"])  # noqa: E731
+    sy = lambda v: scale(v, y_domain[0], y_domain[1], p["y"] + p["h"], p["y"])  # noqa: E731
+    strip = p["w"] / max(len(slots) - 1, 1)
+    out = []
+    for x in slots:
+        y = points.get(x)
+        hidden = y is None
+        cy = sy(y_domain[0] if hidden else min(max(y, y_domain[0]), y_domain[1]))
+        out.append({"x": r(sx(x)), "y": r(cy), "x0": r(sx(x) - strip / 2), "w": r(strip),
+                    "say": "" if hidden else say(x, y), "hidden": hidden})
+    return out
+
+
+def attention_curve_columns(tokens, row, query, *, width=400, height=170, max_width=9.0,
+                            min_opacity=0.08, digits=3, masked=None):
+    """attention_curves' curves as columns, for a figure that redraws many of them: curve j's
+    d, sw, op, text, say and masked at index j of each (the same values, without the token
+    rows, which a sentence of fixed length draws once)."""
+    top_y, bottom_y = 16, height - 20
+    slot = width / max(len(tokens), 1)
+    xs = [r(i * slot + slot / 2) for i in range(len(tokens))]
+    y0, y1 = r(top_y + 8), r(bottom_y - 16)
+    mid = r((top_y + 8 + bottom_y - 16) / 2)
+    qx = xs[query]
+    weights = [float(w) for w in row]
+    biggest = max(max(weights), 1e-12)
+    shares = [w / biggest for w in weights]
+    name = tokens[query]
+    return {"d": np.array([f"M{qx},{y0} C{qx},{mid} {kx},{mid} {kx},{y1}" for kx in xs]),
+            "sw": np.array([r(0.6 + (max_width - 0.6) * s) for s in shares]),
+            "op": np.array([r(min_opacity + (1 - min_opacity) * s, 3) for s in shares]),
+            "text": np.array([fmt(w, digits) for w in weights]),
+            "say": np.array([f"{name} → {t}：{fmt(w, 4)}" for t, w in zip(tokens, weights)]),
+            "masked": np.zeros(len(tokens), dtype=bool) if masked is None
+            else np.asarray(masked, dtype=bool)}
+
+
 # ---------------------------------------------------------------- horizontal bars
 
 def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None, bottom=None,

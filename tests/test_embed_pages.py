@@ -121,7 +121,8 @@ def test_a_chapter_embed_page_holds_the_whole_chapter(real_book):
             [w["id"] for w in c.widgets]
         back = page.find("a", href=c.href, target="_blank")
         assert len(back) == 1
-        assert f"出自《交互式 Transformer》第 {i} 节" in html  # 00-overview is 第 0 节
+        # 00-overview is 第 0 节; 13b-trained-model is 第 13b 节 (its own prefix)
+        assert f"出自《交互式 Transformer》第 {render.section_number(c, i)} 节" in html
 
 
 def test_chapter_pages_have_an_embed_button_per_widget_and_one_for_the_chapter(real_book):
@@ -168,3 +169,14 @@ def test_a_widget_id_that_takes_a_chapters_embed_name_is_refused(tmp_path):
     message = str(err.value)
     assert "embed-b.html" in message and "chapter b.md" in message and "a.md:5" in message
     assert err.value.file == book / "b.md"
+
+
+def test_a_chapter_inserted_between_two_keeps_their_numbers():
+    from types import SimpleNamespace
+    section_number = render.section_number
+    chapter = lambda slug: SimpleNamespace(slug=slug)  # noqa: E731
+    assert section_number(chapter("13-training"), 13) == 13
+    assert section_number(chapter("13b-trained-model"), 14) == "13b"  # not 15: that is taken
+    assert section_number(chapter("07b"), 8) == "7b"
+    assert section_number(chapter("b-notes"), 2) == 3  # no number: its place in the book
+    assert section_number(chapter("13bb-x"), 5) == 6

@@ -193,6 +193,57 @@ def test_cross_curves_join_two_sentences_of_different_lengths():
     assert c["curves"][2]["tokens"] == "t1 s2" and c["top"][0]["tokens"] == "t0"
     assert c["top"][1]["query"] and c["top"][1]["dim"] and not c["top"][0]["dim"]
     assert c["curves"][1]["say"] == "b → x：0.6000"
+def test_a_dense_heatmap_colours_each_cell_as_the_scalar_rules_do():
+    m = [[-2.0, -0.5, 0.0], [0.3, 1.0, 2.0]]
+    h = figure.dense_heatmap(m, ["a", "b"], ["x", "y", "z"], cell_w=10, cell_h=5, label_w=20,
+                             label_h=3, digits=2)
+    c = h["cells"]
+    # row-major: cell k = i * 3 + j, at label_w + j * cell_w, label_h + i * cell_h
+    assert list(c["x"]) == [20, 30, 40] * 2 and list(c["y"]) == [3] * 3 + [8] * 3
+    # the diverging class of each value, by hand: 4 + round(4 * v / 2), limit = max |v| = 2
+    assert list(c["c"]) == [0, 3, 4, 5, 6, 8]
+    assert list(c["c"]) == [figure.div_class(v, 2.0) for row in m for v in row]
+    assert c["say"][1] == "a · y：-0.50" and c["say"][5] == "b · z：2.00"
+    assert (h["width"], h["height"]) == (50, 13)
+    assert [row["y"] for row in h["rows"]] == [5.5, 10.5] and h["rows"][1]["top"] == 8
+    assert [col["x"] for col in h["cols"]] == [25, 35, 45]
+    assert list(c["i"]) == [0, 0, 0, 1, 1, 1] and list(c["j"]) == [0, 1, 2] * 2
+    assert (h["legend"]["lo"], h["legend"]["hi"]) == ("-2.00", "2.00")
+    # sequential, on a given range: floor(9 * (v - lo) / (hi - lo)), the top clipped to 8
+    s = figure.dense_heatmap([[0.0, 0.5, 1.0]], ["a"], ["x", "y", "z"], diverging=False,
+                             lo=0.0, hi=1.0)
+    assert list(s["cells"]["c"]) == [0, 4, 8] == [figure.seq_class(v, 0, 1) for v in (0, .5, 1)]
+    assert "say" not in figure.dense_heatmap(m, ["a", "b"], ["x", "y", "z"], readout=False)["cells"]
+
+
+def test_probe_slots_follow_a_growing_series_and_hide_what_is_not_there_yet():
+    # x over [0, 100] on 100 units from x = 10; y over [0, 1] on 50 units up from y = 60
+    ch = figure.line_chart([{"x": [0, 50], "y": [0.2, 0.6]}], width=120, height=80,
+                           margin=(10, 10, 20, 10), x_domain=(0, 100), y_domain=(0, 1))
+    slots = figure.probe_slots(ch, [0, 50, 100], {0: 0.2, 50: 0.6}, x_domain=(0, 100),
+                               y_domain=(0, 1), say=lambda x, y: f"{x}: {y}")
+    assert [s["x"] for s in slots] == [10, 60, 110]
+    assert [s["y"] for s in slots[:2]] == [50, 30]  # 60 - 50 * y
+    assert [s["hidden"] for s in slots] == [False, False, True]
+    assert slots[1]["say"] == "50: 0.6" and slots[2]["say"] == ""
+    assert slots[1]["x0"] == 35 and slots[1]["w"] == 50  # strips meet half way between slots
+
+
+def test_curve_columns_are_attention_curves_by_columns():
+    tokens = ["小猫", "没有", "过", "马路", "它"]
+    row = [0.5, 0.1, 0.1, 0.2, 0.1]
+    whole = figure.attention_curves(tokens, row, 4, width=300, height=120,
+                                    masked=[False, False, False, True, False])
+    cols = figure.attention_curve_columns(tokens, row, 4, width=300, height=120,
+                                          masked=[False, False, False, True, False])
+    for name in ("d", "sw", "op", "text", "say", "masked"):
+        assert [c[name] for c in whole["curves"]] == list(cols[name]), name
+    # by hand: 5 slots of 60 units, the query 它 at x = 270; 小猫 (0.5, the largest) is
+    # drawn 9 units wide and opaque, 马路 (0.2) 0.6 + 8.4 * 0.4 wide
+    assert cols["d"][0] == "M270.0,24.0 C270.0,54.0 30.0,54.0 30.0,84.0"
+    assert (cols["sw"][0], cols["op"][0], cols["sw"][3]) == (9.0, 1.0, 3.96)
+
+
 def test_horizontal_bars_on_a_fixed_unit_axis():
     """width 260: 44 units of labels, 46 of values, so the plot is 170 units from x = 44;
     rows 22 apart, bars 70 % of a row (15.4) centred in it."""

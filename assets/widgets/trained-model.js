@@ -1,0 +1,21 @@
+// Widget trained-model: the book's trained model on a sentence the reader composes, its
+// answer, the next-token distribution and every stage of its forward pass. pycore:
+// pycore/widgets/trained_model.py (numbers and pictures); templates/widgets/trained-model.html.
+// What is special: the view is large and its grids never change, so the page asks pycore
+// only for the parts the last input changed (`shown`: the parameters on screen); and the
+// sample button draws again with the next seed.
+import { liveWidget } from "./common.js";
+
+export function mount(root, runtime) {
+  let shown = {};  // nothing is known to be on screen before the first live view
+  const parts = {
+    async compute(name, params) {
+      const view = await runtime.compute(name, { ...params, shown });
+      shown = params;
+      return view;
+    },
+  };
+  const widget = liveWidget(root, parts);
+  root.querySelector("[data-action=sample]")
+    .addEventListener("click", () => widget.update({ seed: widget.state.seed + 1 }));
+}

@@ -1,0 +1,83 @@
+"""Every number chapter 13b states is what pycore computes: the book's trained model
+(pycore.gpt), chapter 4's hand-made head and live training runs (pycore.gpt.live_runs)."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pycore.gpt import corpus, live_runs, run
+from pycore.widgets import learned_vs_handmade, trained_model
+
+CHAPTER = (Path(__file__).resolve().parent.parent / "book" / "13b-trained-model.md").read_text(
+    encoding="utf-8")
+CAT = "小猫 没有 过 马路 因为 它 太 累 了 ， 它 =".split()
+WIDE = [w if w != "累" else "宽" for w in CAT]
+
+
+def says(*texts):
+    for t in texts:
+        assert t in CHAPTER, f"chapter 13b no longer says {t!r}"
+
+
+def test_the_corpus_and_the_model():
+    params, cfg, record = run.book_model()
+    n = sum(p.size for p in params.values())
+    says(f"{n:,} 个参数", f"{len(corpus.VOCAB)} 个词", f"{record['train_seconds']:.0f} 秒",
+         f"{len(corpus.every_sentence('train')):,} 个不同的句子",
+         f"{len(corpus.every_sentence('heldout')):,} 个")
+    final = record["final"]
+    assert final["heldout_sentences"] == 22400 and final["accuracy"] == 1.0
+    assert f"{final['answer_loss']:.1e}" == "8.4e-05"
+    says("$8.4\\times 10^{-5}$", "准确率 100 %")
+    assert final["best_head"] == [1, 1] and final["attention_share"][1][1] == 1.0
+    says(f"平均权重 {final['mean_attention_on_answer'][1][1]:.2f}", "第 1 层的头 1")
+
+
+def test_the_running_example_and_its_twin():
+    cat, wide = run.trace(CAT), run.trace(WIDE)
+    assert cat["next"]["top"][0]["word"] == "小猫" and wide["next"]["top"][0]["word"] == "马路"
+    says(f"概率 {cat['next']['top'][0]['p']:.4f}", f"概率 {wide['next']['top'][0]['p']:.4f}")
+    pointer = cat["layers"][1]["attention"]["weights"][1, -1]
+    says(f"{pointer[0]:.4f}")
+    w0 = cat["layers"][0]["attention"]["weights"][:3, -1, CAT.index("累")]
+    says("（" + "、".join(f"{x:.3f}" for x in w0) + "）")
+    moved = wide["layers"][1]["attention"]["weights"][1, -1]
+    says(f"给“马路” {moved[3]:.4f}，给“小猫”只剩 {moved[0]:.4f}")
+    probs = trained_model.word_probs(tuple(CAT))[2]  # after 过
+    says(*(f"“{w}”（{probs[corpus.INDEX[w]]:.3f}）" for w in ("桥", "河")),
+         f"“马路”只有 {probs[corpus.INDEX['马路']]:.3f}")
+    assert corpus.is_heldout("小猫", "马路")
+
+
+def test_the_handmade_head():
+    row = learned_vs_handmade.handmade_row()
+    says(f"给“小猫”{row[0]:.4f}、给“马路”{row[3]:.4f}", f"仍然给“小猫”{row[0]:.4f}")
+
+
+@pytest.fixture(scope="module")
+def runs():
+    live_runs.forget()
+    yield {0: live_runs.advance(0, 400)["evaluations"][:], 1: live_runs.advance(1, 700)}
+    live_runs.forget()
+
+
+def test_the_live_runs(runs):
+    seed0 = runs[0]
+    reached = next(e for e in seed0 if e["accuracy"] >= 0.95)
+    says(f"第 {reached['step']} 步第一次在 200 个留出句子上达到 95 %"
+         f"（{100 * reached['accuracy']:.1f} %）", f"到第 400 步是 {100 * seed0[-1]['accuracy']:.0f} %")
+    share = [(e["step"], e["attention"][1][0]) for e in seed0]
+    first = next(s for s, x in share if x > 0)
+    says(f"从第 {first} 步起", f"到第 {reached['step']} 步，它在 {100 * dict(share)[300]:.1f} % 的")
+    run1 = runs[1]
+    ev1 = run1["evaluations"]
+    r1 = next(e for e in ev1 if e["accuracy"] >= 0.95)
+    says(f"种子 1 要到第 {r1['step']} 步", f"也只在 {100 * np.max(ev1[-1]['attention']):.0f} % 的")
+    assert ev1[-1]["step"] == 700
+
+
+def test_the_first_live_loss():
+    live_runs.forget()
+    loss = live_runs.advance(0, 1)["losses"][0]
+    says(f"第一步的损失是 {loss:.2f}", f"$\\ln 56\\approx {np.log(56):.2f}$")
+    live_runs.forget()
