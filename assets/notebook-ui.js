@@ -7,7 +7,8 @@
 
 import { currentParams, flushUrlState } from "./widgets/common.js";
 
-const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content,
+                         document.baseURI);
 
 // A parameter value as Python source, as bookbuild/notebooks.py py_literal writes it.
 export function pyLiteral(value) {
@@ -51,7 +52,8 @@ async function download(button) {
     const response = await fetch(new URL(button.dataset.notebook, siteRoot), { cache: "no-cache" });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const nb = fillNotebook(await response.json(), currentParams(root));
-    const blob = new Blob([JSON.stringify(nb, null, 1) + "\n"], { type: "application/x-ipynb+json" });
+    const blob = new Blob([JSON.stringify(nb, null, 1) + "\n"],
+                          { type: "application/x-ipynb+json" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = `${root.id}.ipynb`;

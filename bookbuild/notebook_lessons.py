@@ -16,7 +16,8 @@ LESSONS = {
             ("每层的注意力有 $W_Q, W_K, W_V, W_O$ 四个 $d\\times d$ 矩阵，前馈网络有两个 "
              "$d\\times d_{ff}$ 矩阵，两个 LayerNorm 各有 $2d$ 个参数；再加上词嵌入 "
              "$V\\times d$ 和最后一个 LayerNorm，就是图中的总数（不含偏置和位置表）。",
-             "d, L, V, d_ff = view[\"d_model\"], view[\"layers\"], view[\"vocab\"], view[\"d_ff\"]\n"
+             "d, L = view[\"d_model\"], view[\"layers\"]\n"
+             "V, d_ff = view[\"vocab\"], view[\"d_ff\"]\n"
              "per_layer = 4 * d * d + 2 * d * d_ff + 2 * (2 * d)\n"
              "total = L * per_layer + V * d + 2 * d\n"
              "print(f\"每层 {per_layer:,}，全部 {total:,}\")\n"
@@ -196,8 +197,9 @@ LESSONS = {
              "same(k_rot, view[\"k_rot\"])\n"
              "same(q_rot @ k_rot, view[\"score\"])\n"
              "# 同样的 q、k 转过 (m - n)θ 的夹角：\n"
-             "same(rotate(np.array(params[\"q\"]), (params[\"m\"] - params[\"n\"]) * params[\"theta\"])\n"
-             "     @ np.array(params[\"k\"]), view[\"score\"])"),
+             "offset = (params[\"m\"] - params[\"n\"]) * params[\"theta\"]\n"
+             "q, k = np.array(params[\"q\"]), np.array(params[\"k\"])\n"
+             "same(rotate(q, offset) @ k, view[\"score\"])"),
         ],
     },
     "encoder-layer": {
@@ -226,7 +228,8 @@ LESSONS = {
             ("top-k 只留概率最大的 k 个词，top-p 只留累计概率刚到 p 的最前几个词，"
              "留下的再归一化；pycore.sampling.pipeline 依次做这几步。",
              "from pycore.sampling import pipeline\n"
-             "s = pipeline(temperature=T, top_k=params[\"top_k\"] or None, top_p=params[\"top_p\"])\n"
+             "s = pipeline(temperature=T, top_k=params[\"top_k\"] or None,\n"
+             "             top_p=params[\"top_p\"])  # top_k = 0：不截断\n"
              "print(dict(zip(s[\"tokens\"], np.round(s[\"final\"], 3))))\n"
              "same(s[\"final\"], view[\"p_final\"])\n"
              "same(np.sum(s[\"final\"] > 0), view[\"n_final\"])"),
@@ -287,7 +290,8 @@ LESSONS = {
              "z = -dist / params[\"temperature\"]\n"
              "w = np.exp(z - z.max()); w = w / w.sum()\n"
              "same(w[params[\"index\"]], view[\"self_weight\"])\n"
-             "same(np.argsort(-w, kind=\"stable\")[:len(view[\"top_index\"])], view[\"top_index\"])"),
+             "top = np.argsort(-w, kind=\"stable\")[:len(view[\"top_index\"])]  # 权重最大的几块\n"
+             "same(top, view[\"top_index\"])"),
         ],
     },
     "swin-windows": {
@@ -309,14 +313,16 @@ LESSONS = {
             ("预热阶段学习率线性升到峰值；之后按所选方式降到 min_ratio × 峰值。"
              "余弦衰减可以直接写出来。",
              "from pycore.schedule import learning_rate\n"
-             "peak, w, total, t = params[\"peak\"], params[\"warmup\"], params[\"total\"], view[\"step\"]\n"
+             "peak, w, total = params[\"peak\"], params[\"warmup\"], params[\"total\"]\n"
+             "t = view[\"step\"]\n"
              "lo = params[\"min_ratio\"] * peak\n"
              "lr = learning_rate(t, w, peak, total, params[\"decay\"], lo)\n"
              "print(f\"第 {t} 步：{lr:.3g}\")\n"
              "same(lr, view[\"lr_value\"])\n"
              "if params[\"decay\"] == \"cosine\" and w <= t <= total:\n"
              "    progress = (t - w) / max(total - w, 1)\n"
-             "    same(lo + (peak - lo) * 0.5 * (1 + np.cos(np.pi * progress)), view[\"lr_value\"])"),
+             "    cosine = lo + (peak - lo) * 0.5 * (1 + np.cos(np.pi * progress))\n"
+             "    same(cosine, view[\"lr_value\"])"),
         ],
     },
     "chinchilla": {
