@@ -138,6 +138,17 @@ def test_a_notebook_per_chapter_and_per_widget(site, book_widgets):
     assert len(book_widgets) == 21 and len(chapters) == 14
 
 
+def test_pages_offer_their_notebooks(site, book_widgets):
+    """Each widget's button names its notebook; each chapter with widgets links its own."""
+    for wid, (_, _, page) in book_widgets.items():
+        text = (site / page).read_text(encoding="utf-8")
+        assert f'data-notebook="notebooks/{wid}.ipynb"' in text
+        assert f'href="notebooks/{page[:-5]}.ipynb" download' in text
+        assert f'data-notebook="notebooks/{wid}.ipynb"' in \
+            (site / f"embed-{wid}.html").read_text(encoding="utf-8")
+    assert "notebooks/" not in (site / "12-matching-multimodal.html").read_text(encoding="utf-8")
+
+
 def test_every_notebook_is_valid_nbformat(site):
     paths = sorted((site / "notebooks").glob("*.ipynb"))
     for path in paths:
