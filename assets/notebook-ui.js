@@ -29,14 +29,20 @@ function lines(text) {  // nbformat's source: lines that keep their "\n"
   return text.split(/(?<=\n)/);
 }
 
-// The template notebook with these parameters (and the wheel's address, when known).
+// The template notebook with these parameters, and where the book is served over HTTP, the
+// wheel's address and a link to the widget on this host.
 export function fillNotebook(nb, params, base = siteRoot) {
   const out = structuredClone(nb);
   for (const cell of out.cells) {
     const role = cell.metadata?.tbook?.role;
     if (role === "params") cell.source = lines(`params = ${pyLiteral(params)}`);
-    if (role === "install" && /^https?:$/.test(base.protocol)) {
-      cell.source = lines(`%pip install ${new URL(cell.metadata.tbook.wheel, base).href}`);
+    if (!/^https?:$/.test(base.protocol)) continue;  // file://: keep the local instructions
+    const meta = cell.metadata.tbook;
+    if (role === "install") cell.source = lines(`%pip install ${new URL(meta.wheel, base).href}`);
+    if (role === "about") {
+      const text = [].concat(cell.source).join("").replace(meta.where,
+                                                `[书中的这一处](${new URL(meta.page, base).href})`);
+      cell.source = lines(text);
     }
   }
   out.metadata.tbook = { params };

@@ -202,11 +202,13 @@ def lesson_of(w):
 def widget_cells(w, page_href, base_url):
     """The cells of one widget: its parameters, the view call, the NumPy under it."""
     lesson = lesson_of(w)
-    where = f"[书中的这一处]({base_url}{page_href}#{w['id']})" if base_url else \
-        f"书中 `{page_href}` 的小部件 `{w['id']}`"
+    page = f"{page_href}#{w['id']}"
+    where = f"书中 `{page_href}` 的小部件 `{w['id']}`"  # the page links it where it is hosted
+    about = (f"## {lesson['title']}（{w['name']}）\n\n{where}。下面的参数就是小部件当前的设置："
+             "改动它们再重新运行，就像在书里拖动控件。")
     cells = [
-        _cell("markdown", f"## {lesson['title']}（{w['name']}）\n\n{where}。下面的参数就是小部件"
-                          "当前的设置：改动它们再重新运行，就像在书里拖动控件。"),
+        _cell("markdown", about.replace(where, f"[书中的这一处]({base_url}{page})")
+              if base_url else about, role="about", where=where, page=page),
         _cell("code", f"params = {py_literal(w['params'])}", role="params", widget=w["id"]),
         _cell("markdown", "小部件显示的每个数都来自 pycore 的 view：同样的参数，同样的数字。"
                           "这里列出其中几个。"),
@@ -219,8 +221,8 @@ def widget_cells(w, page_href, base_url):
     return cells
 
 
-def chapter_notebook(chapter, wheel, base_url):
-    intro = (f"《交互式 Transformer》{chapter.title} 中的小部件，每个一段：先用 pycore 算出"
+def chapter_notebook(book, chapter, wheel, base_url):
+    intro = (f"《{book.title}》{chapter.title} 中的小部件，每个一段：先用 pycore 算出"
              "小部件的数字，再用 NumPy 一步步自己算一遍。")
     cells = head_cells(chapter.title, intro, wheel, base_url)
     for w in chapter.widgets:
@@ -228,9 +230,10 @@ def chapter_notebook(chapter, wheel, base_url):
     return notebook(cells, chapter.title)
 
 
-def widget_notebook(chapter, w, wheel, base_url):
-    title = f"{lesson_of(w)['title']}（{chapter.title}）"
-    intro = ("这个 notebook 重现书中一个小部件的数字：参数是你下载时它的设置。")
+def widget_notebook(book, chapter, w, wheel, base_url):
+    title = lesson_of(w)["title"]
+    intro = (f"出自《{book.title}》{chapter.title}。这个 notebook 重现书中一个小部件的数字，"
+             "参数是你下载时它的设置。")
     return notebook(head_cells(title, intro, wheel, base_url) +
                     widget_cells(w, chapter.href, base_url), title)
 
@@ -247,7 +250,8 @@ def write(site, book, cache_dir=None):
     for chapter in book.chapters:
         if not chapter.widgets:
             continue
-        _write(out / f"{chapter.slug}.ipynb", chapter_notebook(chapter, wheel, book.base_url))
+        _write(out / f"{chapter.slug}.ipynb", chapter_notebook(book, chapter, wheel, book.base_url))
         for w in chapter.widgets:
-            _write(out / f"{w['id']}.ipynb", widget_notebook(chapter, w, wheel, book.base_url))
+            _write(out / f"{w['id']}.ipynb", widget_notebook(book, chapter, w, wheel,
+                                                                   book.base_url))
     return wheel

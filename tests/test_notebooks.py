@@ -138,8 +138,11 @@ def test_a_notebook_per_chapter_and_per_widget(site, book_widgets):
     assert len(book_widgets) == 21 and len(chapters) == 14
 
 
-def test_pages_offer_their_notebooks(site, book_widgets):
-    """Each widget's button names its notebook; each chapter with widgets links its own."""
+def test_pages_offer_their_notebooks(site, book_widgets, wheel):
+    """Each widget's button names its notebook; each chapter with widgets links its own; the
+    landing page offers the wheel."""
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert f'href="downloads/{wheel.name}" download' in index
     for wid, (_, _, page) in book_widgets.items():
         text = (site / page).read_text(encoding="utf-8")
         assert f'data-notebook="notebooks/{wid}.ipynb"' in text
@@ -175,6 +178,17 @@ def test_the_install_cell_without_and_with_a_base_url():
     assert "下载" in local  # says where to get the file
     assert notebooks.install_source(wheel, "https://example.org/book/") == \
         f"%pip install https://example.org/book/{wheel}"
+
+
+def test_with_a_base_url_a_notebook_links_the_widget_in_the_book():
+    w = {"name": "softmax", "id": "softmax-02-softmax", "params": {"logits": [1.0, 0.0],
+                                                                   "temperature": 2.0}}
+    about, params = notebooks.widget_cells(w, "02-softmax.html", "https://example.org/b/")[:2]
+    assert "[书中的这一处](https://example.org/b/02-softmax.html#softmax-02-softmax)" in \
+        "".join(about["source"])
+    assert "".join(params["source"]) == 'params = {"logits": [1.0, 0.0], "temperature": 2.0}'
+    without = notebooks.widget_cells(w, "02-softmax.html", "")[0]
+    assert "书中 `02-softmax.html` 的小部件 `softmax-02-softmax`" in "".join(without["source"])
 
 
 def test_notebooks_and_the_wheel_are_not_precached(site):

@@ -43,6 +43,8 @@ def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server
     (wheel,) = (site / "downloads").glob("pycore-*.whl")
     url = f"{server}downloads/{wheel.name}"
     assert cell(nb, "install") == f"%pip install {url}"
+    wid = root.get_attribute("id")
+    assert f"[书中的这一处]({server}02-softmax.html#{wid})" in cell(nb, "about")
     with urllib.request.urlopen(url) as response:
         assert response.read() == wheel.read_bytes()
 
