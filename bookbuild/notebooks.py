@@ -3,8 +3,8 @@ has widgets (site/notebooks/<chapter>.ipynb) and one per widget (site/notebooks/
 
 A widget's notebook is also the template of its "在 Jupyter 中打开" button
 (assets/notebook-ui.js): the page fetches it and rewrites the cells marked in their metadata
-(`tbook.role`: "params", "install") with the reader's current parameters and the wheel's
-address where the book is hosted now. Each widget's cells are the view call at its
+(`tbook.role`: "params", "install", "about") with the reader's current parameters, the
+wheel's address where the book is hosted now and a link to the widget there. Each widget's cells are the view call at its
 parameters, then the NumPy under it (bookbuild/notebook_lessons.py).
 
 The wheel is built by setuptools' PEP 517 backend (the project's own build backend) from a copy
@@ -204,8 +204,8 @@ def widget_cells(w, page_href, base_url):
     lesson = lesson_of(w)
     page = f"{page_href}#{w['id']}"
     where = f"书中 `{page_href}` 的小部件 `{w['id']}`"  # the page links it where it is hosted
-    about = (f"## {lesson['title']}（{w['name']}）\n\n{where}。下面的参数就是小部件当前的设置："
-             "改动它们再重新运行，就像在书里拖动控件。")
+    about = (f"## {lesson['title']}（{w['name']}）\n\n{where}。下面是它的参数：改动它们再重新运行，"
+             "就像在书里拖动控件。")
     cells = [
         _cell("markdown", about.replace(where, f"[书中的这一处]({base_url}{page})")
               if base_url else about, role="about", where=where, page=page),

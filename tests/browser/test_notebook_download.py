@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.harness import assert_shows, params_of, pycore_view
+from tests.browser.harness import assert_shows, params_of, pycore_view, shown_numbers
 
 
 def downloaded(root):
@@ -63,6 +63,15 @@ def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server
     view = pycore_view("softmax", **params)
     assert shown["probs"] == pytest.approx(view["probs"], rel=1e-12)
     assert shown["entropy"] == pytest.approx(view["entropy"], rel=1e-12)
+    # and the page shows the notebook's numbers, digit for digit
+    compared = 0
+    for path, text, digits in shown_numbers(root):
+        key, _, index = path.partition(".")
+        if key in ("probs", "entropy") and not path.count(".") > 1:
+            value = shown[key][int(index)] if index else shown[key]
+            assert text == f"{value:.{digits}f}", path
+            compared += 1
+    assert compared >= len(params["logits"]) + 1
 
 
 def test_a_choice_and_a_switch_reach_the_notebook(book_pages):
