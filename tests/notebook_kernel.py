@@ -8,7 +8,6 @@ import ast
 import json
 import os
 import shutil
-import subprocess
 import sys
 import venv
 from pathlib import Path
@@ -28,9 +27,15 @@ class Kernel:
         """folder: an empty scratch folder; wheel: the site's pycore wheel."""
         self.folder = Path(folder)
         self.env_dir = self.folder / "venv"
-        # no pip of its own: `python -m pip` finds the machine's through the system site-packages
-        venv.EnvBuilder(system_site_packages=True, with_pip=False).create(self.env_dir)
+        # No pip, NumPy or ipykernel of its own: it sees this interpreter's (through the system
+        # site-packages, or a .pth naming them when the tests run in a virtual environment).
+        inside_venv = sys.prefix != sys.base_prefix
+        venv.EnvBuilder(system_site_packages=not inside_venv, with_pip=False).create(self.env_dir)
         python = self.env_dir / "bin" / "python"
+        if inside_venv:
+            (purelib,) = self.env_dir.glob("lib/python*/site-packages")
+            seen = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")]
+            (purelib / "tbook-test-env.pth").write_text("\n".join(seen) + "\n")
         spec = self.folder / "kernels" / KERNEL
         spec.mkdir(parents=True)
         (spec / "kernel.json").write_text(json.dumps({
@@ -91,14 +96,15 @@ def errors(nb):
             if o["output_type"] == "error"]
 
 
-if __name__ == "__main__":  # python3 tests/notebook_kernel.py site/notebooks/x.ipynb
+if __name__ == "__main__":  # python3 tests/notebook_kernel.py site/notebooks/<name>.ipynb ...
     import tempfile
-    site = Path(sys.argv[1]).resolve().parent.parent
-    wheel = next((site / "downloads").glob("pycore-*.whl"))
+    site_dir = Path(sys.argv[1]).resolve().parent.parent
+    (wheel,) = (site_dir / "downloads").glob("pycore-*.whl")
     with tempfile.TemporaryDirectory() as tmp:
         k = Kernel(tmp, wheel)
         try:
-            out = k.run(nbformat.read(sys.argv[1], as_version=4))
-            print(subprocess.list2cmdline(["ran", sys.argv[1]]), errors(out) or "ok")
+            for path in sys.argv[1:]:
+                failed = errors(k.run(nbformat.read(path, as_version=4)))
+                print(f"{path}: " + ("ok" if not failed else failed[0]["ename"]))
         finally:
             k.close()
