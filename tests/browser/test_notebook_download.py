@@ -38,7 +38,7 @@ def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server
     params = ast.literal_eval(cell(nb, "params").split("=", 1)[1].strip())
     assert params["logits"] == moved["logits"]
     assert params["temperature"] == pytest.approx(moved["temperature"], rel=1e-12)
-    assert nb["metadata"]["tbook"]["params"] == params
+    assert nb["metadata"]["tbook"]["params"] == {root.get_attribute("id"): params}
     # the install cell names the wheel where this very server serves it
     (wheel,) = (site / "downloads").glob("pycore-*.whl")
     url = f"{server}downloads/{wheel.name}"
@@ -84,3 +84,23 @@ def test_a_choice_and_a_switch_reach_the_notebook(book_pages):
     root.locator("[data-action=reset]").click()
     nb = downloaded(root)
     assert cell(nb, "params") == 'params = {"query": "它", "scale": 1, "causal": False}'
+
+
+def test_the_chapter_notebook_carries_every_widgets_current_parameters(book_pages, server):
+    page = book_pages("scaling-variance")  # chapter 4: attention, scaling-variance, attention-cost
+    root = page.widget("attention-cost")
+    root.locator("input[type=number][data-control=n]").fill("100")
+    assert_shows(root, pycore_view("attention-cost", n=100))
+    link = page.page.locator("a.notebook-link")
+    assert link.get_attribute("href") == "notebooks/04-attention.ipynb"
+    with page.page.expect_download() as info:
+        link.click()
+    assert info.value.suggested_filename == "04-attention.ipynb"
+    with open(info.value.path(), encoding="utf-8") as f:
+        nb = json.load(f)
+    cells = [c for c in nb["cells"] if c["metadata"].get("tbook", {}).get("role") == "params"]
+    by_id = {c["metadata"]["tbook"]["widget"]: "".join(c["source"]) for c in cells}
+    assert by_id[root.get_attribute("id")] == 'params = {"n": 100}'
+    assert by_id["attention-04-attention"] == \
+        'params = {"query": "它", "scale": 1, "causal": False}'
+    assert cell(nb, "install").startswith(f"%pip install {server}downloads/pycore-")
