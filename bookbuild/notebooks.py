@@ -87,10 +87,13 @@ def build_wheel(dest_dir, cache_dir=None):
     data = _build_wheel_bytes(version)
     (dest_dir / name).write_bytes(data)
     if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, cached)
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, cached)  # whole or not at all, if builds run side by side
+        except OSError:  # a read-only cache: the next build builds the wheel again
+            pass
     return f"{WHEEL_DIR}/{name}"
 
 
