@@ -131,6 +131,23 @@ def test_the_wheel_installs_as_pip_expects(wheel):
     assert not any(n.startswith("bookbuild") for n in names)
 
 
+def test_the_wheel_is_built_once_per_content(tmp_path, monkeypatch, wheel):
+    """A build finds the wheel of the same pycore in its cache folder and builds nothing."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / wheel.name).write_bytes(wheel.read_bytes())
+
+    def no_build(version):
+        raise AssertionError("built again")
+    monkeypatch.setattr(notebooks, "_build_wheel_bytes", no_build)
+    rel = notebooks.build_wheel(tmp_path / "site" / "downloads", cache)
+    assert rel == f"downloads/{wheel.name}"
+    assert (tmp_path / "site" / rel).read_bytes() == wheel.read_bytes()
+    (cache / wheel.name).unlink()  # not there: built (here: refused)
+    with pytest.raises(AssertionError, match="built again"):
+        notebooks.build_wheel(tmp_path / "again", cache)
+
+
 def test_a_notebook_per_chapter_and_per_widget(site, book_widgets):
     have = {p.stem for p in (site / "notebooks").glob("*.ipynb")}
     chapters = {page[:-5] for _, _, page in book_widgets.values()}
