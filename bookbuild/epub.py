@@ -32,7 +32,7 @@ LIVE_ATTRS = {"tabindex", "for", "aria-valuenow", "aria-valuemin", "aria-valuema
 LIVE_ROLES = {"group", "radiogroup", "radio", "switch", "spinbutton", "slider", "listbox",
               "option", "progressbar", "button", "tab", "tablist", "combobox"}
 DROP_CLASSES = {"numbers", "widget-status", "readout", "widget-how", "lab-actions",
-                "runtime-notice", "anchor", "embed-open"}
+                "runtime-notice", "anchor", "embed-open", "notebook-open"}
 EXTRA_PAGES = (("glossary.html", "术语表"), ("bibliography.html", "参考文献"))
 ARTICLE = re.compile(r'<article class="chapter[^"]*">(.*?)</article>', re.S)
 CSS = """body { font-family: serif; line-height: 1.7; }

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import (bib, chapter_cache, epub, exercises, glossary, markdown, output, previews,
-               printbook, render, search, xref)
+from . import (bib, chapter_cache, epub, exercises, glossary, markdown, notebooks, output,
+               previews, printbook, render, search, xref)
 from .load import load_book
-from .vendor import NUMPY_WHEEL, vendor_runtime
+from .vendor import NUMPY_WHEEL, runtime_cache, vendor_runtime
 from .widgets import claim_id, expand_widgets
 
 # Applied in order to every chapter's tokens (each: rule(chapter, tokens, env)).
@@ -160,6 +160,8 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
         output.copy_assets(site / "assets")
         markdown.copy_images(book, site, env["all_images"])
         runtime["pycore"] = output.pycore_archive(site / "assets")
+        # the pycore wheel and the notebooks that install it (fetched on demand, not precached)
+        runtime["wheel"] = notebooks.write(site, book, runtime_cache().parent / "pycore-wheels")
         output.write_sitemap(site, book, ["index.html"] + [c.href for c in book.chapters] +
                              [p for p, made in (("glossary.html", book.glossary),
                                                 ("bibliography.html", book.bibliography)) if made])

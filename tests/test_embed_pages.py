@@ -99,7 +99,8 @@ def test_a_widget_embed_page_holds_that_widget_and_no_navigation(real_book):
     for name in ("tbook-root", "tbook-pycore", "tbook-worker", "tbook-worker-name"):
         assert page.find("meta", name=name) == book_page.find("meta", name=name), name
     scripts = [s["src"].split("?v=")[0] for s in page.find("script") if "src" in s]
-    assert scripts == ["assets/runtime-start.js", "assets/theme.js", "assets/book.js", "assets/embed.js"]
+    assert scripts == ["assets/runtime-start.js", "assets/theme.js", "assets/book.js",
+                       "assets/embed.js", "assets/notebook-ui.js"]  # its 在 Jupyter 中打开 too
     back = page.find("a", href="04-attention.html#attention-04-attention")
     assert len(back) == 1 and back[0]["target"] == "_blank" and "noopener" in back[0]["rel"]
     assert any(t.startswith("出自《交互式 Transformer》第 4 节") for t in page.link_text)

@@ -17,9 +17,11 @@ export function setState(root, state, message) {
   root.dataset.state = state;
   const status = root.querySelector(".widget-status");
   if (status) status.textContent = message ?? STATUS[state];
-  // Controls work only when live; the embed button (embed-ui.js) needs no runtime.
+  // Controls work only when live; the embed and notebook buttons (embed-ui.js, notebook-ui.js)
+  // need no runtime.
   const enable = state === "live";
-  root.querySelectorAll("input, button:not([data-embed]), select").forEach((el) => { el.disabled = !enable; });
+  root.querySelectorAll("input, button:not([data-embed]):not([data-notebook]), select")
+    .forEach((el) => { el.disabled = !enable; });
 }
 
 // Shareable state: the parameters that differ from the block's live in the page's URL as
@@ -75,6 +77,16 @@ document.addEventListener("copy", flushUrlState);
 // a time: inputs that arrive meanwhile merge into the next request (a dragged slider asks for
 // its latest value, not for every value it passed). Every view that arrives is drawn.
 const firstViews = new WeakMap();
+const onScreen = new WeakMap();  // root -> () => the parameters of the view it shows
+
+// The parameters of the numbers the reader sees (the notebook download takes them): those of
+// the view on screen once the widget is live, else the block's with the link's state (what
+// the page is about to show). Only the block's parameters, no page-only inputs.
+export function currentParams(root) {
+  const initial = JSON.parse(root.dataset.params);
+  const shown = onScreen.get(root)?.() ?? { ...initial, ...urlState(root, initial) };
+  return structuredClone(Object.fromEntries(Object.keys(initial).map((k) => [k, shown[k]])));
+}
 
 // Resolves once the widget mounted on root has drawn its first live view.
 export function firstView(root) {
@@ -88,6 +100,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
   let shownState = null;                 // the parameters of the view on screen
   let running = null;                    // the loop computing views, while there is one
   let updates = 0;
+  onScreen.set(root, () => shownState);
 
   function show(view, asked) {
     if (root.querySelector(".widget-status")?.textContent !== STATUS.live) setState(root, "live");

@@ -1,0 +1,355 @@
+"""What each widget's notebook teaches: a title, the view's numbers it shows, and the NumPy
+underneath, step by step, each step a sentence of Chinese and a code cell.
+
+A step's code runs after the notebook has set `params` (the widget's parameters), `view`
+(pycore's view of them) and imported `np`, `pycore` and `same(mine, widget)`, which prints
+whether our own NumPy gives the widget's number and stops the notebook when it does not.
+Every step must hold for any parameters the widget allows: tests/test_notebooks.py runs them
+at the blocks' parameters and at moved ones.
+"""
+
+LESSONS = {
+    "panorama": {
+        "title": "整体结构与参数量",
+        "keys": ["d_model", "layers", "vocab", "d_ff", "model_total", "layer_params_text"],
+        "steps": [
+            ("每层的注意力有 $W_Q, W_K, W_V, W_O$ 四个 $d\\times d$ 矩阵，前馈网络有两个 "
+             "$d\\times d_{ff}$ 矩阵，两个 LayerNorm 各有 $2d$ 个参数；再加上词嵌入 "
+             "$V\\times d$ 和最后一个 LayerNorm，就是图中的总数（不含偏置和位置表）。",
+             "d, L = view[\"d_model\"], view[\"layers\"]\n"
+             "V, d_ff = view[\"vocab\"], view[\"d_ff\"]\n"
+             "per_layer = 4 * d * d + 2 * d * d_ff + 2 * (2 * d)\n"
+             "total = L * per_layer + V * d + 2 * d\n"
+             "print(f\"每层 {per_layer:,}，全部 {total:,}\")\n"
+             "same(total, view[\"model_total\"])"),
+        ],
+    },
+    "dot-product": {
+        "title": "点积与夹角",
+        "keys": ["a", "b", "dot", "norm_a", "norm_b", "cos", "angle", "projection"],
+        "steps": [
+            ("点积是对应分量相乘再相加；除以两个长度，得到夹角的余弦。",
+             "a, b = np.array(params[\"a\"]), np.array(params[\"b\"])\n"
+             "dot = a @ b\n"
+             "norm_a, norm_b = np.sqrt(a @ a), np.sqrt(b @ b)\n"
+             "print(\"a·b =\", dot)\n"
+             "same(dot, view[\"dot\"])\n"
+             "if norm_a > 0 and norm_b > 0:\n"
+             "    cos = dot / (norm_a * norm_b)\n"
+             "    same(cos, view[\"cos\"])\n"
+             "    same(norm_b * cos, view[\"projection\"])  # b 落在 a 方向上的影子"),
+        ],
+    },
+    "softmax": {
+        "title": "softmax 与温度",
+        "keys": ["logits", "temperature", "probs", "entropy", "max_entropy"],
+        "steps": [
+            ("先把分数除以温度，减去最大值（不改变结果，却能防止 exp 溢出），取指数后归一化。",
+             "z = np.array(params[\"logits\"]) / params[\"temperature\"]\n"
+             "e = np.exp(z - z.max())\n"
+             "p = e / e.sum()\n"
+             "print(np.round(p, 4))\n"
+             "same(p, view[\"probs\"])"),
+            ("熵 $-\\sum p_i \\log p_i$ 衡量分布有多“平”：均匀分布时最大，为 $\\log n$。",
+             "h = -np.sum(p[p > 0] * np.log(p[p > 0]))\n"
+             "print(f\"熵 {h:.4f}，上限 {np.log(len(p)):.4f}\")\n"
+             "same(h, view[\"entropy\"])"),
+        ],
+    },
+    "embedding": {
+        "title": "词向量的点积与余弦",
+        "keys": ["a", "b", "vec_a", "vec_b", "dot", "cos"],
+        "steps": [
+            ("运行示例里每个词是一行 6 维的特征向量；取出两行，点积和余弦就是它们的相似程度。",
+             "from pycore import example\n"
+             "E = example.EMBEDDINGS  # (9, 6)：一行一个词\n"
+             "va = E[example.TOKENS.index(params[\"a\"])]\n"
+             "vb = E[example.TOKENS.index(params[\"b\"])]\n"
+             "same(va @ vb, view[\"dot\"])\n"
+             "same(va @ vb / (np.linalg.norm(va) * np.linalg.norm(vb)), view[\"cos\"])"),
+        ],
+    },
+    "attention": {
+        "title": "缩放点积注意力",
+        "keys": ["query", "scale", "causal", "row", "output"],
+        "steps": [
+            ("用语义头的三个矩阵把嵌入投影成 Q、K、V，算 $QK^\\top/\\sqrt{d_k}$，"
+             "需要时遮住未来的位置，再逐行 softmax。",
+             "from pycore import example\n"
+             "X = example.EMBEDDINGS  # (9, 6)\n"
+             "W_q, W_k, W_v = example.semantic_head()\n"
+             "Q, K, V = X @ W_q, X @ W_k, X @ W_v  # 各 (9, 6)\n"
+             "scores = params[\"scale\"] * Q @ K.T / np.sqrt(Q.shape[1])  # (9, 9)\n"
+             "if params[\"causal\"]:\n"
+             "    scores = np.where(np.tril(np.ones((9, 9), dtype=bool)), scores, -np.inf)\n"
+             "w = np.exp(scores - scores.max(axis=1, keepdims=True))\n"
+             "w = w / w.sum(axis=1, keepdims=True)  # 每行和为 1\n"
+             "i = example.TOKENS.index(params[\"query\"])\n"
+             "print(dict(zip(example.TOKENS, np.round(w[i], 3))))\n"
+             "same(w[i], view[\"row\"])"),
+            ("输出是值向量按这一行权重的加权平均。",
+             "same(w[i] @ V, view[\"output\"])"),
+        ],
+    },
+    "scaling-variance": {
+        "title": "为什么要除以 √d_k",
+        "keys": ["d_k", "seed", "n", "var_raw", "var_scaled", "std_raw", "std_scaled"],
+        "steps": [
+            ("两个分量独立、方差为 1 的 $d_k$ 维随机向量，点积的方差约为 $d_k$；除以 "
+             "$\\sqrt{d_k}$ 后约为 1。固定 q 时 $q\\cdot k$ 服从 $N(0, |q|^2)$，所以不必抽出"
+             "整个向量：抽 $|q|^2\\sim\\chi^2(d_k)$ 和 $z\\sim N(0,1)$，$q\\cdot k = |q|\\,z$。",
+             "rng = np.random.default_rng(params[\"seed\"])\n"
+             "sq_norm = rng.chisquare(params[\"d_k\"], size=view[\"n\"])  # |q|^2，共 n 次\n"
+             "z = rng.standard_normal(view[\"n\"])\n"
+             "raw = np.sqrt(sq_norm) * z\n"
+             "scaled = raw / np.sqrt(params[\"d_k\"])\n"
+             "print(f\"原始方差 {raw.var():.2f}，缩放后 {scaled.var():.3f}\")\n"
+             "same(raw.var(), view[\"var_raw\"])\n"
+             "same(scaled.var(), view[\"var_scaled\"])"),
+        ],
+    },
+    "attention-cost": {
+        "title": "注意力的代价",
+        "keys": ["n", "scores", "bytes", "rnn_steps", "attention_steps"],
+        "steps": [
+            ("n 个位置两两打分，一个头就有 $n^2$ 个分数；每个按 fp16 存两个字节。"
+             "RNN 要一步接一步走 n 步，注意力一步就能让所有位置同时看到彼此。",
+             "n = params[\"n\"]\n"
+             "same(n * n, view[\"scores\"])\n"
+             "same(2 * n * n, view[\"bytes\"])\n"
+             "same(n, view[\"rnn_steps\"])"),
+        ],
+    },
+    "multi-head": {
+        "title": "两个头，拼接后乘 W_O",
+        "keys": ["query", "heads", "row_a", "row_b", "output_row"],
+        "steps": [
+            ("头 A 看语义，头 B 看前一个位置；各自算出注意力权重。",
+             "from pycore import example, multihead\n"
+             "r = multihead.two_heads()\n"
+             "i = example.TOKENS.index(params[\"query\"])\n"
+             "same(r[\"heads\"][0][\"weights\"][i], view[\"row_a\"])\n"
+             "same(r[\"heads\"][1][\"weights\"][i], view[\"row_b\"])"),
+            ("把用到的头的输出并排拼起来，再乘 $W_O$（这里取各头的平均），得到这一层的输出。",
+             "used = [\"A\", \"B\"] if params[\"heads\"] == \"A+B\" else [params[\"heads\"]]\n"
+             "outs = [h[\"output\"] for h in r[\"heads\"] if h[\"name\"] in used]\n"
+             "concat = np.concatenate(outs, axis=1)  # (9, 6 × 头数)\n"
+             "W_o = np.vstack([np.eye(6)] * len(outs)) / len(outs)  # (6 × 头数, 6)\n"
+             "out = concat @ W_o  # (9, 6)\n"
+             "same(out[i], view[\"output_row\"])"),
+        ],
+    },
+    "permutation": {
+        "title": "打乱词序：没有位置信息时注意力看不出来",
+        "keys": ["perm", "positions", "tokens", "max_abs_diff", "n_changed"],
+        "steps": [
+            ("把句子按 perm 重排后再算注意力，与“原输出跟着词挪位置”比较；"
+             "加上正弦位置编码后，两者才会不同。",
+             "from pycore import example\n"
+             "from pycore.positional import sinusoidal\n"
+             "\n"
+             "def semantic_attention(x):\n"
+             "    W_q, W_k, W_v = example.semantic_head()\n"
+             "    q, k, v = x @ W_q, x @ W_k, x @ W_v\n"
+             "    s = q @ k.T / np.sqrt(q.shape[1])\n"
+             "    w = np.exp(s - s.max(axis=1, keepdims=True))\n"
+             "    return (w / w.sum(axis=1, keepdims=True)) @ v\n"
+             "\n"
+             "X, perm = example.EMBEDDINGS, np.array(view[\"perm\"])\n"
+             "pe = sinusoidal(9, 6) if params[\"positions\"] else np.zeros_like(X)\n"
+             "diff = np.abs(semantic_attention(X[perm] + pe) - semantic_attention(X + pe)[perm])\n"
+             "print(f\"最大差 {diff.max():.2e}\")\n"
+             "same(diff.max(), view[\"max_abs_diff\"])"),
+        ],
+    },
+    "positional-encoding": {
+        "title": "正弦位置编码",
+        "keys": ["d_model", "pair", "omega", "wavelength", "p", "dots_p", "k", "rot_error"],
+        "steps": [
+            ("第 i 对维度的角频率是 $\\omega_i = 10000^{-2i/d}$，波长 $2\\pi/\\omega_i$。",
+             "d = params[\"d_model\"]\n"
+             "omega = 10000.0 ** (-2 * np.arange(d // 2) / d)\n"
+             "same(omega[view[\"pair\"]], view[\"omega\"])\n"
+             "same(2 * np.pi / omega[view[\"pair\"]], view[\"wavelength\"])"),
+            ("$PE(p)\\cdot PE(p+k) = \\sum_i \\cos(\\omega_i k)$：只取决于相隔 k，与 p 无关。",
+             "from pycore.positional import encode\n"
+             "ks = np.array(view[\"ks\"])\n"
+             "closed_form = np.cos(np.outer(ks, omega)).sum(axis=1)  # (len(ks),)\n"
+             "same(closed_form, view[\"dots_p\"])\n"
+             "# 再从编码本身算一遍：PE(p) 与 PE(p + k) 逐维相乘后相加\n"
+             "a = encode(np.full(len(ks), params[\"p\"]), d)  # (len(ks), d)\n"
+             "b = encode(params[\"p\"] + ks, d)\n"
+             "same((a * b).sum(axis=1), view[\"dots_p\"])"),
+        ],
+    },
+    "rope": {
+        "title": "旋转位置编码 RoPE",
+        "keys": ["q", "k", "m", "n", "theta", "q_rot", "k_rot", "score", "score_unrotated"],
+        "steps": [
+            ("把 q 转 $m\\theta$、k 转 $n\\theta$，它们的点积只取决于 $m-n$。",
+             "def rotate(v, angle):\n"
+             "    c, s = np.cos(angle), np.sin(angle)\n"
+             "    return np.array([[c, -s], [s, c]]) @ v\n"
+             "\n"
+             "q_rot = rotate(np.array(params[\"q\"]), params[\"m\"] * params[\"theta\"])\n"
+             "k_rot = rotate(np.array(params[\"k\"]), params[\"n\"] * params[\"theta\"])\n"
+             "same(q_rot, view[\"q_rot\"])\n"
+             "same(k_rot, view[\"k_rot\"])\n"
+             "same(q_rot @ k_rot, view[\"score\"])\n"
+             "# 同样的 q、k 转过 (m - n)θ 的夹角：\n"
+             "offset = (params[\"m\"] - params[\"n\"]) * params[\"theta\"]\n"
+             "q, k = np.array(params[\"q\"]), np.array(params[\"k\"])\n"
+             "same(rotate(q, offset) @ k, view[\"score\"])"),
+        ],
+    },
+    "encoder-layer": {
+        "title": "编码器层的一步步",
+        "keys": ["layout", "step", "name", "formula", "shape", "row_std"],
+        "steps": [
+            ("pycore.encoder 把整层拆成一串步骤，每步给出 9×6 的矩阵；"
+             "LayerNorm 之后每行的标准差接近 1。",
+             "from pycore.encoder import encoder_steps\n"
+             "s = encoder_steps(params[\"layout\"])[view[\"step\"] - 1]\n"
+             "m = s[\"matrix\"]  # (9, 6)\n"
+             "print(s[\"key\"], m.shape)\n"
+             "same(m.std(axis=1), view[\"row_std\"])"),
+        ],
+    },
+    "sampling": {
+        "title": "温度、top-k 与 top-p",
+        "keys": ["temperature", "top_k", "top_p", "tokens", "p_temp", "p_final", "n_final"],
+        "steps": [
+            ("下一个词的分数先除以温度再 softmax。",
+             "from pycore import example\n"
+             "T = round(params[\"temperature\"], 2)\n"
+             "z = example.NEXT_LOGITS / T\n"
+             "p = np.exp(z - z.max()); p = p / p.sum()\n"
+             "same(p, view[\"p_temp\"])"),
+            ("top-k 只留概率最大的 k 个词，top-p 只留累计概率刚到 p 的最前几个词，"
+             "留下的再归一化；pycore.sampling.pipeline 依次做这几步。",
+             "from pycore.sampling import pipeline\n"
+             "s = pipeline(temperature=T, top_k=params[\"top_k\"] or None,\n"
+             "             top_p=params[\"top_p\"])  # top_k = 0：不截断\n"
+             "print(dict(zip(s[\"tokens\"], np.round(s[\"final\"], 3))))\n"
+             "same(s[\"final\"], view[\"p_final\"])\n"
+             "same(np.sum(s[\"final\"] > 0), view[\"n_final\"])"),
+        ],
+    },
+    "kv-cache": {
+        "title": "KV 缓存省下的计算",
+        "keys": ["step", "prompt", "context_rows", "step_nocache", "step_cache",
+                 "total_nocache", "total_cache", "cache_bytes"],
+        "steps": [
+            ("玩具模型 d = 6：每个位置的 K 和 V 是两次 6×6 投影，共 72 次乘加。"
+             "不缓存时每一步要为整个前缀重算，缓存后只算新来的那一行。",
+             "per_row = 2 * 6 * 6\n"
+             "steps = range(1, view[\"step\"] + 1)\n"
+             "context = [params[\"prompt\"] + s - 1 for s in steps]\n"
+             "new = [params[\"prompt\"] if s == 1 else 1 for s in steps]\n"
+             "same(context[-1] * per_row, view[\"step_nocache\"])\n"
+             "same(new[-1] * per_row, view[\"step_cache\"])\n"
+             "same(sum(context) * per_row, view[\"total_nocache\"])\n"
+             "same(sum(new) * per_row, view[\"total_cache\"])"),
+            ("真实模型的缓存：每层、每个键值头、每个 token 存 K 和 V 两个 $d_{head}$ 维向量。",
+             "bytes_ = 2 * params[\"context\"] * view[\"layers\"] * view[\"kv_heads\"] \\\n"
+             "    * view[\"d_head\"] * view[\"bytes_per_value\"]\n"
+             "print(f\"{bytes_:,} 字节\")\n"
+             "same(bytes_, view[\"cache_bytes\"])"),
+        ],
+    },
+    "param-count": {
+        "title": "数一数参数",
+        "keys": ["preset", "d_model", "layers", "vocab", "d_ff", "estimate", "exact"],
+        "steps": [
+            ("粗估：每层约 $12d^2$（注意力 $4d^2$，前馈按 $d_{ff}=4d$ 算是 $8d^2$），"
+             "再加词嵌入 $Vd$；与逐项精确数出的总数相比，误差通常不到几个百分点。",
+             "d, L, V = view[\"d_model\"], view[\"layers\"], view[\"vocab\"]\n"
+             "rough = 12 * L * d * d + V * d\n"
+             "print(f\"粗估 {rough:,}，精确 {view['exact']:,}\")\n"
+             "same(rough, view[\"estimate\"])"),
+        ],
+    },
+    "vit-patches": {
+        "title": "把图片切成块",
+        "keys": ["P", "index", "temperature", "grid_h", "n_patches", "n_tokens", "patch_dim",
+                 "self_weight", "top_index"],
+        "steps": [
+            ("224×224 的图按 P×P 切块：每边 224/P 块，每块拉平成 $P^2\\cdot 3$ 维，"
+             "再加一个 [CLS]。",
+             "P = params[\"P\"]\n"
+             "same((224 // P) ** 2, view[\"n_patches\"])\n"
+             "same((224 // P) ** 2 + 1, view[\"n_tokens\"])\n"
+             "same(P * P * 3, view[\"patch_dim\"])"),
+            ("这个手工的头用每块的颜色特征：分数是负的欧氏距离，再 softmax。",
+             "from importlib import resources\n"
+             "from pycore import vit\n"
+             "data = resources.files(\"pycore\").joinpath(\"photo224.rgb\").read_bytes()\n"
+             "img = np.frombuffer(data, dtype=np.uint8).reshape(224, 224, 3)  # (H, W, C)\n"
+             "f = vit.patch_features(img, P)  # (块数, 4)\n"
+             "dist = np.sqrt(((f - f[params[\"index\"]]) ** 2).sum(axis=1))\n"
+             "z = -dist / params[\"temperature\"]\n"
+             "w = np.exp(z - z.max()); w = w / w.sum()\n"
+             "same(w[params[\"index\"]], view[\"self_weight\"])\n"
+             "top = np.argsort(-w, kind=\"stable\")[:len(view[\"top_index\"])]  # 权重最大的几块\n"
+             "same(top, view[\"top_index\"])"),
+        ],
+    },
+    "swin-windows": {
+        "title": "Swin 的窗口注意力",
+        "keys": ["image_size", "P", "M", "layer", "n_patches", "n_windows", "window_tokens",
+                 "global", "windowed", "ratio"],
+        "steps": [
+            ("全局注意力要 $N^2$ 个分数；切成每窗 $M^2$ 个块后，每个窗口只在内部算 $M^4$ 个。",
+             "N = view[\"n_patches\"]\n"
+             "same(N * N, view[\"global\"])\n"
+             "same(view[\"n_windows\"] * view[\"window_tokens\"] ** 2, view[\"windowed\"])\n"
+             "print(f\"省下 {view['global'] / view['windowed']:.1f} 倍\")"),
+        ],
+    },
+    "lr-schedule": {
+        "title": "学习率：预热与衰减",
+        "keys": ["warmup", "total", "decay", "min_ratio", "step", "lr_value", "peak_value"],
+        "steps": [
+            ("预热阶段学习率线性升到峰值；之后按所选方式降到 min_ratio × 峰值。"
+             "余弦衰减可以直接写出来。",
+             "from pycore.schedule import learning_rate\n"
+             "peak, w, total = params[\"peak\"], params[\"warmup\"], params[\"total\"]\n"
+             "t = view[\"step\"]\n"
+             "lo = params[\"min_ratio\"] * peak\n"
+             "lr = learning_rate(t, w, peak, total, params[\"decay\"], lo)\n"
+             "print(f\"第 {t} 步：{lr:.3g}\")\n"
+             "same(lr, view[\"lr_value\"])\n"
+             "if params[\"decay\"] == \"cosine\" and w <= t <= total:\n"
+             "    progress = (t - w) / max(total - w, 1)\n"
+             "    cosine = lo + (peak - lo) * 0.5 * (1 + np.cos(np.pi * progress))\n"
+             "    same(cosine, view[\"lr_value\"])"),
+        ],
+    },
+    "chinchilla": {
+        "title": "Chinchilla：算力怎么分",
+        "keys": ["given", "params", "tokens", "flops", "ratio"],
+        "steps": [
+            ("训练算力约为 $C = 6ND$；算力最优时每个参数约配 20 个 token。",
+             "N, D = view[\"params\"], view[\"tokens\"]\n"
+             "same(6 * N * D / view[\"flops\"], 1.0)\n"
+             "same(D / N, view[\"ratio\"])\n"
+             "if params[\"given\"] == \"N\":\n"
+             "    same(D / N, 20.0)"),
+        ],
+    },
+    "code-lab": {
+        "title": "代码实验室：一个完整的 Pre-LN 块",
+        "keys": ["seed", "causal", "output_shape", "error", "weights"],
+        "steps": [
+            ("实验室的脚本调用 pycore.block.lab_report：随机初始化一个块，跑一遍前向，"
+             "返回每一步的形状和头 0 的前几行注意力权重。",
+             "from pycore.block import lab_report\n"
+             "trace, head0 = lab_report(seed=params[\"seed\"], causal=params[\"causal\"])\n"
+             "for name, shape in trace:\n"
+             "    print(f\"{name:<34} {shape}\")\n"
+             "same(head0, view[\"weights\"])\n"
+             "if params[\"causal\"]:  # 只看自己和前面的位置：前几列就是一行的全部权重\n"
+             "    same(head0.sum(axis=1), np.ones(len(head0)))"),
+        ],
+    },
+}

@@ -1,0 +1,106 @@
+"""The "在 Jupyter 中打开" button (assets/notebook-ui.js): move a widget, download its notebook,
+and find the moved parameters in it, the wheel's address on this host in its install cell,
+and, run in a real kernel, the numbers pycore gives for them."""
+import ast
+import json
+import urllib.request
+
+import pytest
+
+from tests.browser.harness import assert_shows, params_of, pycore_view, shown_numbers
+
+
+def downloaded(root):
+    with root.page.expect_download() as info:
+        root.locator("button[data-notebook]").click()
+    assert info.value.suggested_filename == f"{root.get_attribute('id')}.ipynb"
+    with open(info.value.path(), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cell(nb, role):
+    (found,) = [c for c in nb["cells"] if c["metadata"].get("tbook", {}).get("role") == role]
+    return "".join(found["source"])
+
+
+def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server, site,
+                                                              tmp_path):
+    root = book_pages("softmax").widget("softmax")
+    button = root.locator("button[data-notebook]")
+    assert button.is_visible() and button.is_enabled()
+    logits = params_of(root)["logits"]
+    root.locator("[data-control=temperature]").fill("-0.5")  # T = 10^-0.5
+    root.locator("[data-control=logits]").nth(1).fill("3.5")
+    moved = {"logits": [logits[0], 3.5] + logits[2:], "temperature": 10 ** -0.5}
+    assert_shows(root, pycore_view("softmax", **moved))
+
+    nb = downloaded(root)
+    params = ast.literal_eval(cell(nb, "params").split("=", 1)[1].strip())
+    assert params["logits"] == moved["logits"]
+    assert params["temperature"] == pytest.approx(moved["temperature"], rel=1e-12)
+    assert nb["metadata"]["tbook"]["params"] == {root.get_attribute("id"): params}
+    # the install cell names the wheel where this very server serves it
+    (wheel,) = (site / "downloads").glob("pycore-*.whl")
+    url = f"{server}downloads/{wheel.name}"
+    assert cell(nb, "install") == f"%pip install {url}"
+    wid = root.get_attribute("id")
+    assert f"[书中的这一处]({server}02-softmax.html#{wid})" in cell(nb, "about")
+    with urllib.request.urlopen(url) as response:
+        assert response.read() == wheel.read_bytes()
+
+    # the reader's own run: a kernel whose first cell pip-installs that URL
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    from tests.notebook_kernel import Kernel, errors, view_outputs
+    kernel = Kernel(tmp_path, wheel)
+    try:
+        ran = kernel.run(nb)
+    finally:
+        kernel.close()
+    assert not errors(ran)
+    ((name, ran_params, shown),) = view_outputs(ran)
+    assert (name, ran_params) == ("softmax", params)
+    view = pycore_view("softmax", **params)
+    assert shown["probs"] == pytest.approx(view["probs"], rel=1e-12)
+    assert shown["entropy"] == pytest.approx(view["entropy"], rel=1e-12)
+    # and the page shows the notebook's numbers, digit for digit
+    compared = 0
+    for path, text, digits in shown_numbers(root):
+        key, _, index = path.partition(".")
+        if key in ("probs", "entropy") and not path.count(".") > 1:
+            value = shown[key][int(index)] if index else shown[key]
+            assert text == f"{value:.{digits}f}", path
+            compared += 1
+    assert compared >= len(params["logits"]) + 1
+
+
+def test_a_choice_and_a_switch_reach_the_notebook(book_pages):
+    root = book_pages("attention").widget("attention")
+    root.locator("""[data-control=query] [data-value='"小猫"']""").click()
+    root.locator("[data-control=causal]").click()
+    assert_shows(root, pycore_view("attention", query="小猫", scale=1.0, causal=True))
+    nb = downloaded(root)
+    assert cell(nb, "params") == 'params = {"query": "小猫", "scale": 1, "causal": True}'
+    root.locator("[data-action=reset]").click()
+    nb = downloaded(root)
+    assert cell(nb, "params") == 'params = {"query": "它", "scale": 1, "causal": False}'
+
+
+def test_the_chapter_notebook_carries_every_widgets_current_parameters(book_pages, server):
+    page = book_pages("scaling-variance")  # chapter 4: attention, scaling-variance, attention-cost
+    root = page.widget("attention-cost")
+    root.locator("input[type=number][data-control=n]").fill("100")
+    assert_shows(root, pycore_view("attention-cost", n=100))
+    link = page.page.locator("a.notebook-link")
+    assert link.get_attribute("href") == "notebooks/04-attention.ipynb"
+    with page.page.expect_download() as info:
+        link.click()
+    assert info.value.suggested_filename == "04-attention.ipynb"
+    with open(info.value.path(), encoding="utf-8") as f:
+        nb = json.load(f)
+    cells = [c for c in nb["cells"] if c["metadata"].get("tbook", {}).get("role") == "params"]
+    by_id = {c["metadata"]["tbook"]["widget"]: "".join(c["source"]) for c in cells}
+    assert by_id[root.get_attribute("id")] == 'params = {"n": 100}'
+    assert by_id["attention-04-attention"] == \
+        'params = {"query": "它", "scale": 1, "causal": False}'
+    assert cell(nb, "install").startswith(f"%pip install {server}downloads/pycore-")

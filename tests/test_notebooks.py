@@ -1,0 +1,259 @@
+"""The notebooks and the pycore wheel: every generated notebook is valid nbformat, installs the
+site's wheel with its own first cell, runs without an error in a real Jupyter kernel, and
+shows the numbers pycore's view gives in this process, at the blocks' parameters and at moved
+ones. The wheel is checked as an installer would (RECORD hashes, metadata)."""
+import base64
+import csv
+import hashlib
+import html
+import io
+import json
+import re
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+from bookbuild import notebooks  # noqa: E402
+from bookbuild.output import ON_DEMAND  # noqa: E402
+from bookbuild.pipeline import build  # noqa: E402
+from pycore.widgets import compute  # noqa: E402
+from tests.notebook_kernel import Kernel, errors, view_outputs  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# For every widget, parameters other than its block's: the notebooks must hold for them too.
+MOVED = {
+    "attention": {"query": "小猫", "scale": 2.5, "causal": True},
+    "attention-cost": {"n": 4096},
+    "chinchilla": {"params": 7e10, "tokens": 1.4e12, "flops": 1e24, "given": "ND"},
+    "code-lab": {"seed": 7, "causal": False, "time_limit": 10},
+    "dot-product": {"a": [-2.0, 1.5], "b": [0.5, -3.0]},
+    "embedding": {"a": "它", "b": "累"},
+    "encoder-layer": {"step": 4, "layout": "pre"},
+    "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
+                 "dtype": "int8"},
+    "lr-schedule": {"warmup": 500, "peak": 0.001, "total": 20000, "decay": "cosine",
+                    "min_ratio": 0.0, "step": 7000},
+    "multi-head": {"query": "马路", "heads": "B"},
+    "panorama": {"d_model": 1024, "vocab": 32000, "layers": 24, "block": "ffn"},
+    "param-count": {"preset": "LLaMA-7B", "d_model": 0, "layers": 0, "vocab": 0, "d_ff": 0,
+                    "ff_4d": False},
+    "permutation": {"seed": 3, "perm": [], "positions": True},
+    "positional-encoding": {"d_model": 32, "pair": 5, "p": 40, "k": 9},
+    "rope": {"q": [0.3, -1.2], "k": [1.5, 0.4], "m": 11, "n": 4, "theta": 0.2},
+    "sampling": {"temperature": 0.7, "top_k": 5, "top_p": 0.8, "seed": 3, "draws": 500},
+    "scaling-variance": {"d_k": 512, "seed": 11},
+    "softmax": {"logits": [4.0, -2.0, 0.5], "temperature": 0.6},
+    "swin-windows": {"image_size": 384, "P": 8, "M": 5, "layer": "shifted"},
+    "vit-patches": {"P": 32, "index": 20, "temperature": 1.2},
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("nb") / "site"
+    build(ROOT / "book", out, log=lambda *a: None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def book_widgets(site):
+    """{widget id: (name, params, chapter page)} as the pages carry them (data-params)."""
+    found = {}
+    for page in sorted(site.glob("[0-9][0-9]-*.html")):
+        for m in re.finditer(r'<figure class="widget" id="([^"]+)" data-widget="([^"]+)"'
+                             r'[^>]*?data-params="([^"]*)"', page.read_text(encoding="utf-8")):
+            found[m.group(1)] = (m.group(2), json.loads(html.unescape(m.group(3))), page.name)
+    return found
+
+
+@pytest.fixture(scope="module")
+def wheel(site):
+    (path,) = (site / "downloads").glob("pycore-*-py3-none-any.whl")
+    return path
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory, wheel):
+    k = Kernel(tmp_path_factory.mktemp("kernel"), wheel)
+    yield k
+    k.close()
+
+
+def same_numbers(shown, expected, where):
+    """The kernel's printed values against this process's view, float by float."""
+    if isinstance(expected, dict):
+        assert set(shown) == set(expected), where
+        for k in expected:
+            same_numbers(shown[k], expected[k], f"{where}.{k}")
+    elif isinstance(expected, list):
+        assert len(shown) == len(expected), where
+        for i, (a, b) in enumerate(zip(shown, expected)):
+            same_numbers(a, b, f"{where}.{i}")
+    elif isinstance(expected, float):
+        assert shown == pytest.approx(expected, rel=1e-12, abs=1e-15), where
+    else:
+        assert shown == expected, where
+
+
+def test_the_wheel_installs_as_pip_expects(wheel):
+    """Name and version agree with the file name, NumPy is its dependency, every file's hash is
+    the one RECORD gives, and it holds pycore with its data files (and nothing of the build)."""
+    version = wheel.name.split("-")[1]
+    assert re.fullmatch(r"\d+\.\d+\.\d+\+[0-9a-f]{12}", version)
+    assert version == notebooks.wheel_version()
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        info = f"pycore-{version}.dist-info"
+        meta = z.read(f"{info}/METADATA").decode()
+        assert "Name: pycore" in meta and f"Version: {version}" in meta
+        assert re.search(r"^Requires-Dist: numpy>=2\.0$", meta, re.M)
+        assert "Root-Is-Purelib: true" in z.read(f"{info}/WHEEL").decode()
+        rows = list(csv.reader(io.StringIO(z.read(f"{info}/RECORD").decode())))
+        assert {r[0] for r in rows} == names
+        for path, digest, size in rows:
+            if path.endswith("RECORD"):
+                continue
+            data = z.read(path)
+            algo, value = digest.split("=", 1)
+            assert algo == "sha256" and int(size) == len(data), path
+            assert base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=") \
+                .decode() == value, path
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pycore").rglob("*.py")}
+    assert sources <= names
+    assert {"pycore/photo224.rgb", "pycore/gpt_weights.npz", "pycore/gpt_weights.json"} <= names
+    assert not any(n.startswith("bookbuild") for n in names)
+
+
+def test_the_wheel_is_built_once_per_content(tmp_path, monkeypatch, wheel):
+    """A build finds the wheel of the same pycore in its cache folder and builds nothing."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / wheel.name).write_bytes(wheel.read_bytes())
+
+    def no_build(version):
+        raise AssertionError("built again")
+    monkeypatch.setattr(notebooks, "_build_wheel_bytes", no_build)
+    rel = notebooks.build_wheel(tmp_path / "site" / "downloads", cache)
+    assert rel == f"downloads/{wheel.name}"
+    assert (tmp_path / "site" / rel).read_bytes() == wheel.read_bytes()
+    (cache / wheel.name).unlink()  # not there: built (here: refused)
+    with pytest.raises(AssertionError, match="built again"):
+        notebooks.build_wheel(tmp_path / "again", cache)
+
+
+def test_a_notebook_per_chapter_and_per_widget(site, book_widgets):
+    have = {p.stem for p in (site / "notebooks").glob("*.ipynb")}
+    chapters = {page[:-5] for _, _, page in book_widgets.values()}
+    assert have == chapters | set(book_widgets)
+    assert len(book_widgets) == 21 and len(chapters) == 14
+
+
+def test_pages_offer_their_notebooks(site, book_widgets, wheel):
+    """Each widget's button names its notebook; each chapter with widgets links its own; the
+    landing page offers the wheel."""
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert f'href="downloads/{wheel.name}" download' in index
+    for wid, (_, _, page) in book_widgets.items():
+        text = (site / page).read_text(encoding="utf-8")
+        assert f'data-notebook="notebooks/{wid}.ipynb"' in text
+        assert f'href="notebooks/{page[:-5]}.ipynb" download' in text
+        assert f'data-notebook="notebooks/{wid}.ipynb"' in \
+            (site / f"embed-{wid}.html").read_text(encoding="utf-8")
+    assert "notebooks/" not in (site / "12-matching-multimodal.html").read_text(encoding="utf-8")
+
+
+def test_every_notebook_is_valid_nbformat(site):
+    paths = sorted((site / "notebooks").glob("*.ipynb"))
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)  # raises ValidationError
+        assert nb.metadata.kernelspec.name == "python3"
+        first = [c for c in nb.cells if c.cell_type == "code"][0]
+        assert first.metadata.tbook.role == "install"
+
+
+def test_widget_notebooks_carry_the_blocks_parameters(site, book_widgets):
+    for wid, (name, params, page) in book_widgets.items():
+        nb = nbformat.read(site / "notebooks" / f"{wid}.ipynb", as_version=4)
+        (cell,) = [c for c in nb.cells if c.metadata.get("tbook", {}).get("role") == "params"]
+        assert cell.metadata.tbook.widget == wid
+        assert cell.source == f"params = {notebooks.py_literal(params)}"
+        assert f"`{page}`" in nb.cells[4].source  # where in the book it is
+
+
+def test_the_install_cell_without_and_with_a_base_url():
+    wheel = "downloads/pycore-0.1.0+0123456789ab-py3-none-any.whl"
+    local = notebooks.install_source(wheel, "")
+    assert local.splitlines()[-1] == "%pip install pycore-0.1.0+0123456789ab-py3-none-any.whl"
+    assert "下载" in local  # says where to get the file
+    assert notebooks.install_source(wheel, "https://example.org/book/") == \
+        f"%pip install https://example.org/book/{wheel}"
+
+
+def test_with_a_base_url_a_notebook_links_the_widget_in_the_book():
+    w = {"name": "softmax", "id": "softmax-02-softmax", "params": {"logits": [1.0, 0.0],
+                                                                   "temperature": 2.0}}
+    about, params = notebooks.widget_cells(w, "02-softmax.html", "https://example.org/b/")[:2]
+    assert "[书中的这一处](https://example.org/b/02-softmax.html#softmax-02-softmax)" in \
+        "".join(about["source"])
+    assert "".join(params["source"]) == 'params = {"logits": [1.0, 0.0], "temperature": 2.0}'
+    without = notebooks.widget_cells(w, "02-softmax.html", "")[0]
+    assert "书中 `02-softmax.html` 的小部件 `softmax-02-softmax`" in "".join(without["source"])
+
+
+def test_notebooks_and_the_wheel_are_not_precached(site):
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    assert ".ipynb" not in sw and "downloads/pycore" not in sw
+    assert ON_DEMAND.search("notebooks/04-attention.ipynb")
+    assert ON_DEMAND.search("downloads/pycore-0.1.0+0123456789ab-py3-none-any.whl")
+
+
+def test_notebooks_run_in_a_kernel_and_show_pycores_numbers(site, book_widgets, kernel):
+    """The 14 chapter notebooks at the blocks' parameters, then the 21 widget notebooks at
+    moved ones, all in the kernel whose pycore is the wheel the first notebook installed."""
+    start = time.perf_counter()
+    chapters = sorted({page[:-5] for _, _, page in book_widgets.values()})
+    seen = {}
+    for slug in chapters:
+        nb = kernel.run(nbformat.read(site / "notebooks" / f"{slug}.ipynb", as_version=4))
+        assert not errors(nb), (slug, errors(nb))
+        for name, params, shown in view_outputs(nb):
+            view = compute(name, params)
+            same_numbers(shown, {k: view[k] for k in shown}, f"{slug}:{name}")
+            seen[name] = seen.get(name, 0) + 1
+    assert sum(seen.values()) == 21 and set(seen) == set(MOVED)
+    assert "/venv/" in kernel.pycore_file()  # the wheel's pycore, not the worktree's
+    for wid, (name, params, _) in sorted(book_widgets.items()):
+        nb = nbformat.read(site / "notebooks" / f"{wid}.ipynb", as_version=4)
+        moved = MOVED[name]
+        assert moved != params, name
+        for cell in nb.cells:
+            if cell.metadata.get("tbook", {}).get("role") == "params":
+                cell.source = f"params = {notebooks.py_literal(moved)}"
+        nb = kernel.run(nb)
+        assert not errors(nb), (wid, errors(nb))
+        ((shown_name, shown_params, shown),) = view_outputs(nb)
+        assert (shown_name, shown_params) == (name, moved)
+        view = compute(name, moved)
+        same_numbers(shown, {k: view[k] for k in shown}, f"{wid} moved")
+        steps = [c for c in nb.cells if c.metadata.get("tbook", {}).get("role") == "step"]
+        assert steps and all("✓ 与小部件一致" in "".join(o.get("text", "") for o in c.outputs)
+                             for c in steps if "same(" in c.source), wid
+    print(f"35 notebooks in {time.perf_counter() - start:.1f} s")
+
+
+def test_a_failing_step_fails_the_notebook(site, kernel):
+    """same() is a real check: a widget number changed by hand stops the notebook."""
+    nb = nbformat.read(site / "notebooks" / "softmax-02-softmax.ipynb", as_version=4)
+    view_cell = [c for c in nb.cells if c.metadata.get("tbook", {}).get("role") == "view"][0]
+    view_cell.source += "\nview[\"probs\"][0] += 1e-6"
+    with pytest.raises(Exception) as failed:
+        kernel.run(nb)
+    assert "AssertionError" in str(failed.value)
