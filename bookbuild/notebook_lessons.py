@@ -352,4 +352,258 @@ LESSONS = {
              "    same(head0.sum(axis=1), np.ones(len(head0)))"),
         ],
     },
+    "bpe": {
+        "title": "字节对编码 BPE",
+        "keys": ["k", "corpus", "k_used", "vocab_size", "ratio"],
+        "steps": [
+            ("BPE 从 UTF-8 字节出发：一个汉字是三个字节，一个字母是一个。学到的每条合并规则"
+             "把相邻的一对 token 换成一个新 token；按顺序用前 k 条，且合并从不跨过预切分的块"
+             "（词和标点各自成块）。",
+             "from pycore import bpe, bpe_corpus\n"
+             "merges = bpe.book_merges(params[\"corpus\"], bpe.MAX_MERGES)  # 按学到的顺序\n"
+             "\n"
+             "def apply(seq, pair, new):\n"
+             "    \"\"\"从左到右，把每一处相邻的 pair 换成 new（不重叠）。\"\"\"\n"
+             "    out, i = [], 0\n"
+             "    while i < len(seq):\n"
+             "        if tuple(seq[i:i + 2]) == tuple(pair):\n"
+             "            out.append(new); i += 2\n"
+             "        else:\n"
+             "            out.append(seq[i]); i += 1\n"
+             "    return out\n"
+             "\n"
+             "def tokens(text, k):\n"
+             "    ids = []\n"
+             "    for chunk in bpe.pretokenize(text):\n"
+             "        seq = list(chunk.encode(\"utf-8\"))  # 先是一个字节一个 token\n"
+             "        for m in merges[:k]:\n"
+             "            seq = apply(seq, m[\"pair\"], m[\"token\"])\n"
+             "        ids += seq\n"
+             "    return ids\n"
+             "\n"
+             "zh, en = bpe_corpus.HELD_OUT\n"
+             "ids_zh, ids_en = tokens(zh, params[\"k\"]), tokens(en, params[\"k\"])\n"
+             "print(f\"中文 {len(zh.encode())} 个字节 → {len(ids_zh)} 个 token；\"\n"
+             "      f\"英文 {len(en.encode())} 个字节 → {len(ids_en)} 个 token\")\n"
+             "same(len(ids_zh), view[\"zh\"][\"n_tokens\"])\n"
+             "same(len(ids_en), view[\"en\"][\"n_tokens\"])\n"
+             "same(len(ids_zh) / len(ids_en), view[\"ratio\"])"),
+            ("词表是 256 个字节加上用到的合并，每个新 token 的字节是它那一对拼起来；"
+             "把 token 的字节接回去，就是原来的句子。",
+             "vocab = [bytes([b]) for b in range(256)]\n"
+             "for m in merges:\n"
+             "    vocab.append(vocab[m[\"pair\"][0]] + vocab[m[\"pair\"][1]])\n"
+             "same(256 + min(params[\"k\"], len(merges)), view[\"vocab_size\"])\n"
+             "assert b\"\".join(vocab[t] for t in ids_zh).decode(\"utf-8\") == zh\n"
+             "print([bpe.token_label(vocab[t]) for t in ids_zh])  # <e5> 这样的 token 只是一个汉字的一部分字节"),
+        ],
+    },
+    "online-softmax": {
+        "title": "分块计算 softmax（FlashAttention 的做法）",
+        "keys": ["query", "tile", "step", "n_tiles", "m", "l", "output", "max_diff"],
+        "steps": [
+            ("一块一块地读键：记住目前为止的最大分数 m、分母 l 和加权和 acc。来了新的一块，"
+             "若最大值变大，就把旧的 l 和 acc 乘上 $e^{m_旧-m_新}$ 再加上这一块的贡献；"
+             "任何时候 acc / l 都是已读键上的注意力输出。",
+             "from pycore import example\n"
+             "X = example.EMBEDDINGS  # (9, 6)\n"
+             "W_q, W_k, W_v = example.semantic_head()\n"
+             "i = example.TOKENS.index(params[\"query\"])\n"
+             "q, K, V = X[i] @ W_q, X @ W_k, X @ W_v  # (6,), (9, 6), (9, 6)\n"
+             "s = K @ q / np.sqrt(6)  # (9,)：这一行的分数\n"
+             "m, l, acc = -np.inf, 0.0, np.zeros(6)\n"
+             "for start in range(0, 9, params[\"tile\"])[:view[\"step\"]]:\n"
+             "    block = slice(start, start + params[\"tile\"])\n"
+             "    m_new = max(m, s[block].max())\n"
+             "    rescale = np.exp(m - m_new)  # 第一块：e^(-inf) = 0\n"
+             "    p = np.exp(s[block] - m_new)\n"
+             "    l = l * rescale + p.sum()\n"
+             "    acc = acc * rescale + p @ V[block]\n"
+             "    m = m_new\n"
+             "print(f\"m = {m:.4f}，l = {l:.4f}\")\n"
+             "same(m, view[\"m\"])\n"
+             "same(l, view[\"l\"])\n"
+             "same(acc / l, view[\"output\"])"),
+            ("读完所有块，结果和一次算出整行 softmax 完全一样；"
+             "而一块 B × B 的分数比整张 n × n 的表小 $(n/B)^2$ 倍。",
+             "w = np.exp(s - s.max()); w = w / w.sum()\n"
+             "same(w @ V, view[\"full_output\"])\n"
+             "size = {\"fp32\": 4, \"fp16\": 2, \"bf16\": 2, \"fp8\": 1}[params[\"dtype\"]]  # 字节\n"
+             "n, B = params[\"n\"], min(params[\"block\"], params[\"n\"])\n"
+             "same(n * n * size, view[\"memory\"][\"full_scores\"])\n"
+             "same(B * B * size, view[\"memory\"][\"tile_scores\"])\n"
+             "same((n / B) ** 2, view[\"memory\"][\"ratio\"])"),
+        ],
+    },
+    "padding-mask": {
+        "title": "补齐与 padding 掩码",
+        "keys": ["query", "side", "mask", "causal", "row", "pad_share", "self_weight"],
+        "steps": [
+            ("短句补上 <pad>（嵌入是零向量）到和长句一样长。padding 掩码遮住 pad 所在的列，"
+             "因果掩码遮住未来；被遮住的分数设为 $-\\infty$，softmax 后权重为 0。",
+             "from pycore import example, padding\n"
+             "short = padding.SHORT  # 4 个词\n"
+             "T = len(example.TOKENS)  # 批里最长的句子：9 个词\n"
+             "real = np.zeros(T, dtype=bool)\n"
+             "real[:len(short)] = True\n"
+             "if params[\"side\"] == \"left\":\n"
+             "    real = real[::-1]  # pad 在前\n"
+             "x = np.zeros((T, 6))\n"
+             "x[real] = example.EMBEDDINGS[[example.TOKENS.index(t) for t in short]]\n"
+             "allowed = np.ones((T, T), dtype=bool)\n"
+             "if params[\"mask\"]:\n"
+             "    allowed &= real[None, :]  # 每一行都不看 pad 的列\n"
+             "if params[\"causal\"]:\n"
+             "    allowed &= np.tril(np.ones((T, T), dtype=bool))\n"
+             "W_q, W_k, W_v = example.semantic_head()\n"
+             "scores = np.where(allowed, (x @ W_q) @ (x @ W_k).T / np.sqrt(6), -np.inf)\n"
+             "w = np.exp(scores - scores.max(axis=1, keepdims=True))\n"
+             "w = w / w.sum(axis=1, keepdims=True)  # (T, T)\n"
+             "qi = np.flatnonzero(real)[short.index(params[\"query\"])]  # 查询词所在的列\n"
+             "print(f\"pad 分走 {w[qi, ~real].sum():.3f}\")\n"
+             "same(w[qi], view[\"row\"])\n"
+             "same(w[qi, ~real].sum(), view[\"pad_share\"])"),
+            ("加了 padding 掩码，短句的权重就和把它单独拿出来算（根本没有 pad）时一样。",
+             "x4 = example.EMBEDDINGS[[example.TOKENS.index(t) for t in short]]  # (4, 6)\n"
+             "s4 = (x4 @ W_q) @ (x4 @ W_k).T / np.sqrt(6)\n"
+             "if params[\"causal\"]:\n"
+             "    s4 = np.where(np.tril(np.ones((4, 4), dtype=bool)), s4, -np.inf)\n"
+             "w4 = np.exp(s4 - s4.max(axis=1, keepdims=True))\n"
+             "w4 = w4 / w4.sum(axis=1, keepdims=True)\n"
+             "alone = np.zeros(T)\n"
+             "alone[real] = w4[short.index(params[\"query\"])]  # 放回批里的列\n"
+             "same(alone, view[\"row_alone\"])"),
+        ],
+    },
+    "cross-attention": {
+        "title": "交叉注意力：译文看原文",
+        "keys": ["step", "scale", "writes", "attended", "attended_weight", "weights"],
+        "steps": [
+            ("编码器给原文的 9 个词各一个 10 维输出（6 个特征再加 4 个上下文特征），"
+             "它们同时是键和值；解码器写第 step 个英文词时的查询说明它要找什么。"
+             "打分、缩放、softmax，和自注意力一样，只是 Q 来自译文，K、V 来自原文。",
+             "from pycore import cross_attention as CA\n"
+             "KV = CA.encoder_output()  # (9, 10)\n"
+             "q = CA.need(params[\"step\"] - 1)  # (10,)\n"
+             "z = params[\"scale\"] * (KV @ q) / np.sqrt(len(q))  # (9,)\n"
+             "w = np.exp(z - z.max()); w = w / w.sum()\n"
+             "print(dict(zip(CA.SOURCE, np.round(w, 3).tolist())))\n"
+             "same(w, view[\"weights\"])\n"
+             "same(w.max(), view[\"attended_weight\"])\n"
+             "assert CA.SOURCE[int(np.argmax(w))] == view[\"attended\"]"),
+            ("训练时整句译文已知，13 个查询一次算完：13 × 9 的权重矩阵，每行最大的一格就是对齐。",
+             "Q = np.array([CA.need(j) for j in range(len(CA.TARGET))])  # (13, 10)\n"
+             "Z = params[\"scale\"] * Q @ KV.T / np.sqrt(Q.shape[1])  # (13, 9)\n"
+             "W = np.exp(Z - Z.max(axis=1, keepdims=True))\n"
+             "W = W / W.sum(axis=1, keepdims=True)\n"
+             "same(W, view[\"matrix\"])\n"
+             "print([f\"{t}→{CA.SOURCE[j]}\" for t, j in zip(CA.TARGET, W.argmax(axis=1))])\n"
+             "same(W.argmax(axis=1), [CA.SOURCE.index(w) for w in view[\"aligned\"]])"),
+        ],
+    },
+    "trained-model": {
+        "title": "训练好的模型",
+        "keys": ["tokens", "grammar", "answer", "position", "stage", "head"],
+        "steps": [
+            ("最后一层 LayerNorm 的输出 h 乘以词向量表的转置（输出层与输入层共用 E），"
+             "就是每个位置下一个词的分数；去掉 padding 再 softmax，“=”处概率最大的词就是答案。",
+             "from pycore.gpt import corpus, run\n"
+             "weights, cfg, _ = run.book_model()  # 书里训练好的权重\n"
+             "words = view[\"tokens\"]  # 12 个词，最后是“=”\n"
+             "t = run.trace(words)  # 一次前向，中间结果都留着\n"
+             "h = t[\"final_norm\"][\"output\"]  # (12, 48)\n"
+             "z = h @ weights[\"tok_emb\"].T  # (12, 56)\n"
+             "z[:, corpus.PAD_ID] = -np.inf\n"
+             "p = np.exp(z[-1] - z[-1].max()); p = p / p.sum()\n"
+             "best = int(np.argmax(p))\n"
+             "print(f\"答案「{corpus.VOCAB[best]}」，概率 {p[best]:.4f}\")\n"
+             "same(p[best], view[\"answer\"][\"p\"])\n"
+             "assert corpus.VOCAB[best] == view[\"answer\"][\"word\"]"),
+            ("所选那一层的注意力：进注意力之前的 LayerNorm 输出乘 $W_Q$、$W_K$，按头切成 4 份"
+             "（每头 12 维），因果地打分再 softmax；这里是所选词那一行，4 个头各一行。",
+             "L = view[\"attn\"][\"layer\"]\n"
+             "x = t[\"layers\"][L][\"ln1\"][\"output\"]  # (T, 48)\n"
+             "T, H = len(words), cfg[\"n_heads\"]\n"
+             "Dh = x.shape[1] // H\n"
+             "q = (x @ weights[f\"layers.{L}.attn.w_q\"]).reshape(T, H, Dh).transpose(1, 0, 2)\n"
+             "k = (x @ weights[f\"layers.{L}.attn.w_k\"]).reshape(T, H, Dh).transpose(1, 0, 2)\n"
+             "s = q @ k.transpose(0, 2, 1) / np.sqrt(Dh)  # (H, T, T)\n"
+             "s = np.where(np.tril(np.ones((T, T), dtype=bool)), s, -np.inf)\n"
+             "a = np.exp(s - s.max(axis=-1, keepdims=True))\n"
+             "a = a / a.sum(axis=-1, keepdims=True)\n"
+             "i = params[\"position\"]\n"
+             "print(f\"L{L} 各头在「{words[i]}」处最看重：\", [words[j] for j in a[:, i].argmax(1)])\n"
+             "same(a[:, i], view[\"attn\"][\"rows\"])"),
+        ],
+    },
+    "learned-vs-handmade": {
+        "title": "手写的头与学出来的头",
+        "keys": ["adjective", "head", "grammar"],
+        "steps": [
+            ("手写的语义头只看 6 维手写特征；“宽”和“累”在特征里是同一行，"
+             "所以换形容词时，“它”那一行纹丝不动。",
+             "from pycore import example\n"
+             "X = example.EMBEDDINGS  # (9, 6)\n"
+             "W_q, W_k, W_v = example.semantic_head()\n"
+             "i = example.TOKENS.index(\"它\")\n"
+             "s = (X[i] @ W_q) @ (X @ W_k).T / np.sqrt(6)  # (9,)\n"
+             "hand = np.exp(s - s.max()); hand = hand / hand.sum()\n"
+             "print(dict(zip(view[\"hand\"][\"tokens\"], np.round(hand, 4).tolist())))\n"
+             "same(hand, view[\"hand\"][\"row\"])"),
+            ("学出来的头在训练好的模型里：取所选层进注意力之前的 LayerNorm 输出，"
+             "用这个头的那 12 列 $W_Q$、$W_K$ 打分，看“=”那一行。",
+             "from pycore.gpt import run\n"
+             "weights, cfg, _ = run.book_model()\n"
+             "words = view[\"learned\"][\"tokens\"]  # 例句加上“， 它 =”\n"
+             "layer, h = (int(c) for c in params[\"head\"].split(\"-\"))\n"
+             "x = run.trace(words)[\"layers\"][layer][\"ln1\"][\"output\"]  # (12, 48)\n"
+             "cols = slice(12 * h, 12 * (h + 1))  # 第 h 个头的列\n"
+             "q = x[-1] @ weights[f\"layers.{layer}.attn.w_q\"][:, cols]  # (12,)：“=”的查询\n"
+             "k = x @ weights[f\"layers.{layer}.attn.w_k\"][:, cols]  # (12, 12)\n"
+             "s = k @ q / np.sqrt(12)  # “=”是最后一个词，因果掩码什么也不遮\n"
+             "learned = np.exp(s - s.max()); learned = learned / learned.sum()\n"
+             "print(f\"指向「{words[int(np.argmax(learned))]}」：{learned.max():.4f}\")\n"
+             "same(learned, view[\"learned\"][\"row\"])"),
+        ],
+    },
+    "train-live": {
+        "title": "在页面里训练一个小模型",
+        "keys": ["seed", "steps", "lr", "accuracy", "evaluated_at", "head"],
+        "steps": [
+            ("学习率先在 100 步里线性升到峰值，再按余弦降到最小值。",
+             "from pycore.gpt import live\n"
+             "S = live.LIVE  # 这个小模型的训练设置\n"
+             "t, peak, lo = params[\"steps\"], S[\"peak_lr\"], S[\"min_lr\"]\n"
+             "if t < S[\"warmup\"]:\n"
+             "    lr = peak * t / S[\"warmup\"]\n"
+             "else:\n"
+             "    progress = (t - S[\"warmup\"]) / (S[\"steps\"] - S[\"warmup\"])\n"
+             "    lr = lo + (peak - lo) * 0.5 * (1 + np.cos(np.pi * progress))\n"
+             "print(f\"第 {t} 步的学习率 {lr:.2e}\")\n"
+             "same(lr, view[\"lr\"])"),
+            ("用这次训练到第 steps 步的权重，把例句送过所选层之前的各层，"
+             "再用所选的头算“=”那一行的注意力：它给答案名词的权重就是图里的那个数。",
+             "from pycore.gpt import corpus, layers, live_runs, model\n"
+             "from pycore.norms import layer_norm\n"
+             "run = live_runs.advance(params[\"seed\"], params[\"steps\"])  # 小部件刚训练到的这一次\n"
+             "w, cfg = run[\"state\"][\"params\"], run[\"state\"][\"settings\"][\"model\"]\n"
+             "words = live.EXAMPLES[0 if params[\"adjective\"] == \"累\" else 1]\n"
+             "ids = np.array([corpus.encode(words)])  # (1, 12)\n"
+             "x = w[\"tok_emb\"][ids] + w[\"pos_emb\"][:ids.shape[1]]  # (1, 12, 32)\n"
+             "layer, h = (int(c) for c in params[\"head\"].split(\"-\"))\n"
+             "for j in range(layer):  # 所选层之前的那些层，整层照搬\n"
+             "    x, _ = layers.block(x, model.layer(w, j), cfg[\"n_heads\"],\n"
+             "                        cfg[\"activation\"])\n"
+             "p = model.layer(w, layer)\n"
+             "x = layer_norm(x[0], p[\"ln1.gamma\"], p[\"ln1.beta\"])  # (12, 32)\n"
+             "Dh = x.shape[1] // cfg[\"n_heads\"]\n"
+             "cols = slice(Dh * h, Dh * (h + 1))\n"
+             "q = x[-1] @ p[\"attn.w_q\"][:, cols]  # “=”的查询\n"
+             "s = (x @ p[\"attn.w_k\"][:, cols]) @ q / np.sqrt(Dh)  # (12,)\n"
+             "a = np.exp(s - s.max()); a = a / a.sum()  # (12,)：“=”那一行\n"
+             "noun = words.index(corpus.answer_of(words))\n"
+             "print(f\"给「{words[noun]}」{a[noun]:.4f}\")\n"
+             "same(a[noun], view[\"on_answer\"][\"weight\"])"),
+        ],
+    },
 }
