@@ -22,7 +22,7 @@ pytest.importorskip("ipykernel")
 from bookbuild import notebooks  # noqa: E402
 from bookbuild.output import ON_DEMAND  # noqa: E402
 from bookbuild.pipeline import build  # noqa: E402
-from pycore.widgets import compute  # noqa: E402
+from pycore.widgets import compute, module, validate  # noqa: E402
 from tests.notebook_kernel import Kernel, errors, view_outputs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,16 +31,22 @@ ROOT = Path(__file__).resolve().parent.parent
 MOVED = {
     "attention": {"query": "小猫", "scale": 2.5, "causal": True},
     "attention-cost": {"n": 4096},
+    "bpe": {"k": 120, "corpus": "balanced"},
     "chinchilla": {"params": 7e10, "tokens": 1.4e12, "flops": 1e24, "given": "ND"},
     "code-lab": {"seed": 7, "causal": False, "time_limit": 10},
+    "cross-attention": {"step": 7, "scale": 2.5},
     "dot-product": {"a": [-2.0, 1.5], "b": [0.5, -3.0]},
     "embedding": {"a": "它", "b": "累"},
     "encoder-layer": {"step": 4, "layout": "pre"},
     "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
                  "dtype": "int8"},
+    "learned-vs-handmade": {"adjective": "宽", "head": "0-3"},
     "lr-schedule": {"warmup": 500, "peak": 0.001, "total": 20000, "decay": "cosine",
                     "min_ratio": 0.0, "step": 7000},
     "multi-head": {"query": "马路", "heads": "B"},
+    "online-softmax": {"query": "累", "tile": 2, "step": 3, "n": 16384, "block": 64, "d": 128,
+                       "dtype": "fp32"},
+    "padding-mask": {"query": "累", "side": "left", "mask": False, "causal": True},
     "panorama": {"d_model": 1024, "vocab": 32000, "layers": 24, "block": "ffn"},
     "param-count": {"preset": "LLaMA-7B", "d_model": 0, "layers": 0, "vocab": 0, "d_ff": 0,
                     "ff_4d": False},
@@ -51,26 +57,56 @@ MOVED = {
     "scaling-variance": {"d_k": 512, "seed": 11},
     "softmax": {"logits": [4.0, -2.0, 0.5], "temperature": 0.6},
     "swin-windows": {"image_size": 384, "P": 8, "M": 5, "layer": "shifted"},
+    "trained-model": {"frame": "I 挡住 了 A", "animal": "兔子", "obstacle": "楼梯",
+                      "adjective": "宽", "position": 7, "stage": "l0-ffn", "head": 2,
+                      "temperature": 0.7, "top_k": 5, "top_p": 0.9, "seed": 3, "draws": 200},
+    "train-live": {"seed": 1, "steps": 6, "head": "0-2", "adjective": "宽"},  # few steps: fast
     "vit-patches": {"P": 32, "index": 20, "temperature": 1.2},
 }
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def built(tmp_path_factory):
+    """(the site, the book as the build loaded it)."""
     out = tmp_path_factory.mktemp("nb") / "site"
-    build(ROOT / "book", out, log=lambda *a: None)
-    return out
+    book = build(ROOT / "book", out, log=lambda *a: None)
+    return out, book
 
 
 @pytest.fixture(scope="module")
-def book_widgets(site):
-    """{widget id: (name, params, chapter page)} as the pages carry them (data-params)."""
+def site(built):
+    return built[0]
+
+
+@pytest.fixture(scope="module")
+def book_widgets(built):
+    """{widget id: (name, params, chapter page)} as the chapter pages carry them (data-params);
+    the pages are the chapters of book/book.toml, in the build's order."""
+    site, book = built
     found = {}
-    for page in sorted(site.glob("[0-9][0-9]-*.html")):
+    for chapter in book.chapters:
+        text = (site / chapter.href).read_text(encoding="utf-8")
         for m in re.finditer(r'<figure class="widget" id="([^"]+)" data-widget="([^"]+)"'
-                             r'[^>]*?data-params="([^"]*)"', page.read_text(encoding="utf-8")):
-            found[m.group(1)] = (m.group(2), json.loads(html.unescape(m.group(3))), page.name)
+                             r'[^>]*?data-params="([^"]*)"', text):
+            found[m.group(1)] = (m.group(2), json.loads(html.unescape(m.group(3))), chapter.href)
     return found
+
+
+def moved_params(name, params):
+    """MOVED's parameters of a widget, or a failure that says what to add."""
+    if name not in MOVED:
+        spec = module(name).PARAMS
+        # a starting point: each choice at its last value, the rest at their defaults
+        start = {k: s["choices"][-1] if s["type"] == "choice" else s["default"]
+                 for k, s in spec.items()}
+        pytest.fail(f"tests/test_notebooks.py: MOVED has no entry for widget {name!r}. "
+                    "Add to MOVED (in its alphabetical place) a line like\n"
+                    f"    {notebooks.py_literal(name)}: {notebooks.py_literal(start)},\n"
+                    f"with a value for every parameter of pycore/widgets/"
+                    f"{name.replace('-', '_')}.py PARAMS ({', '.join(spec)}), valid and other "
+                    f"than the block's {notebooks.py_literal(params)}; keep slow widgets "
+                    "cheap (few steps, small sizes)")
+    return MOVED[name]
 
 
 @pytest.fixture(scope="module")
@@ -148,11 +184,26 @@ def test_the_wheel_is_built_once_per_content(tmp_path, monkeypatch, wheel):
         notebooks.build_wheel(tmp_path / "again", cache)
 
 
-def test_a_notebook_per_chapter_and_per_widget(site, book_widgets):
+def test_a_notebook_per_chapter_and_per_widget(built, book_widgets):
+    """One notebook per chapter with widgets and one per widget: the widgets as the pages show
+    them, and as the build compiled them from the chapters."""
+    site, book = built
     have = {p.stem for p in (site / "notebooks").glob("*.ipynb")}
     chapters = {page[:-5] for _, _, page in book_widgets.values()}
     assert have == chapters | set(book_widgets)
-    assert len(book_widgets) == 21 and len(chapters) == 14
+    assert set(book_widgets) == {w["id"] for c in book.chapters for w in c.widgets}
+    assert chapters == {c.slug for c in book.chapters if c.widgets}
+
+
+def test_every_widget_has_moved_parameters(book_widgets):
+    """MOVED holds, for every widget of the book, valid parameters other than its block's, and
+    names no widget the book does not have."""
+    names = {name for name, _, _ in book_widgets.values()}
+    assert set(MOVED) <= names, f"MOVED names widgets the book has not: {set(MOVED) - names}"
+    for wid, (name, params, _) in sorted(book_widgets.items()):
+        moved = moved_params(name, params)
+        assert validate(name, moved) == moved, f"{name}: give MOVED every parameter, checked"
+        assert validate(name, moved) != validate(name, params), f"{name}: MOVED = the block's"
 
 
 def test_pages_offer_their_notebooks(site, book_widgets, wheel):
@@ -216,8 +267,8 @@ def test_notebooks_and_the_wheel_are_not_precached(site):
 
 
 def test_notebooks_run_in_a_kernel_and_show_pycores_numbers(site, book_widgets, kernel):
-    """The 14 chapter notebooks at the blocks' parameters, then the 21 widget notebooks at
-    moved ones, all in the kernel whose pycore is the wheel the first notebook installed."""
+    """Every chapter notebook at the blocks' parameters, then every widget notebook at moved
+    ones (MOVED), all in the kernel whose pycore is the wheel the first notebook installed."""
     start = time.perf_counter()
     chapters = sorted({page[:-5] for _, _, page in book_widgets.values()})
     seen = {}
@@ -228,11 +279,11 @@ def test_notebooks_run_in_a_kernel_and_show_pycores_numbers(site, book_widgets, 
             view = compute(name, params)
             same_numbers(shown, {k: view[k] for k in shown}, f"{slug}:{name}")
             seen[name] = seen.get(name, 0) + 1
-    assert sum(seen.values()) == 21 and set(seen) == set(MOVED)
+    assert sum(seen.values()) == len(book_widgets)
     assert "/venv/" in kernel.pycore_file()  # the wheel's pycore, not the worktree's
     for wid, (name, params, _) in sorted(book_widgets.items()):
         nb = nbformat.read(site / "notebooks" / f"{wid}.ipynb", as_version=4)
-        moved = MOVED[name]
+        moved = moved_params(name, params)
         assert moved != params, name
         for cell in nb.cells:
             if cell.metadata.get("tbook", {}).get("role") == "params":
@@ -244,9 +295,12 @@ def test_notebooks_run_in_a_kernel_and_show_pycores_numbers(site, book_widgets, 
         view = compute(name, moved)
         same_numbers(shown, {k: view[k] for k in shown}, f"{wid} moved")
         steps = [c for c in nb.cells if c.metadata.get("tbook", {}).get("role") == "step"]
-        assert steps and all("✓ 与小部件一致" in "".join(o.get("text", "") for o in c.outputs)
-                             for c in steps if "same(" in c.source), wid
-    print(f"35 notebooks in {time.perf_counter() - start:.1f} s")
+        assert steps, (f"{wid}: the notebook teaches nothing: add {name!r} to LESSONS in "
+                       "bookbuild/notebook_lessons.py (1-2 steps that recompute its numbers)")
+        assert all("✓ 与小部件一致" in "".join(o.get("text", "") for o in c.outputs)
+                   for c in steps if "same(" in c.source), wid
+    print(f"{len(chapters) + len(book_widgets)} notebooks in "
+          f"{time.perf_counter() - start:.1f} s")
 
 
 def test_a_failing_step_fails_the_notebook(site, kernel):
