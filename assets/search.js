@@ -30,7 +30,7 @@ export const META_URL = new URL("../search/meta.json", import.meta.url);
 const FORMAT = 3;              // bookbuild/search.py FORMAT
 const K1 = 1.2, B = 0.75;      // BM25 for the section text
 const HEAD = 2.5, B_HEAD = 0.75;  // the heading bonus and its length normalisation
-const INNER = 0.4;             // weight of a part of a query word, or of a bigram for a lone character
+const INNER = 0.4;             // weight of a part of a query word, or of a lone character in runs
 const PREFIX = 0.5;            // weight of an indexed word that the query word only begins
 const COORD = 2;               // exponent of the share of the query's units a section holds
 const PHRASE = 1;              // the whole Chinese run found verbatim doubles its part of the score
@@ -55,10 +55,13 @@ export function asciiTerms(word) {
   const parts = word.split(/[-_]/);
   if (parts.length > 1) {
     parts.forEach((p) => { out = out.concat(asciiTerms(p)); });
-    if (word.includes("_") && parts[parts.length - 1].length === 1) out.push(parts.join("").toLowerCase());
+    const tex = word.includes("_") && parts[parts.length - 1].length === 1;  // d_k: dk too
+    if (tex) out.push(parts.join("").toLowerCase());
   } else {
     const humps = word.match(HUMP) || [];
-    if (humps.length > 1 && humps.every((h) => h.length >= 2)) out = out.concat(humps.map((h) => h.toLowerCase()));
+    if (humps.length > 1 && humps.every((h) => h.length >= 2)) {
+      out = out.concat(humps.map((h) => h.toLowerCase()));
+    }
   }
   return out.filter((t) => t.length > 1 && !/^[0-9]+$/.test(t) && !STOP_EN.has(t));
 }
@@ -111,21 +114,25 @@ function unitsOf(index, words) {
   const units = [];
   const entry = (term, weight) => {
     const shard = index.shard(term);
-    return has(shard.terms, term) ? { term, weight, postings: shard.terms[term], pos: shard.pos[term] } : null;
+    if (!has(shard.terms, term)) return null;
+    return { term, weight, postings: shard.terms[term], pos: shard.pos[term] };
   };
   for (const w of words) {
     if (w.kind === "ascii") {
       const [whole, ...parts] = w.terms;
       const unit = [entry(whole, 1), ...parts.map((p) => entry(p, INNER))];
-      Object.keys(index.shard(whole).terms).filter((t) => t.length > whole.length && t.startsWith(whole))
-        .sort().slice(0, MAX_PREFIX).forEach((t) => unit.push(entry(t, PREFIX)));
+      Object.keys(index.shard(whole).terms)
+        .filter((t) => t.length > whole.length && t.startsWith(whole)).sort()
+        .slice(0, MAX_PREFIX).forEach((t) => unit.push(entry(t, PREFIX)));
       units.push(unit.filter(Boolean));
-    } else if (w.kind === "char") {  // a lone character: itself, and the bigrams that hold it
-      const [ch] = w.terms, shard = index.shard(ch);  // the character inside runs: near
-      const near = has(shard.near, ch) ? { term: ch, weight: INNER, postings: shard.near[ch] } : null;
+    } else if (w.kind === "char") {  // a lone character: standing alone, and inside runs
+      const [ch] = w.terms, shard = index.shard(ch);
+      const near = has(shard.near, ch) && { term: ch, weight: INNER, postings: shard.near[ch] };
       units.push(Object.assign([entry(ch, 1), near].filter(Boolean), { run: w.run }));
     } else {
-      for (const b of w.terms) units.push(Object.assign([entry(b, 1)].filter(Boolean), { run: w.run }));
+      for (const b of w.terms) {
+        units.push(Object.assign([entry(b, 1)].filter(Boolean), { run: w.run }));
+      }
     }
   }
   return units;
@@ -211,8 +218,9 @@ export function rank(index, units, runs) {
         if (weight * s > (best.get(doc) || 0)) best.set(doc, weight * s);
       }
     }
-    if (unit.run !== undefined && unit.length === 1 && unit[0].pos) at[unit.run].push(positionsOf(unit[0]));
-    else if (unit.run !== undefined) at[unit.run].push(new Map());  // a bigram nowhere in the book
+    if (unit.run !== undefined) {  // a bigram nowhere in the book (or a lone character): none
+      at[unit.run].push(unit.length === 1 && unit[0].pos ? positionsOf(unit[0]) : new Map());
+    }
     if (best.size) known++;
     for (const [doc, s] of best) {
       if (!parts.has(doc)) parts.set(doc, { free: 0, run: runs.map(() => 0), matched: 0 });
@@ -245,7 +253,9 @@ export class Index {
   // meta: site/search/meta.json; url: its address (the shards are beside it); get: url -> JSON
   // (fetch; Node's tests read files).
   constructor(meta, url, get = getJson) {
-    if (meta.format !== FORMAT) throw new Error(`search index format ${meta.format}, expected ${FORMAT}`);
+    if (meta.format !== FORMAT) {
+      throw new Error(`search index format ${meta.format}, expected ${FORMAT}`);
+    }
     this.meta = meta;
     this.url = url;
     this.get = get;
@@ -264,7 +274,8 @@ export class Index {
 
   load(name) {
     if (!this.pending.has(name)) {
-      const p = this.get(new URL(name, this.url).href).then((data) => { this.files.set(name, data); });
+      const p = this.get(new URL(name, this.url).href)
+        .then((data) => { this.files.set(name, data); });
       p.catch(() => this.pending.delete(name));  // a failed file may be asked for again
       this.pending.set(name, p);
     }
@@ -281,10 +292,14 @@ export class Index {
     return this.files.get(this.meta.texts[c])[doc - this.meta.chapters[c][2]];
   }
 
-  loadTexts(docs) { return Promise.all([...new Set(docs.map((d) => this.textName(d)))].map((n) => this.load(n))); }
+  loadTexts(docs) {
+    return Promise.all([...new Set(docs.map((d) => this.textName(d)))].map((n) => this.load(n)));
+  }
 
   headRuns(doc) {
-    if (!this.runsOf.has(doc)) this.runsOf.set(doc, new Set(this.meta.headings[doc].normalize("NFKC").match(CJK_RUN)));
+    if (!this.runsOf.has(doc)) {
+      this.runsOf.set(doc, new Set(this.meta.headings[doc].normalize("NFKC").match(CJK_RUN)));
+    }
     return this.runsOf.get(doc);
   }
 
@@ -392,7 +407,9 @@ class SearchBox {
     };
     this.list.addEventListener("click", pick);
     this.list.addEventListener("auxclick", pick);
-    root.addEventListener("focusout", (e) => { if (!root.contains(e.relatedTarget)) this.close(); });
+    root.addEventListener("focusout", (e) => {
+      if (!root.contains(e.relatedTarget)) this.close();
+    });
     document.addEventListener("keydown", (e) => {
       const typing = e.target.closest?.("input, textarea, select, [contenteditable]");
       if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
@@ -425,7 +442,13 @@ class SearchBox {
   async update() {
     const text = this.input.value.trim();
     const asked = ++this.asked;
-    if (!text) { this.found = null; this.close(); this.say(""); delete this.list.dataset.query; return; }
+    if (!text) {
+      this.found = null;
+      this.close();
+      this.say("");
+      delete this.list.dataset.query;
+      return;
+    }
     if (!this.index) { this.say("正在加载搜索索引…"); this.load(); return; }
     let found;
     try {

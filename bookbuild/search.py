@@ -21,9 +21,9 @@ Chinese has no stop list: a frequent bigram ("一个") weighs little in BM25 any
 that look like function words are words of the running example ("没有").
 search.js repeats these rules (FORMAT is their version; bump it on any change).
 
-Cutting is cheap, but sections, terms and JSON still cost ~100 ms a build; the written files are
-cached on disk under a hash of this file and the chapters' HTML, so an unchanged book costs a
-hash and a copy (write_index).
+Cutting is cheap, but sections, terms, positions and JSON still cost a fraction of a second a
+build; the written files are cached on disk under a hash of this file and the chapters' HTML,
+so an unchanged book costs a hash and a copy (write_index).
 """
 import functools
 import hashlib
@@ -300,7 +300,7 @@ def write_index(site, book, *, cache_dir=None, log=lambda *a: None):
     """Write site/search/ for the compiled book; return the index's size in bytes (all files).
 
     The files are kept on disk under index_key(book), so a build of an unchanged book only
-    hashes its chapters (~5 ms instead of ~60 ms of sections, terms and JSON); cache_dir:
+    hashes its chapters (milliseconds, against sections, terms, positions and JSON); cache_dir:
     default <TBOOK_CACHE or ~/.cache/transformer-book>/search."""
     key = index_key(book)
     folder = Path(cache_dir) if cache_dir is not None else runtime_cache().parent / "search"
