@@ -249,3 +249,24 @@ def test_more_results_on_demand_by_click_and_by_key(search_page):
     expect(options.first).to_be_visible()
     assert options.count() <= 8
     assert search_page.errors == []
+
+
+def test_search_works_offline_from_the_service_workers_cache(browser, server):
+    """After a first visit the service worker holds every part of the index: offline, a query
+    no page has asked for yet still finds its sections, snippets and more results."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + "index.html")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    context.set_offline(True)
+    page.goto(server + "01-dot-product.html")
+    search(page, "梯度裁剪")
+    first = page.locator(FIRST)
+    expect(first).to_be_visible()
+    assert urlsplit(first.get_attribute("data-href")).path.endswith("/13-training.html")
+    expect(first.locator(".search-hit-snippet")).not_to_be_empty()
+    search(page, "注意力")
+    page.locator(".search-more").click()
+    expect(page.locator("#tbook-search-results > li")).to_have_count(16)
+    assert "无法搜索" not in page.locator(".search-status").inner_text()
+    context.close()
