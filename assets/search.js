@@ -323,31 +323,48 @@ export class Index {
 
 // ---------------------------------------------------------------- display
 
-// Where word occurs in lower (the text, ASCII lowercased): [start, end) spans. An ASCII word
-// must start a word of the text and is marked to that word's end ("layern" -> LayerNorm).
-function occurrences(lower, word) {
+// The text as the index read it (NFKC, lowercased: dₖ -> dk, Ｌａｙｅｒ -> layer), and for each
+// of its code units the index in text of the character it comes from (one more at the end).
+function folded(text) {
+  let norm = "";
+  const from = [];
+  for (let i = 0; i < text.length;) {
+    const ch = String.fromCodePoint(text.codePointAt(i)), n = ch.normalize("NFKC").toLowerCase();
+    for (let k = 0; k < n.length; k++) from.push(i);
+    norm += n;
+    i += ch.length;
+  }
+  from.push(text.length);
+  return { norm, from };
+}
+
+// Where word occurs in norm (folded text): [start, end) spans of norm. An ASCII word must
+// start a word of the text and is marked to that word's end ("layern" -> LayerNorm).
+function occurrences(norm, word) {
   const ascii = /^[a-z0-9]/.test(word), out = [];
-  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
-    if (ascii && at > 0 && /[a-z0-9]/.test(lower[at - 1])) continue;
+  for (let at = norm.indexOf(word); at >= 0; at = norm.indexOf(word, at + 1)) {
+    if (ascii && at > 0 && /[a-z0-9]/.test(norm[at - 1])) continue;
     let end = at + word.length;
-    if (ascii) while (end < lower.length && /[a-z0-9]/.test(lower[end])) end++;
+    if (ascii) while (end < norm.length && /[a-z0-9]/.test(norm[end])) end++;
     out.push([at, end]);
   }
   return out;
 }
 
-// Spans to mark in text, in order, overlapping ones merged: each query word where it occurs,
-// else the shorter terms standing for it (a Chinese run's bigrams, an ASCII word's parts).
+// Spans of text to mark, in order, overlapping ones merged: each query word where it occurs,
+// else the shorter terms standing for it (a Chinese run's bigrams, an ASCII word's parts), as
+// the index reads the text (so d_k's dk marks the formula's dₖ).
 // spans.first: where the first whole query word occurs (else the first span).
 function findMarks(text, marks) {
-  const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const { norm, from } = folded(text);
   const found = [];
   let first = null;
   for (const [whole, ...inner] of marks) {
-    const spans = occurrences(lower, whole);
-    if (spans.length) first = Math.min(first ?? Infinity, spans[0][0]);
-    found.push(...(spans.length ? spans : inner.flatMap((w) => occurrences(lower, w))));
+    const spans = occurrences(norm, whole);
+    if (spans.length) first = Math.min(first ?? Infinity, from[spans[0][0]]);
+    found.push(...(spans.length ? spans : inner.flatMap((w) => occurrences(norm, w))));
   }
+  found.forEach((span) => { span[0] = from[span[0]]; span[1] = from[span[1]]; });
   const spans = [];
   for (const [a, b] of found.sort((x, y) => x[0] - y[0])) {
     const last = spans[spans.length - 1];

@@ -217,6 +217,9 @@ def test_formulas_read_as_text_in_titles_and_snippets(search_page):
     assert "dₖ" in snippet and "\\" not in snippet, snippet  # the formula as one reads it
     marks = first.locator(".search-hit-snippet mark").all_inner_texts()
     assert marks and all(m in ("d_k", "dₖ") for m in marks), marks
+    search(page, "dk")             # as the index reads dₖ: the formula's characters are marked
+    marks = page.locator(f"{FIRST} mark").all_inner_texts()
+    assert "dₖ" in marks, marks
     texts = page.locator("#tbook-search-results").inner_text()
     assert "\\" not in texts and "$" not in texts, texts   # no TeX source anywhere
 
