@@ -8,7 +8,8 @@
 // bigrams ("位置编码" -> 位置, 置编, 编码), one unit each; a lone Chinese character stands for
 // itself and, more weakly, for its occurrences inside runs; an ASCII word lowercased, with
 // its parts ("top-k", camelCase humps) and, while it is being typed, the indexed words it begins
-// ("layern" -> layernorm). Ranking is BM25 with OR over the units: a section's score is the sum
+// ("layern" -> layernorm), or when the book has neither, the words one typo away ("softmx").
+// Ranking is BM25 with OR over the units: a section's score is the sum
 // over units of the best score among the unit's terms (times their weight), a term in the
 // section's heading adds a bonus of its own; then
 // - coordination: the sum is multiplied by (units matched / units the book has)^COORD, so a
@@ -32,6 +33,7 @@ const K1 = 1.2, B = 0.75;      // BM25 for the section text
 const HEAD = 2.5, B_HEAD = 0.75;  // the heading bonus and its length normalisation
 const INNER = 0.4;             // weight of a part of a query word, or of a lone character in runs
 const PREFIX = 0.5;            // weight of an indexed word that the query word only begins
+const FUZZY = 0.5, FUZZY_FROM = 4;  // weight of a word one typo away; shorter words have none
 const COORD = 2;               // exponent of the share of the query's units a section holds
 const PHRASE = 1;              // the whole Chinese run found verbatim doubles its part of the score
 const HEAD_RUN = 1;            // the run is a whole run of the heading: doubled again
@@ -109,8 +111,10 @@ export function parseQuery(text) {
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
 // Words -> units (lists of {term, weight, postings, pos}; unit.run: the Chinese run it comes
-// from), from the shards the words' terms are in (index.shard(term) must be loaded).
-function unitsOf(index, words) {
+// from), from the shards the words' terms are in (index.shard(term) must be loaded). An ASCII
+// word the book does not hold, and no word of it begins, stands for the words of its shard
+// (the same first two letters) within one typo, two for a long word; they join marks.
+function unitsOf(index, words, marks) {
   const units = [];
   const entry = (term, weight) => {
     const shard = index.shard(term);
@@ -121,9 +125,13 @@ function unitsOf(index, words) {
     if (w.kind === "ascii") {
       const [whole, ...parts] = w.terms;
       const unit = [entry(whole, 1), ...parts.map((p) => entry(p, INNER))];
-      Object.keys(index.shard(whole).terms)
-        .filter((t) => t.length > whole.length && t.startsWith(whole)).sort()
-        .slice(0, MAX_PREFIX).forEach((t) => unit.push(entry(t, PREFIX)));
+      const known = Object.keys(index.shard(whole).terms);
+      const begun = known.filter((t) => t.length > whole.length && t.startsWith(whole)).sort();
+      begun.slice(0, MAX_PREFIX).forEach((t) => unit.push(entry(t, PREFIX)));
+      if (!unit[0] && !begun.length && whole.length >= FUZZY_FROM) {  // a typo: softmx
+        const near = known.filter((t) => typos(whole, t) <= (whole.length >= 8 ? 2 : 1)).sort();
+        near.slice(0, MAX_PREFIX).forEach((t) => { unit.push(entry(t, FUZZY)); marks.push([t]); });
+      }
       units.push(unit.filter(Boolean));
     } else if (w.kind === "char") {  // a lone character: standing alone, and inside runs
       const [ch] = w.terms, shard = index.shard(ch);
@@ -136,6 +144,25 @@ function unitsOf(index, words) {
     }
   }
   return units;
+}
+
+// Damerau-Levenshtein distance (optimal string alignment) of a and b, or Infinity when their
+// lengths differ by more than 2: one typo is a letter missing, extra, wrong or two swapped.
+export function typos(a, b) {
+  if (Math.abs(a.length - b.length) > 2) return Infinity;
+  let prev2 = [], prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j], prev2[j - 2] + 1);
+      }
+    }
+    [prev2, prev] = [prev, row];
+  }
+  return prev[b.length];
 }
 
 // ---------------------------------------------------------------- ranking
@@ -317,7 +344,7 @@ export class Index {
     const { words, runs, marks } = parseQuery([...text].slice(0, MAX_QUERY).join(""));
     const terms = words.flatMap((w) => w.terms);
     await Promise.all([...new Set(terms.map((t) => this.shardName(t)))].map((n) => this.load(n)));
-    return { hits: rank(this, unitsOf(this, words), runs), marks };
+    return { hits: rank(this, unitsOf(this, words, marks), runs), marks };
   }
 }
 

@@ -324,6 +324,7 @@ QUERIES = [
     ("d_k", "04-attention.html", None), ("n²", "04-attention.html", "sec:attention-cost"),
     ("正弦位置编码", "06-positional-encoding.html", "sec:sinusoidal"),
     ("梯度裁剪", "13-training.html", None), ("GQA", "05-multi-head.html", "sec:mqa-gqa"),
+    ("softmx", "02-softmax.html", None), ("Chinchila", "13-training.html", None),  # typos
 ]
 
 
@@ -341,6 +342,13 @@ def test_first_hit(ranked, query, page, anchor):
     assert path == page, f"{query!r}: first hit {href} ({heading}); then {hits[1:4]}"
     if anchor:
         assert anchor.lower() in unquote(fragment).lower(), f"{query!r}: first hit {href}"
+
+
+def test_a_typo_finds_the_word_and_marks_it_but_nonsense_finds_nothing(ranked, site):
+    assert ["chinchilla"] in ranked["Chinchila"]["marks"]
+    [nonsense, exact] = run_search(site[1], ["zzqxj", "softmax"])
+    assert nonsense["total"] == 0
+    assert exact["marks"] == [["softmax"]]  # a word the book has: no neighbours added
 
 
 def test_every_hit_is_ranked_not_only_the_first_eight(ranked):
