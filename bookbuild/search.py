@@ -43,7 +43,7 @@ FORMAT = 3             # version of the term rules and the file layout
 SNIPPET_TEXT = 2000    # at most this many characters of a section's text kept (snippets)
 SHARD_BYTES = 8000     # about this many bytes of postings per term shard
 MIN_SHARDS = 16
-CACHE_KEEP = 8         # whole indexes kept in the cache folder (oldest go first)
+CACHE_KEEP = 8         # whole indexes kept in the cache folder (oldest go first; ~1 MB each)
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 RUN = re.compile(rf"[{CJK}]+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*")
@@ -169,26 +169,25 @@ def shard_key(term):
     return term[:2] if term.isascii() else term
 
 
-def bigram_positions(text):
+def bigram_positions(text, delta=False):
     """{bigram: [positions]} of the text's Chinese bigrams, positions counted so that two
     bigrams are one apart exactly when they overlap in one run ("位置编" -> 位置 0, 置编 1); runs
-    are two apart or more, so a phrase never spans a break."""
-    out, at = {}, 0
+    are two apart or more, so a phrase never spans a break. delta: each position given as its
+    distance from the bigram's previous one (the first from 0), as the index stores them."""
+    out, last, at = {}, {}, 0
     for run in RUN.findall(unicodedata.normalize("NFKC", text)):
         if not run[0].isascii() and len(run) > 1:
-            for i, b in enumerate(chinese_terms(run)):
-                out.setdefault(b, []).append(at + i)
+            for i in range(len(run) - 1):
+                b, p = run[i:i + 2], at + i
+                out.setdefault(b, []).append(p - last.get(b, 0) if delta else p)
+                last[b] = p
             at += len(run)
         at += 1
     return out
 
 
-def deltas(values):
-    return [b - a for a, b in zip([0] + values, values)]
-
-
 def build_index(book, *, log=lambda *a: None):
-    """The search index of a compiled book as files: {name: JSON-ready value}. A first search
+    """The search index of a compiled book as files: {name: JSON bytes}. A first search
     fetches meta.json and the one shard file of each of its terms; a hit's snippet the text
     file of its chapter. Nothing else.
 
@@ -223,24 +222,20 @@ def build_index(book, *, log=lambda *a: None):
                 postings.setdefault(t, []).extend((doc, -body[t] - 1 if t in head else body[t]))
             for ch, n in characters(s["heading"], s["text"]).items():
                 near.setdefault(ch, []).extend((doc, n))
-            for b, ps in bigram_positions(s["text"]).items():
-                positions.setdefault(b, []).append(deltas(ps))
+            for b, ps in bigram_positions(s["text"], delta=True).items():
+                positions.setdefault(b, []).append(ps)
             for b in head:  # a bigram of the heading only: no positions in the text
                 if len(b) == 2 and not b.isascii() and b not in body:
                     positions.setdefault(b, []).append([])
         texts.append(chapter_texts)
     n = max(1, len(anchors))
     avg = [round(sum(lengths[0::2]) / n, 2), round(sum(lengths[1::2]) / n, 2)]
-    shards = _shards(postings, positions, near)
-    files = {}
-    names = [_name(f"t{i}", shard) for i, shard in enumerate(shards)]
-    files.update(zip(names, shards))
-    text_names = [_name(f"c{i}", t) for i, t in enumerate(texts)]
-    files.update(zip(text_names, texts))
-    files[META] = {"format": FORMAT, "avg": avg, "chapters": chapters, "anchors": anchors,
-                   "headings": headings, "lengths": lengths, "shards": names,
-                   "texts": text_names}
-    return files
+    shards = dict(_named(f"t{i}", s) for i, s in enumerate(_shards(postings, positions, near)))
+    text_files = dict(_named(f"c{i}", t) for i, t in enumerate(texts))
+    meta = {"format": FORMAT, "avg": avg, "chapters": chapters, "anchors": anchors,
+            "headings": headings, "lengths": lengths, "shards": list(shards),
+            "texts": list(text_files)}
+    return {**shards, **text_files, META: _json(meta)}
 
 
 CJK_CHAR = re.compile(rf"[{CJK}]")
@@ -275,11 +270,12 @@ def _json(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _name(stem, value):
-    """A shard's file name holds its content's hash: such a file never changes its bytes, so
-    the service worker and any HTTP cache may keep it (meta.json, which names them, is fetched
-    past the HTTP cache)."""
-    return f"{stem}.{hashlib.sha256(_json(value)).hexdigest()[:10]}.json"
+def _named(stem, value):
+    """(file name, bytes) of a part: its name holds its content's hash, so such a file never
+    changes its bytes and the service worker and any HTTP cache may keep it (meta.json, which
+    names them, is fetched past the HTTP cache)."""
+    data = _json(value)
+    return f"{stem}.{hashlib.sha256(data).hexdigest()[:10]}.json", data
 
 
 def index_key(book):
@@ -307,12 +303,10 @@ def write_index(site, book, *, cache_dir=None, log=lambda *a: None):
     files = _LAST.get(key)
     if files is None:
         try:
-            bundle = json.loads((folder / f"{key}.json").read_bytes())
-            files = {name: text.encode("utf-8") for name, text in bundle.items()}
+            files = _unbundle((folder / f"{key}.index").read_bytes())
         except (OSError, ValueError):
-            files = {name: _json(v) for name, v in build_index(book, log=log).items()}
-            _store(folder / f"{key}.json",
-                   _json({name: data.decode("utf-8") for name, data in files.items()}))
+            files = build_index(book, log=log)
+            _store(folder / f"{key}.index", _bundle(files))
         _LAST.clear()
         _LAST[key] = files
     out = site / INDEX_DIR
@@ -322,5 +316,29 @@ def write_index(site, book, *, cache_dir=None, log=lambda *a: None):
     return sum(map(len, files.values()))
 
 
+def _bundle(files):
+    """The index's files as one cache file: a line of JSON [[name, size], ...], then the bytes."""
+    head = json.dumps([[name, len(data)] for name, data in files.items()]).encode()
+    return b"\n".join([head, *files.values()])
+
+
+def _unbundle(data):
+    head, _, rest = data.partition(b"\n")
+    files, at = {}, 0
+    for name, size in json.loads(head):
+        files[name] = rest[at:at + size]
+        at += size + 1
+    if at != len(rest) + 1:
+        raise ValueError("a search cache file cut short")
+    return files
+
+
 def _store(path, data):
-    chapter_cache.write(path, data, keep=CACHE_KEEP)
+    """Keep the bundle; leave the CACHE_KEEP newest of them in its folder."""
+    chapter_cache.write(path, data)
+    try:
+        old = sorted(path.parent.glob("*.index"), key=lambda p: p.stat().st_mtime)
+        for p in old[:-CACHE_KEEP]:
+            p.unlink(missing_ok=True)
+    except OSError:  # another build pruned it first: an unwritable cache only costs time
+        pass

@@ -136,7 +136,7 @@ def test_written_index_comes_from_the_cache_while_the_book_is_unchanged(tmp_path
     folder = site / search.INDEX_DIR
     size = search.write_index(site, book, cache_dir=cache)
     first = {p.name: p.read_bytes() for p in folder.iterdir()}
-    assert size == sum(map(len, first.values())) and len(list(cache.glob("*.json"))) == 1
+    assert size == sum(map(len, first.values())) and len(list(cache.glob("*.index"))) == 1
     assert read_index(folder)[1]["意力"] == [0, 1]
     monkeypatch.setattr(search, "build_index", lambda *a, **k: pytest.fail("built again"))
     monkeypatch.setattr(search, "_LAST", {})  # a new process: from the disk
@@ -144,7 +144,7 @@ def test_written_index_comes_from_the_cache_while_the_book_is_unchanged(tmp_path
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == first
     for p in folder.iterdir():
         p.unlink()
-    cache.joinpath(f"{search.index_key(book)}.json").unlink()  # same process: from memory
+    cache.joinpath(f"{search.index_key(book)}.index").unlink()  # same process: from memory
     assert search.write_index(site, book, cache_dir=cache) == size
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == first
     monkeypatch.undo()
