@@ -1,8 +1,8 @@
 // Full-text search over the book, in the browser and offline. The index is cut in parts
-// (bookbuild/search.py build_index, in site/search/): meta.json (the sections: chapter, anchor,
+// (bookbuild/search.py build_index, in site/search/): meta.json (the sections: chapter,
 // heading, lengths) is fetched on the first focus of the box; a query then fetches the one
-// shard file of each of its terms, and the shown hits the text file of their chapter, for
-// snippets. Every file but meta.json is named by its content's hash.
+// shard file of each of its terms, and the shown hits the file of their chapter (anchors and
+// texts, for links and snippets). Every file but meta.json has the index's hash in its name.
 //
 // A query is cut into units the way the build cut the book: a Chinese run into its overlapping
 // bigrams ("位置编码" -> 位置, 置编, 编码), one unit each; a lone Chinese character stands for
@@ -286,7 +286,7 @@ export class Index {
     this.meta = meta;
     this.url = url;
     this.get = get;
-    this.docCount = meta.anchors.length;
+    this.docCount = meta.headings.length;
     this.chapterOf = new Int32Array(this.docCount);
     meta.chapters.forEach(([, , first], c) => this.chapterOf.fill(c, first));
     this.files = new Map();   // file name -> its JSON, once fetched
@@ -309,14 +309,16 @@ export class Index {
     return this.pending.get(name);
   }
 
-  shardName(term) { return this.meta.shards[shardOf(term, this.meta.shards.length)]; }
+  shardName(term) { return `t${shardOf(term, this.meta.shards)}.${this.meta.version}.json`; }
   shard(term) { return this.files.get(this.shardName(term)); }
-  textName(doc) { return this.meta.texts[this.chapterOf[doc]]; }
+  textName(doc) { return `c${this.chapterOf[doc]}.${this.meta.version}.json`; }
 
-  // The doc's text, once loadTexts has fetched its chapter's file.
-  text(doc) {
-    const c = this.chapterOf[doc];
-    return this.files.get(this.meta.texts[c])[doc - this.meta.chapters[c][2]];
+  // The doc's text and anchor, once loadTexts has fetched its chapter's file.
+  text(doc) { return this.part(doc, "texts"); }
+  anchor(doc) { return this.part(doc, "anchors"); }
+  part(doc, key) {
+    const first = this.meta.chapters[this.chapterOf[doc]][2];
+    return this.files.get(this.textName(doc))[key][doc - first];
   }
 
   loadTexts(docs) {
@@ -330,8 +332,8 @@ export class Index {
     return this.runsOf.get(doc);
   }
 
-  href(doc) {
-    const c = this.chapterOf[doc], anchor = this.meta.anchors[doc];
+  href(doc) {  // once loadTexts has fetched the doc's chapter file
+    const c = this.chapterOf[doc], anchor = this.anchor(doc);
     const url = new URL(`../${this.meta.chapters[c][0]}`, this.url);
     if (anchor) url.hash = anchor;
     return url.href;
@@ -548,7 +550,7 @@ class SearchBox {
     appendMarked(title, heading, findMarks(heading, marks));
     const where = document.createElement("span");  // the chapter, unless the hit is its title
     where.className = "search-hit-chapter";
-    if (index.meta.anchors[doc]) where.textContent = index.meta.chapters[index.chapterOf[doc]][1];
+    if (index.anchor(doc)) where.textContent = index.meta.chapters[index.chapterOf[doc]][1];
     const text = document.createElement("span");
     text.className = "search-hit-snippet";
     snippet(text, index.text(doc), marks);

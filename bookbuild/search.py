@@ -191,20 +191,21 @@ def build_index(book, *, log=lambda *a: None):
     fetches meta.json and the one shard file of each of its terms; a hit's snippet the text
     file of its chapter. Nothing else.
 
-    meta.json: format; avg [mean text length, mean heading length] (BM25's length
-      normalisation); chapters [[href, title, first doc]]; per doc (one per h1-h3 section, in
-      book order): anchors ("" for the chapter's title section), headings (formulas as text:
-      √dₖ), lengths [text, heading, ...] counted in terms; shards: the file of each shard;
-      texts: the file of each chapter's texts.
-    t<n>.<hash>.json, shard n of fnv1a(shard_key(term)) % len(shards):
+    meta.json: format; version (a hash of every other part, in their names: such a file never
+      changes its bytes, so the service worker and any HTTP cache may keep it, and meta.json,
+      which names them, is fetched past the HTTP cache); shards (how many); avg [mean text
+      length, mean heading length] (BM25's length normalisation); chapters [[href, title,
+      first doc]]; per doc (one per h1-h3 section, in book order): headings (formulas as text:
+      √dₖ), lengths [text, heading, ...] counted in terms.
+    t<n>.<version>.json, shard n of fnv1a(shard_key(term)) % shards:
       terms {term: [doc, n, doc, n, ...]}, docs ascending, n = count in the doc's text, stored as
         -(n + 1) when the term is also in the doc's heading (df = half the list's length);
       pos {bigram: [[positions in the doc's text, delta-coded], ...]}, one list per posting, for
         the phrase bonus (a query run found verbatim);
       near {character: postings}: where the character occurs at all, alone or inside a run
         (counted as terms are), for a lone character of a query: "码" finds 掩码 and 编码.
-    c<chapter>.<hash>.json: each of the chapter's docs' text (at most SNIPPET_TEXT characters),
-      for snippets."""
+    c<chapter>.<version>.json: the anchors of the chapter's docs ("" for its title section) and
+      their texts (at most SNIPPET_TEXT characters), for the links and snippets of hits."""
     chapters, anchors, headings, lengths, texts = [], [], [], [], []
     postings, positions, near = {}, {}, {}
     for ci, chapter in enumerate(book.chapters):
@@ -230,12 +231,17 @@ def build_index(book, *, log=lambda *a: None):
         texts.append(chapter_texts)
     n = max(1, len(anchors))
     avg = [round(sum(lengths[0::2]) / n, 2), round(sum(lengths[1::2]) / n, 2)]
-    shards = dict(_named(f"t{i}", s) for i, s in enumerate(_shards(postings, positions, near)))
-    text_files = dict(_named(f"c{i}", t) for i, t in enumerate(texts))
-    meta = {"format": FORMAT, "avg": avg, "chapters": chapters, "anchors": anchors,
-            "headings": headings, "lengths": lengths, "shards": list(shards),
-            "texts": list(text_files)}
-    return {**shards, **text_files, META: _json(meta)}
+    parts = [_json(s) for s in _shards(postings, positions, near)]
+    first = [c[2] for c in chapters] + [len(anchors)]
+    parts += [_json({"anchors": anchors[a:b], "texts": t})
+              for a, b, t in zip(first, first[1:], texts)]
+    version = hashlib.sha256(b"".join(parts)).hexdigest()[:10]
+    count = len(parts) - len(texts)
+    names = [f"t{i}.{version}.json" for i in range(count)] + \
+        [f"c{i}.{version}.json" for i in range(len(texts))]
+    meta = {"format": FORMAT, "version": version, "shards": count, "avg": avg,
+            "chapters": chapters, "headings": headings, "lengths": lengths}
+    return {**dict(zip(names, parts)), META: _json(meta)}
 
 
 CJK_CHAR = re.compile(rf"[{CJK}]")
@@ -268,14 +274,6 @@ def _shards(postings, positions, near):
 
 def _json(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def _named(stem, value):
-    """(file name, bytes) of a part: its name holds its content's hash, so such a file never
-    changes its bytes and the service worker and any HTTP cache may keep it (meta.json, which
-    names them, is fetched past the HTTP cache)."""
-    data = _json(value)
-    return f"{stem}.{hashlib.sha256(data).hexdigest()[:10]}.json", data
 
 
 def index_key(book):

@@ -5,7 +5,7 @@
 //
 // stdin: a JSON list of queries. stdout: a JSON list, per query {hits: [[href, heading, score]],
 // total, marks, files}: every hit ranked (href relative to the site), how many, the words to
-// mark, and the index files the query read (meta.json first).
+// mark, and the index files a first search reads to show 8 hits (meta.json first).
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Index, parseQuery, asciiTerms, chineseTerms } from "../assets/search.js";
@@ -28,12 +28,14 @@ for (const q of queries) {
   }
   const index = await Index.open(meta, get);  // a first search each time: nothing kept
   const { hits, marks } = await index.search(q);
-  await index.loadTexts(hits.slice(0, 8).map((h) => h.doc));
+  await index.loadTexts(hits.slice(0, 8).map((h) => h.doc));  // what the box shows first
+  const files = [...read];
+  await index.loadTexts(hits.map((h) => h.doc));  // for every hit's link
   out.push({
     hits: hits.map(({ doc, score }) => [index.href(doc).slice(site.length),
                                         index.meta.headings[doc], score]),
     snippets: hits.slice(0, 8).map(({ doc }) => index.text(doc)),
-    total: hits.length, marks, files: [...read],
+    total: hits.length, marks, files,
   });
 }
 process.stdout.write(JSON.stringify(out));

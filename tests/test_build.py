@@ -108,11 +108,13 @@ def test_the_service_worker_precaches_the_search_index_as_named(good_site):
     listed = (good_site / "sw.js").read_text(encoding="utf-8")
     meta = json.loads((good_site / "search" / "meta.json").read_text(encoding="utf-8"))
     assert '"search/meta.json"' in listed
-    for name in meta["shards"] + meta["texts"]:
+    names = [f"t{i}.{meta['version']}.json" for i in range(meta["shards"])] + \
+        [f"c{i}.{meta['version']}.json" for i in range(len(meta["chapters"]))]
+    for name in names:
         assert f'"search/{name}"' in listed, name
         assert (good_site / "search" / name).is_file()
     versioned = re.search(r"const VERSIONED = (new RegExp\(.*?\));", listed, re.S)[1]
-    urls = [f"/book/search/{meta['shards'][0]}", "/book/search/meta.json"]
+    urls = [f"/book/search/{names[0]}", "/book/search/meta.json"]
     done = subprocess.run(["node", "-e", f"const V = {versioned}; process.stdout.write("
                            f"JSON.stringify({json.dumps(urls)}.map((u) => V.test(u))))"],
                           capture_output=True, text=True, timeout=60)

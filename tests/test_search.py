@@ -118,14 +118,24 @@ def read_index(folder):
     of every doc in order), the shards merged."""
     meta = json.loads((folder / search.META).read_text(encoding="utf-8"))
     terms, pos, near = {}, {}, {}
-    for name in meta["shards"]:
+    for name in shard_names(meta):
         shard = json.loads((folder / name).read_text(encoding="utf-8"))
         for key, into in (("terms", terms), ("pos", pos), ("near", near)):
             assert not into.keys() & shard[key].keys(), f"{key} in two shards"
             into.update(shard[key])
-    texts = [t for name in meta["texts"]
-             for t in json.loads((folder / name).read_text(encoding="utf-8"))]
+    chapters = [json.loads((folder / name).read_text(encoding="utf-8"))
+                for name in text_names(meta)]
+    meta["anchors"] = [a for c in chapters for a in c["anchors"]]
+    texts = [t for c in chapters for t in c["texts"]]
     return meta, terms, pos, near, texts
+
+
+def shard_names(meta):
+    return [f"t{i}.{meta['version']}.json" for i in range(meta["shards"])]
+
+
+def text_names(meta):
+    return [f"c{i}.{meta['version']}.json" for i in range(len(meta["chapters"]))]
 
 
 def test_written_index_comes_from_the_cache_while_the_book_is_unchanged(tmp_path, monkeypatch):
@@ -207,10 +217,10 @@ def test_written_index_is_small_parts(site, index):
     meta = index[0]
     assert meta["format"] == search.FORMAT
     files = {p.name: p.stat().st_size for p in folder.iterdir()}
-    assert set(files) == {search.META, *meta["shards"], *meta["texts"]}
+    assert set(files) == {search.META, *shard_names(meta), *text_names(meta)}
     assert size == sum(files.values()) < 1_200_000, f"search index is {size} bytes"  # ~0.9 MB
     assert files[search.META] < 30_000                           # ~14 kB: the sections
-    assert max(files[n] for n in meta["shards"]) < 30_000        # ~8 kB each
+    assert max(files[n] for n in shard_names(meta)) < 30_000     # ~8 kB each
     assert all(re.fullmatch(r"[ct]\d+\.[0-9a-f]{10}\.json", n) for n in files if n != search.META)
 
 
@@ -248,11 +258,11 @@ def test_every_term_is_in_the_shard_search_js_looks_in(site, index):
     sample = sorted(terms)[::97] + ["它", "位置", "layernorm"]
     script = ("import(%s).then((m) => process.stdout.write(JSON.stringify(%s.map((t) => "
               "m.shardOf(t, %d)))))" % (json.dumps((ROOT / "assets" / "search.js").as_uri()),
-                                        json.dumps(sample), len(meta["shards"])))
+                                        json.dumps(sample), meta["shards"]))
     done = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     for term, shard in zip(sample, json.loads(done.stdout)):
-        held = json.loads((site[1] / meta["shards"][shard]).read_text(encoding="utf-8"))
+        held = json.loads((site[1] / shard_names(meta)[shard]).read_text(encoding="utf-8"))
         assert term in held["terms"], term
 
 
