@@ -124,8 +124,9 @@ def build_version(runtime):
                           ).hexdigest()[:12]
 
 
-# The search index's parts (bookbuild/search.py): named by their content's hash, as the pycore
-# archive is; meta.json, which names them, is fetched past the HTTP cache.
+# The search index's parts (bookbuild/search.py): named with a hash of their content (the
+# index's version), as the pycore archive is; meta.json, which gives it, is fetched past the
+# HTTP cache.
 SEARCH_PART = re.compile(r"^search/[a-z]+[0-9]+\.[0-9a-f]{10}\.json$")
 
 

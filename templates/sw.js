@@ -2,10 +2,10 @@
 //
 // - Every file a page loads from assets/ carries its content's hash in its URL (?v=...), and so
 //   do the runtime's files (pinned by hash), the content-named pycore archive and the search
-//   index's parts (search/t12.<hash>.json; search/meta.json names them): such a URL
+//   index's parts (search/t12.<hash of the index>.json, the hash in search/meta.json): a URL
 //   never changes its bytes, so it is served from Cache Storage first. A new build's page asks
 //   for new URLs; it is never paired with an older build's file.
-// - Pages (and the few unversioned files, e.g. the search index) are network-first, fetched
+// - Pages (and the few unversioned files, e.g. search/meta.json) are network-first, fetched
 //   past the browser's HTTP cache (cache: "no-cache": revalidated with the host, so a static
 //   host's Last-Modified cannot hand back last week's page); the cache is the offline fallback.
 //   A page that is not in the cache while offline gets the book's own offline page.
