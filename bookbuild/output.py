@@ -124,11 +124,18 @@ def build_version(runtime):
                           ).hexdigest()[:12]
 
 
+# The search index's parts (bookbuild/search.py): named with a hash of their content (the
+# index's version), as the pycore archive is; meta.json, which gives it, is fetched past the
+# HTTP cache.
+SEARCH_PART = re.compile(r"^search/[a-z]+[0-9]+\.[0-9a-f]{10}\.json$")
+
+
 def site_url(rel, site_dir):
-    """The address pages use for a site file: pages, the runtime (pinned by hash) and the
-    content-named pycore archive as they are; every other file with ?v=<its content hash>."""
+    """The address pages use for a site file: pages, the runtime (pinned by hash), the
+    content-named pycore archive and search index parts as they are; every other file with ?v=<its content hash>."""
     if rel.endswith(".html") or rel.startswith("pyodide/") or PYCORE_ARCHIVE.match(rel) \
-            or rel in ("search-index.json", "previews.json"):  # fetched past the HTTP cache
+            or SEARCH_PART.match(rel) \
+            or rel in ("search/meta.json", "previews.json"):  # fetched past the HTTP cache
         return rel
     return f"{rel}?v={file_version(site_dir / rel)}"
 

@@ -1,26 +1,29 @@
 """Stage 6 -- search: every heading section of the compiled chapters becomes one document of
-site/search-index.json, which assets/search.js queries in the browser (no server, offline).
+the index in site/search/, which assets/search.js queries in the browser (no server, offline).
+The index is cut in parts (build_index): a first search fetches a small table of the sections
+and one shard per query term, so its cost grows slowly with the book.
 
 Text comes from the rendered chapter HTML: headings h1-h3 (the ones with anchors) open a
-section; a formula contributes its characters (√dk), a widget block only its title, an
-exercise only its title. Terms:
+section; a formula, in headings and text alike, contributes the characters a reader sees
+(√dₖ, E[qᵢ²]: bookbuild/mathtext.py), a widget block only its title, an exercise only its
+title. Terms:
 
 - a Chinese run gives its overlapping character bigrams ("位置编码" -> 位置, 置编, 编码), as
   Lucene's CJKAnalyzer does: no dictionary, no word list, every word of the book findable
   whether or not a dictionary knows it. A character alone between non-Chinese text gives
   itself: the book quotes single-character tokens of its running example ("它", "累"), and a
   reader looking for them should find those sections;
-- ASCII words are lowercased; "top-k" and "d_model" also give their parts, camelCase words
-  their humps ("LayerNorm" -> layernorm, layer, norm); pure numbers and one-letter words drop,
+- ASCII words are lowercased; "top-k" and "d_model" also give their parts ("d_k" also dk, as
+  the formula dₖ reads after NFKC), camelCase words their humps ("LayerNorm" -> layernorm, layer, norm); pure numbers and one-letter words drop,
   and so do the English stop words below.
 
 Chinese has no stop list: a frequent bigram ("一个") weighs little in BM25 anyway, and some
 that look like function words are words of the running example ("没有").
 search.js repeats these rules (FORMAT is their version; bump it on any change).
 
-Cutting is cheap, but sections, terms and JSON still cost ~60 ms a build; the written bytes are
-cached on disk under a hash of this file and the chapters' HTML, so an unchanged book costs a
-hash and a copy (write_index).
+Cutting is cheap, but sections, terms, positions and JSON still cost a fraction of a second a
+build; the written files are cached on disk under a hash of this file and the chapters' HTML,
+so an unchanged book costs a hash and a copy (write_index).
 """
 import functools
 import hashlib
@@ -34,10 +37,13 @@ from pathlib import Path
 from . import chapter_cache, mathtext
 from .vendor import runtime_cache
 
-INDEX_NAME = "search-index.json"
-FORMAT = 2             # version of the term rules and the file layout
-SNIPPET_TEXT = 2000    # at most this many characters of a section's text kept (snippets, phrases)
-CACHE_KEEP = 8         # whole indexes kept in the cache folder (oldest go first; ~400 kB each)
+INDEX_DIR = "search"   # site/search/: meta.json and the shards it names
+META = "meta.json"
+FORMAT = 3             # version of the term rules and the file layout
+SNIPPET_TEXT = 2000    # at most this many characters of a section's text kept (snippets)
+SHARD_BYTES = 8000     # about this many bytes of postings per term shard
+MIN_SHARDS = 16
+CACHE_KEEP = 8         # whole indexes kept in the cache folder (oldest go first; ~1 MB each)
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 RUN = re.compile(rf"[{CJK}]+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*")
@@ -98,14 +104,6 @@ def sections(html):
             for s in secs if s["level"] or _squash(s["text"])]
 
 
-def heading_text(source):
-    """A heading's Markdown -> the text a reader sees, a formula as its TeX source
-    ("为什么要除以 $\\sqrt{d_k}$" -> "为什么要除以 \\sqrt{d_k}")."""
-    text = re.sub(r"\$+([^$]+)\$+", r"\1", source)
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    return " ".join(text.replace("`", "").replace("**", "").split())
-
-
 # ---------------------------------------------------------------- terms
 
 @functools.lru_cache(maxsize=8192)  # the book repeats its words: most calls are hits
@@ -114,13 +112,16 @@ def _ascii_terms(word):
 
 
 def ascii_terms(word):
-    """One ASCII word -> its terms: lowercased whole, then parts split at - and _, and the humps
-    of a camelCase word when every hump has two letters or more."""
+    """One ASCII word -> its terms: lowercased whole, then parts split at - and _ (and a TeX
+    subscript joined: d_k -> dk), and the humps of a camelCase word when every hump has two
+    letters or more."""
     out = [word.lower()]
     parts = re.split(r"[-_]", word)
     if len(parts) > 1:
         for p in parts:
             out += ascii_terms(p)
+        if "_" in word and len(parts[-1]) == 1:  # TeX's d_k: the text reads dₖ, NFKC dk
+            out.append("".join(parts).lower())
     else:
         humps = HUMP.findall(word)
         if len(humps) > 1 and all(len(h) >= 2 for h in humps):
@@ -152,72 +153,190 @@ def section_terms(heading, text):
 
 # ---------------------------------------------------------------- the index
 
-def build_index(book, *, log=lambda *a: None):
-    """The search index of a compiled book, as a JSON-ready dict:
+def fnv1a(key):
+    """32-bit FNV-1a over the key's code points: the shard a term's key lives in (search.js
+    shardOf computes the same)."""
+    h = 0x811C9DC5
+    for ch in key:
+        h = ((h ^ ord(ch)) * 0x01000193) & 0xFFFFFFFF
+    return h
 
-    chapters: [[href, title]];
-    docs: [[chapter, anchor, heading, text length, heading length]], one per h1-h3 section
-      (anchor "" for the chapter's title section); lengths are counted in terms;
-    text: each doc's plain text (at most SNIPPET_TEXT characters; the book's longest section has
-      ~1300), for snippets and for search.js's phrase bonus (a query run found verbatim);
-    terms: {term: [doc, n, doc, n, ...]}, docs ascending, n = count in the doc's text, stored
-      as -(n + 1) when the term is also in the doc's heading (df = half the list's length);
-    avg: [mean text length, mean heading length] for BM25's length normalisation."""
-    chapters, docs, text, postings = [], [], [], {}
+
+def shard_key(term):
+    """The part of a term that names its shard: an ASCII term's first two letters (every word a
+    query word begins is then in the query word's shard: "layern" -> layernorm), a Chinese term
+    whole (a lone character's shard also holds the bigrams around it, see build_index)."""
+    return term[:2] if term.isascii() else term
+
+
+def bigram_positions(text, delta=False):
+    """{bigram: [positions]} of the text's Chinese bigrams, positions counted so that two
+    bigrams are one apart exactly when they overlap in one run ("位置编" -> 位置 0, 置编 1); runs
+    are two apart or more, so a phrase never spans a break. delta: each position given as its
+    distance from the bigram's previous one (the first from 0), as the index stores them."""
+    out, last, at = {}, {}, 0
+    for run in RUN.findall(unicodedata.normalize("NFKC", text)):
+        if not run[0].isascii() and len(run) > 1:
+            for i in range(len(run) - 1):
+                b, p = run[i:i + 2], at + i
+                out.setdefault(b, []).append(p - last.get(b, 0) if delta else p)
+                last[b] = p
+            at += len(run)
+        at += 1
+    return out
+
+
+def build_index(book, *, log=lambda *a: None):
+    """The search index of a compiled book as files: {name: JSON bytes}. A first search
+    fetches meta.json and the one shard file of each of its terms; a hit's snippet the text
+    file of its chapter. Nothing else.
+
+    meta.json: format; version (a hash of every other part, in their names: such a file never
+      changes its bytes, so the service worker and any HTTP cache may keep it, and meta.json,
+      which names them, is fetched past the HTTP cache); shards (how many); avg [mean text
+      length, mean heading length] (BM25's length normalisation); chapters [[href, title,
+      first doc]]; per doc (one per h1-h3 section, in book order): headings (formulas as text:
+      √dₖ), lengths [text, heading, ...] counted in terms.
+    t<n>.<version>.json, shard n of fnv1a(shard_key(term)) % shards:
+      terms {term: [doc, n, doc, n, ...]}, docs ascending, n = count in the doc's text, stored as
+        -(n + 1) when the term is also in the doc's heading (df = half the list's length);
+      pos {bigram: [[positions in the doc's text, delta-coded], ...]}, one list per posting, for
+        the phrase bonus (a query run found verbatim);
+      near {character: postings}: where the character occurs at all, alone or inside a run
+        (counted as terms are), for a lone character of a query: "码" finds 掩码 and 编码.
+    c<chapter>.<version>.json: the anchors of the chapter's docs ("" for its title section) and
+      their texts (at most SNIPPET_TEXT characters), for the links and snippets of hits."""
+    chapters, anchors, headings, lengths, texts = [], [], [], [], []
+    postings, positions, near = {}, {}, {}
     for ci, chapter in enumerate(book.chapters):
-        chapters.append([chapter.href, chapter.title])
-        titles = {anchor: heading_text(src) for _, src, anchor in chapter.headings}
-        secs = [{**s, "heading": titles.get(s["anchor"]) or s["heading"]}
-                for s in sections(chapter.html)]
-        for i, s in enumerate(secs):
+        chapters.append([chapter.href, chapter.title, len(anchors)])
+        chapter_texts = []
+        for i, s in enumerate(sections(chapter.html)):
             head, body = section_terms(s["heading"], s["text"])
-            doc = len(docs)
+            doc = len(anchors)
             title = i == 0 and s["level"] == 1  # the chapter's title: link to the page itself
-            docs.append([ci, "" if title else s["anchor"], s["heading"] or chapter.title,
-                         sum(body.values()), sum(head.values())])
-            text.append(s["text"][:SNIPPET_TEXT])
+            anchors.append("" if title else s["anchor"])
+            headings.append(s["heading"] or chapter.title)
+            lengths += [sum(body.values()), sum(head.values())]
+            chapter_texts.append(s["text"][:SNIPPET_TEXT])
             for t in body.keys() | head.keys():  # each list grows in doc order; keys sorted below
                 postings.setdefault(t, []).extend((doc, -body[t] - 1 if t in head else body[t]))
-    n = max(1, len(docs))
-    avg = [round(sum(d[3] for d in docs) / n, 2), round(sum(d[4] for d in docs) / n, 2)]
-    return {"format": FORMAT, "avg": avg, "chapters": chapters, "docs": docs, "text": text,
-            "terms": dict(sorted(postings.items()))}
+            for ch, n in characters(s["heading"], s["text"]).items():
+                near.setdefault(ch, []).extend((doc, n))
+            for b, ps in bigram_positions(s["text"], delta=True).items():
+                positions.setdefault(b, []).append(ps)
+            for b in head:  # a bigram of the heading only: no positions in the text
+                if len(b) == 2 and not b.isascii() and b not in body:
+                    positions.setdefault(b, []).append([])
+        texts.append(chapter_texts)
+    n = max(1, len(anchors))
+    avg = [round(sum(lengths[0::2]) / n, 2), round(sum(lengths[1::2]) / n, 2)]
+    parts = [_json(s) for s in _shards(postings, positions, near)]
+    first = [c[2] for c in chapters] + [len(anchors)]
+    parts += [_json({"anchors": anchors[a:b], "texts": t})
+              for a, b, t in zip(first, first[1:], texts)]
+    version = hashlib.sha256(b"".join(parts)).hexdigest()[:10]
+    count = len(parts) - len(texts)
+    names = [f"t{i}.{version}.json" for i in range(count)] + \
+        [f"c{i}.{version}.json" for i in range(len(texts))]
+    meta = {"format": FORMAT, "version": version, "shards": count, "avg": avg,
+            "chapters": chapters, "headings": headings, "lengths": lengths}
+    return {**dict(zip(names, parts)), META: _json(meta)}
+
+
+CJK_CHAR = re.compile(rf"[{CJK}]")
+
+
+def characters(heading, text):
+    """{character: its count in the text, stored as -(count + 1) when it is also in the
+    heading} of every Chinese character of a section, alone or inside a run."""
+    count = Counter(CJK_CHAR.findall(unicodedata.normalize("NFKC", text)))
+    head = set(CJK_CHAR.findall(unicodedata.normalize("NFKC", heading)))
+    return {ch: -count[ch] - 1 if ch in head else count[ch] for ch in sorted(count.keys() | head)}
+
+
+def _shards(postings, positions, near):
+    """The terms dealt into shards of about SHARD_BYTES each (a power of two of them)."""
+    size = sum(len(t) * 3 + 4 * len(p) for t, p in postings.items()) + \
+        sum(3 * len(d) + 3 for ds in positions.values() for d in ds) + \
+        sum(4 * len(p) for p in near.values())
+    count = max(MIN_SHARDS, 1 << max(0, (size // SHARD_BYTES).bit_length()))
+    shards = [{"terms": {}, "pos": {}, "near": {}} for _ in range(count)]
+    for term in sorted(postings):
+        shard = shards[fnv1a(shard_key(term)) % count]
+        shard["terms"][term] = postings[term]
+        if term in positions:
+            shard["pos"][term] = positions[term]
+    for ch in sorted(near):
+        shards[fnv1a(ch) % count]["near"][ch] = near[ch]
+    return shards
+
+
+def _json(value):
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def index_key(book):
-    """sha256 over what the index depends on: these rules (this file) and every chapter's href,
-    title, headings and HTML."""
+    """sha256 over what the index depends on: these rules (this file), the formula-as-text
+    rules, and every chapter's href, title, headings and HTML."""
     h = hashlib.sha256(Path(__file__).read_bytes())
+    h.update(Path(mathtext.__file__).read_bytes())
     for c in book.chapters:
         h.update(json.dumps([c.href, c.title, c.headings], ensure_ascii=False).encode())
         h.update(str(c.html).encode())
     return h.hexdigest()[:32]
 
 
-_LAST = {}  # this process's last index: key -> bytes (the preview server rebuilds often)
+_LAST = {}  # this process's last index: key -> {name: bytes} (the preview server rebuilds often)
 
 
 def write_index(site, book, *, cache_dir=None, log=lambda *a: None):
-    """Write site/search-index.json for the compiled book; return the index's size in bytes.
+    """Write site/search/ for the compiled book; return the index's size in bytes (all files).
 
-    The bytes are kept on disk under index_key(book), so a build of an unchanged book only
-    hashes its chapters (~5 ms instead of ~60 ms of sections, terms and JSON); cache_dir:
+    The files are kept on disk under index_key(book), so a build of an unchanged book only
+    hashes its chapters (milliseconds, against sections, terms, positions and JSON); cache_dir:
     default <TBOOK_CACHE or ~/.cache/transformer-book>/search."""
     key = index_key(book)
     folder = Path(cache_dir) if cache_dir is not None else runtime_cache().parent / "search"
-    data = _LAST.get(key)
-    if data is None:
+    files = _LAST.get(key)
+    if files is None:
         try:
-            data = (folder / f"{key}.json").read_bytes()
-        except OSError:
-            index = build_index(book, log=log)
-            data = json.dumps(index, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-            _store(folder / f"{key}.json", data)
+            files = _unbundle((folder / f"{key}.index").read_bytes())
+        except (OSError, ValueError):
+            files = build_index(book, log=log)
+            _store(folder / f"{key}.index", _bundle(files))
         _LAST.clear()
-        _LAST[key] = data
-    (site / INDEX_NAME).write_bytes(data)
-    return len(data)
+        _LAST[key] = files
+    out = site / INDEX_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        (out / name).write_bytes(data)
+    return sum(map(len, files.values()))
+
+
+def _bundle(files):
+    """The index's files as one cache file: a line of JSON [[name, size], ...], then the bytes."""
+    head = json.dumps([[name, len(data)] for name, data in files.items()]).encode()
+    return b"\n".join([head, *files.values()])
+
+
+def _unbundle(data):
+    head, _, rest = data.partition(b"\n")
+    files, at = {}, 0
+    for name, size in json.loads(head):
+        files[name] = rest[at:at + size]
+        at += size + 1
+    if at != len(rest) + 1:
+        raise ValueError("a search cache file cut short")
+    return files
 
 
 def _store(path, data):
-    chapter_cache.write(path, data, keep=CACHE_KEEP)
+    """Keep the bundle; leave the CACHE_KEEP newest of them in its folder."""
+    chapter_cache.write(path, data)
+    try:
+        old = sorted(path.parent.glob("*.index"), key=lambda p: p.stat().st_mtime)
+        for p in old[:-CACHE_KEEP]:
+            p.unlink(missing_ok=True)
+    except OSError:  # another build pruned it first: an unwritable cache only costs time
+        pass

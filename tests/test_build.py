@@ -1,6 +1,8 @@
 """The build end to end on a small sample book: golden pages, clear errors, atomic writes."""
 import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -98,6 +100,25 @@ def test_the_service_worker_precaches_every_runtime_file(good_site):
     listed = (good_site / "sw.js").read_text(encoding="utf-8")
     for path in (good_site / "pyodide").iterdir():
         assert f'"pyodide/{path.name}"' in listed, path.name
+
+
+def test_the_service_worker_precaches_the_search_index_as_named(good_site):
+    """Search works offline: sw.js lists meta.json and every part it names, by the names
+    search.js asks for (content-named parts carry no ?v=, and are served cache-first)."""
+    listed = (good_site / "sw.js").read_text(encoding="utf-8")
+    meta = json.loads((good_site / "search" / "meta.json").read_text(encoding="utf-8"))
+    assert '"search/meta.json"' in listed
+    names = [f"t{i}.{meta['version']}.json" for i in range(meta["shards"])] + \
+        [f"c{i}.{meta['version']}.json" for i in range(len(meta["chapters"]))]
+    for name in names:
+        assert f'"search/{name}"' in listed, name
+        assert (good_site / "search" / name).is_file()
+    versioned = re.search(r"const VERSIONED = (new RegExp\(.*?\));", listed, re.S)[1]
+    urls = [f"/book/search/{names[0]}", "/book/search/meta.json"]
+    done = subprocess.run(["node", "-e", f"const V = {versioned}; process.stdout.write("
+                           f"JSON.stringify({json.dumps(urls)}.map((u) => V.test(u))))"],
+                          capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout) == [True, False], done.stderr  # cache-first; network-first
 
 
 def test_pages_have_no_raw_tex_and_no_inline_script(good_site):

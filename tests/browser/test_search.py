@@ -1,6 +1,8 @@
 """The search box in Chromium: real queries against the book's index give the expected first
-section, the list works from the keyboard, and the index is fetched from the site only when
-the box is first focused. One page (the landing page: no widgets, no runtime to wait for)."""
+section, the list works from the keyboard, shows formulas as text and more results on demand,
+and the index is fetched from the site in parts: its table of sections when the box is first
+focused, then a few shards per query. One page (the landing page: no widgets, no runtime to
+wait for)."""
 import re
 from urllib.parse import unquote, urlsplit
 
@@ -47,6 +49,13 @@ def search_page(browser, server):
     page.page.close()
 
 
+def search(page, query):
+    """Type the query and wait until the list shows its hits (a query's shards come later)."""
+    page.fill(BOX, query)
+    page.wait_for_function("([box, q]) => document.querySelector(box + '-results')"
+                           ".dataset.query === q.trim()", arg=[BOX, query])
+
+
 def first_hit(page):
     link = page.page.locator(FIRST)
     expect(link).to_be_visible()
@@ -54,17 +63,25 @@ def first_hit(page):
     return url.path.rsplit("/", 1)[1], unquote(url.fragment).lower()
 
 
-def test_index_is_fetched_on_first_focus(search_page):
+def test_index_is_fetched_in_parts_from_the_first_focus(search_page):
     page = search_page.page
-    assert not any("search-index.json" in u for u in search_page.requests)
-    with page.expect_response(re.compile(r"/search-index\.json$")) as response:
+    assert not any("/search/" in u for u in search_page.requests)
+    with page.expect_response(re.compile(r"/search/meta\.json$")) as response:
         page.focus(BOX)
     assert response.value.ok
+    search(page, "位置编码")
+    expect(page.locator(FIRST)).to_be_visible()
+    parts = [urlsplit(u).path.rsplit("/", 1)[1] for u in search_page.requests if "/search/" in u]
+    assert parts[0] == "meta.json"
+    shards = [p for p in parts if p.startswith("t")]
+    texts = [p for p in parts if p.startswith("c")]
+    assert 1 <= len(shards) <= 3 and 1 <= len(texts) <= 8, parts  # 3 bigrams; 8 hits' chapters
+    assert len(parts) == len(set(parts)) == 1 + len(shards) + len(texts)
 
 
 @pytest.mark.parametrize("query,expected,anchor_words", QUERIES)
 def test_first_hit(search_page, query, expected, anchor_words):
-    search_page.page.fill(BOX, query)
+    search(search_page.page, query)
     expect(search_page.page.locator("#tbook-search-results")).to_be_visible()
     href, fragment = first_hit(search_page)
     titles = search_page.page.locator("#tbook-search-results .search-hit-title").all_inner_texts()
@@ -75,7 +92,7 @@ def test_first_hit(search_page, query, expected, anchor_words):
 
 def test_hits_show_title_chapter_and_marked_snippet(search_page):
     page = search_page.page
-    page.fill(BOX, "softmax")
+    search(page, "softmax")
     first = page.locator("#tbook-search-results > li").first
     chapter = first.locator(".search-hit-chapter")  # absent when the hit is the chapter's title
     where = chapter if chapter.count() else first.locator(".search-hit-title")
@@ -84,18 +101,18 @@ def test_hits_show_title_chapter_and_marked_snippet(search_page):
     assert marks and all(m.lower() == "softmax" for m in marks)
     assert first.locator(".search-hit-snippet mark").count() >= 1
     # a query made of markup stays text: no element is created from it
-    page.fill(BOX, '<img src=x onerror="window.pwned=1">softmax')
+    search(page, '<img src=x onerror="window.pwned=1">softmax')
     assert page.locator("#tbook-search-results img").count() == 0
     assert page.evaluate("window.pwned") is None
 
 
 def test_chinese_marks_are_whole_runs_or_their_bigrams(search_page):
     page = search_page.page
-    page.fill(BOX, "位置编码")
+    search(page, "位置编码")
     expect(page.locator(FIRST)).to_be_visible()
     assert page.locator(f"{FIRST} .search-hit-title mark").all_inner_texts() == ["位置编码"]
     # the run is not in the heading "温度": its bigram that is gets marked, merged spans only
-    page.fill(BOX, "温度采样")
+    search(page, "温度采样")
     expect(page.locator(FIRST)).to_be_visible()
     assert page.locator(f"{FIRST} .search-hit-title mark").all_inner_texts() == ["温度"]
     marks = page.locator(f"{FIRST} .search-hit-snippet mark").all_inner_texts()
@@ -104,14 +121,14 @@ def test_chinese_marks_are_whole_runs_or_their_bigrams(search_page):
 
 def test_no_match_says_so(search_page):
     page = search_page.page
-    page.fill(BOX, "zzqxj")
+    search(page, "zzqxj")
     expect(page.locator("#tbook-search-results")).to_be_hidden()
     expect(page.locator(".search-status")).to_have_text("没有找到匹配的小节")
 
 
 def test_open_list_passes_axe(search_page, axe_source):
     page = search_page.page
-    page.fill(BOX, "注意力")
+    search(page, "注意力")
     page.locator(BOX).press("ArrowDown")
     bad = [v for v in run_axe(page, axe_source) if v["impact"] in ("serious", "critical")]
     assert bad == []
@@ -119,7 +136,7 @@ def test_open_list_passes_axe(search_page, axe_source):
 
 def test_keyboard_navigation_escape_and_enter(search_page):
     page, box = search_page.page, search_page.page.locator(BOX)
-    page.fill(BOX, "LayerNorm")
+    search(page, "LayerNorm")
     options = page.locator("#tbook-search-results > li")
     assert options.count() >= 2
     box.press("ArrowDown")
@@ -146,7 +163,7 @@ def test_keyboard_navigation_escape_and_enter(search_page):
 
 def test_click_on_a_hit_opens_it_from_another_page(search_page):
     page = search_page.page       # now on 07-encoder-layer.html: a fresh box, index fetched again
-    page.fill(BOX, "Chinchilla")
+    search(page, "Chinchilla")
     target = page.locator(FIRST).get_attribute("data-href")
     page.locator(FIRST).click()
     page.wait_for_url(target)
@@ -160,22 +177,99 @@ def test_search_stays_on_origin_without_errors(search_page):
 
 def test_a_pasted_paragraph_is_searched_within_a_frame(search_page):
     """A query of 1,000 characters (a paragraph pasted into the box) is read up to its first
-    MAX_QUERY characters, and one input event costs well under a frame."""
+    MAX_QUERY characters: once its shards are there, ranking and showing its hits (the DOM of
+    8 options included) takes a few milliseconds, well under the 50 ms allowed here for a
+    loaded machine."""
     page = search_page.page
-    page.fill(BOX, "softmax")  # the index is loaded
+    search(page, "softmax")  # the index is loaded
     expect(page.locator("#tbook-search-results")).to_be_visible()
-    times = page.evaluate("""(box) => {
-        const input = document.querySelector(box);
+    times = page.evaluate("""async (box) => {
+        const input = document.querySelector(box), list = document.querySelector(box + '-results');
         const text = '注意力机制让每个位置按相关程度加权汇总其他位置的信息，'.repeat(40).slice(0, 1000);
-        const once = (n) => {
-            input.value = text.slice(0, n);
-            const t = performance.now();
+        const once = (n) => new Promise((resolve) => {  // from the keystroke to its hits shown
+            const q = text.slice(0, n), t = performance.now();
+            const seen = new MutationObserver(() => {
+                if (list.dataset.query === q.trim()) { seen.disconnect(); resolve(performance.now() - t); }
+            });
+            seen.observe(list, { attributes: true, childList: true });
+            input.value = q;
             input.dispatchEvent(new Event('input'));
-            return performance.now() - t;
+        });
+        const median = async (n) => {
+            const ms = [];
+            for (let i = 0; i < 7; i++) ms.push(await once(n));
+            return ms.sort((a, b) => a - b)[3];
         };
-        const median = (n) => Array.from({ length: 7 }, () => once(n)).sort((a, b) => a - b)[3];
-        return [median(8), median(200), median(1000)];
+        return [await median(8), await median(200), await median(1000)];
     }""", BOX)
-    assert max(times) < 16, f"one input took {max(times):.1f} ms (8, 200, 1000 characters: {times})"
+    assert max(times) < 50, f"one input took {max(times):.1f} ms (8, 200, 1000 characters: {times})"
     assert "只按前" in page.locator(".search-status").inner_text()
     expect(page.locator("#tbook-search-results > li").first).to_be_visible()
+
+
+def test_formulas_read_as_text_in_titles_and_snippets(search_page):
+    page = search_page.page
+    search(page, "d_k")
+    first = page.locator(FIRST)
+    expect(first).to_be_visible()
+    assert first.locator(".search-hit-title").inner_text() == "为什么要除以 √dₖ"
+    snippet = first.locator(".search-hit-snippet").inner_text()
+    assert "dₖ" in snippet and "\\" not in snippet, snippet  # the formula as one reads it
+    marks = first.locator(".search-hit-snippet mark").all_inner_texts()
+    assert marks and all(m in ("d_k", "dₖ") for m in marks), marks
+    search(page, "dk")             # as the index reads dₖ: the formula's characters are marked
+    marks = page.locator(f"{FIRST} mark").all_inner_texts()
+    assert "dₖ" in marks, marks
+    texts = page.locator("#tbook-search-results").inner_text()
+    assert "\\" not in texts and "$" not in texts, texts   # no TeX source anywhere
+
+
+def test_more_results_on_demand_by_click_and_by_key(search_page):
+    page = search_page.page
+    page.goto(search_page.server + "index.html")
+    box, more = page.locator(BOX), page.locator(".search-more")
+    options = page.locator("#tbook-search-results > li")
+    search(page, "softmax")
+    expect(options).to_have_count(8)
+    status = page.locator(".search-status").inner_text()
+    total = int(re.match(r"(\d+) 个结果，显示前 8 个", status)[1])
+    assert total > 16, status
+    expect(more).to_be_visible()
+    expect(more).to_have_text(f"显示更多结果（还有 {total - 8} 个）")
+    first_eight = [options.nth(i).get_attribute("data-href") for i in range(8)]
+    more.click()
+    expect(options).to_have_count(16)
+    assert [options.nth(i).get_attribute("data-href") for i in range(8)] == first_eight
+    assert len({options.nth(i).get_attribute("data-href") for i in range(16)}) == 16
+    assert page.evaluate("document.activeElement.id") == "tbook-search"  # the box kept focus
+    for i in range(16):
+        expect(options.nth(i).locator(".search-hit-snippet")).not_to_be_empty()
+    for _ in range(17):               # down to the last option, then once more: 8 more come
+        box.press("ArrowDown")
+    expect(options).to_have_count(24)
+    assert box.get_attribute("aria-activedescendant") == options.nth(16).get_attribute("id")
+    search(page, "Swin")            # a new query starts from its first 8 again
+    expect(options.first).to_be_visible()
+    assert options.count() <= 8
+    assert search_page.errors == []
+
+
+def test_search_works_offline_from_the_service_workers_cache(browser, server):
+    """After a first visit the service worker holds every part of the index: offline, a query
+    no page has asked for yet still finds its sections, snippets and more results."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + "index.html")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    context.set_offline(True)
+    page.goto(server + "01-dot-product.html")
+    search(page, "梯度裁剪")
+    first = page.locator(FIRST)
+    expect(first).to_be_visible()
+    assert urlsplit(first.get_attribute("data-href")).path.endswith("/13-training.html")
+    expect(first.locator(".search-hit-snippet")).not_to_be_empty()
+    search(page, "注意力")
+    page.locator(".search-more").click()
+    expect(page.locator("#tbook-search-results > li")).to_have_count(16)
+    assert "无法搜索" not in page.locator(".search-status").inner_text()
+    context.close()
