@@ -87,7 +87,7 @@ def queries():
 # ---------------------------------------------------------------- the books
 
 LABEL = re.compile(r"\b(eq|fig|sec):([A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9_])")
-CHAPTER_LINK = re.compile(r"\((\d\d-[a-z0-9-]+\.md)")
+CHAPTER_LINK = re.compile(r"\((\d\d[a-z]?-[a-z0-9-]+\.md)")
 EXERCISE = re.compile(r"^```exercise ([a-z0-9-]+)\n", re.M)
 EXERCISE_ANCHOR = re.compile(r"#exercise-([a-z0-9-]+)")
 GIVEN_ID = re.compile(r'^id = "([^"]+)"', re.M)
@@ -268,11 +268,12 @@ def chapter_of(href):
 def judge(hits, page, anchor):
     """(first hit is the page, first hit is the section, reciprocal rank of the page, the page
     among the first 3)."""
+    pages = (page,) if isinstance(page, str) else page  # a query two chapters answer
     found = [chapter_of(h) for h in hits]
-    rank = next((i + 1 for i, (p, _) in enumerate(found) if p == page), None)
+    rank = next((i + 1 for i, (p, _) in enumerate(found) if p in pages), None)
     top = found[0] if found else (None, "")
-    section = top[0] == page and (anchor is None or anchor.lower() in top[1])
-    return top[0] == page, section, 1 / rank if rank else 0.0, bool(rank and rank <= 3)
+    section = top[0] in pages and (anchor is None or anchor.lower() in top[1])
+    return top[0] in pages, section, 1 / rank if rank else 0.0, bool(rank and rank <= 3)
 
 
 # ---------------------------------------------------------------- report

@@ -330,7 +330,8 @@ QUERIES = [
     ("chinchilla", "13-training.html", None), ("位置编码", "06-positional-encoding.html", None),
     ("多头注意力", "05-multi-head.html", None), ("kv 缓存", "09-sampling.html", "kv"),
     ("参数量", "10-parameters.html", "参数量"), ("键值缓存", "09-sampling.html", "kv"),
-    ("温度采样", "09-sampling.html", "温度"), ("它", "04-attention.html", None),
+    ("温度采样", "09-sampling.html", "温度"),
+    ("它", ("04-attention.html", "13b-trained-model.html"), None),
     ("d_k", "04-attention.html", None), ("n²", "04-attention.html", "sec:attention-cost"),
     ("正弦位置编码", "06-positional-encoding.html", "sec:sinusoidal"),
     ("梯度裁剪", "13-training.html", None), ("GQA", "05-multi-head.html", "sec:mqa-gqa"),
@@ -349,7 +350,8 @@ def test_first_hit(ranked, query, page, anchor):
     assert hits, query
     href, heading, _ = hits[0]
     path, _, fragment = href.partition("#")
-    assert path == page, f"{query!r}: first hit {href} ({heading}); then {hits[1:4]}"
+    pages = (page,) if isinstance(page, str) else page  # a query two chapters answer
+    assert path in pages, f"{query!r}: first hit {href} ({heading}); then {hits[1:4]}"
     if anchor:
         assert anchor.lower() in unquote(fragment).lower(), f"{query!r}: first hit {href}"
 

@@ -38,7 +38,9 @@ QUERIES = [
     ("KV 缓存", "09-sampling.html", "kv"),                 # ASCII word and Chinese run together
     ("键值缓存", "09-sampling.html", "kv"),                 # not in the book verbatim: OR over bigrams
     ("温度采样", "09-sampling.html", "温度"),               # ditto
-    ("它", "04-attention.html", None),                     # a lone character of the running example
+    # a lone character of the running example: the chapter that resolves it, or the one whose
+    # task heading asks who it is
+    ("它", ("04-attention.html", "13b-trained-model.html"), None),
 ]
 
 
@@ -85,7 +87,7 @@ def test_first_hit(search_page, query, expected, anchor_words):
     expect(search_page.page.locator("#tbook-search-results")).to_be_visible()
     href, fragment = first_hit(search_page)
     titles = search_page.page.locator("#tbook-search-results .search-hit-title").all_inner_texts()
-    assert href == expected, f"{query!r}: first hit {href}#{fragment}; titles {titles[:4]}"
+    assert href in ((expected,) if isinstance(expected, str) else expected), f"{query!r}: first hit {href}#{fragment}; titles {titles[:4]}"
     if anchor_words:
         assert anchor_words in fragment, f"{query!r}: first hit #{fragment}"
 
