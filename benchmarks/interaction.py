@@ -91,6 +91,7 @@ ACTIONS = {
                    ("click", "[data-control=preset] [role=radio]"),
                    ("click", "[data-action=optimal]")],
     "code-lab": [("click", "[data-action=run]")],
+    "example-editor": [("click", ".ex-cell"), ("click", "[data-control=query] [role=radio]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
