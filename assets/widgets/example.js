@@ -29,8 +29,8 @@ function parse(raw) {
   }
 }
 
-const fromUrl = () => parse(new URLSearchParams(location.search).get(PARAM));
-let current = fromUrl() ?? parse(storage()?.getItem(KEY));
+let current = parse(new URLSearchParams(location.search).get(PARAM))
+  ?? parse(storage()?.getItem(KEY));
 
 function save() {
   const url = new URL(location.href);
@@ -75,10 +75,6 @@ export function onExampleChange(root, listener) {
 // an example from the storage shows in the URL too; one that is not even JSON leaves it
 if (current || new URLSearchParams(location.search).has(PARAM)) save();
 
-// A chapter opened in place (navigate.js) keeps the example, and shows it in its URL; one
-// opened from history with an example of its own takes that one.
-document.addEventListener("tbook:page", () => {
-  const linked = fromUrl();
-  if (linked && JSON.stringify(linked) !== JSON.stringify(current)) setExample(linked);
-  else save();
-});
+// A chapter opened in place (navigate.js) keeps the reader's latest example and shows it in
+// its URL, also when it comes back from history with an older one: 重置 stays reset.
+document.addEventListener("tbook:page", save);

@@ -208,3 +208,29 @@ def test_the_grid_is_one_tab_stop_with_arrow_keys(open_page):
     assert page.page.evaluate("document.activeElement.dataset.col") == "1"
     page.page.keyboard.press("Enter")
     assert_follows(page, EDITED)
+
+
+def test_the_example_follows_a_chapter_opened_in_place(open_page):
+    """The pager's link opens the next chapter without reloading (assets/navigate.js): its
+    widgets start with the edited example, and its URL shows it."""
+    page = open_page("04-attention.html")
+    page.cell(3, 1).click()
+    page.page.evaluate("() => { window.sameDocument = true; }")
+    page.page.locator('.pager a[rel=next]').click()
+    page.page.wait_for_selector('[data-widget="multi-head"][data-state=live]', timeout=20_000)
+    page.wait_live()
+    assert page.page.evaluate("() => window.sameDocument === true"), "the page was reloaded"
+    assert urlsplit(page.page.url).path.endswith("05-multi-head.html")
+    assert page.url_example() == EDITED
+    assert_follows(page, EDITED)
+    # 重置 there restores the book's example, and going back (to a URL that still holds the
+    # edited one) keeps it reset
+    page.editor().locator("[data-action=reset]").click()
+    assert_follows(page, None)
+    page.page.go_back()
+    page.page.wait_for_selector('[data-widget="attention"][data-state=live]', timeout=20_000)
+    page.wait_live()
+    assert urlsplit(page.page.url).path.endswith("04-attention.html")
+    assert page.url_example() is None and page.stored_example() is None
+    assert_follows(page, None)
+    assert page.errors == []
