@@ -45,7 +45,8 @@ def test_junk_gets_a_clear_error(junk, words):
 
 
 def test_the_pronoun_row_goes_into_w_q():
-    w_q, w_k, w_v = example.semantic_head_of(example.checked_example({"pronoun": [0, 2, 0, 0, 0, 0]}))
+    ex = example.checked_example({"pronoun": [0, 2, 0, 0, 0, 0]})
+    w_q, w_k, w_v = example.semantic_head_of(ex)
     assert w_q[5].tolist() == [0, 2, 0, 0, 0, 0]
     assert np.array_equal(w_q[:5], np.eye(6)[:5]) and np.array_equal(w_k, np.eye(6))
 

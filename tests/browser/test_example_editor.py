@@ -147,7 +147,8 @@ def test_a_reload_and_the_next_chapter_keep_the_example(browser, open_page):
     assert page.url_example() == EDITED
     assert_follows(page, EDITED)
     # a copied link opens the example in a browser that never saw it
-    fresh = open_page(urlsplit(page.page.url).path.lstrip("/") + "?" + urlsplit(page.page.url).query)
+    link = urlsplit(page.page.url)
+    fresh = open_page(link.path.lstrip("/") + "?" + link.query)
     assert fresh.stored_example() == EDITED
     assert_follows(fresh, EDITED)
     assert page.errors == [] and fresh.errors == []
