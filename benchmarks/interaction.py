@@ -114,6 +114,7 @@ ACTIONS = {
     # a training step is training, not an interaction: benchmarks/model_page.py times it
     "train-live": [("click", "[data-control=head] [role=radio]"),
                    ("click", "[data-control=adjective] [role=radio]")],
+    "example-editor": [("click", ".ex-cell"), ("click", "[data-control=query] [role=radio]")],
 }
 # Any other widget: its enabled buttons (but reset) and its range sliders.
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]

@@ -157,8 +157,10 @@ def expand_widgets(chapter, tokens, env):
             raise BuildError(f"widget {name}: pycore could not compute these parameters: {e}",
                              chapter.path, line)
         # as the worker fetches them: assets/pycore-data/<name>?v=<content hash>
-        files = [f"{f}?v={file_version(PYCORE / f)}"
-                 for f in getattr(registry().module(name), "DATA_FILES", ())]
+        module = registry().module(name)
+        files = [f"{f}?v={file_version(PYCORE / f)}" for f in getattr(module, "DATA_FILES", ())]
+        # a view that takes the reader's edited example follows the page's example editor
+        follows = "example" in getattr(module, "INPUTS", ())
         t.meta["widget"] = {"name": name, "id": wid, "params": params, "view": view, "line": line,
-                            "files": files, "label": label}
+                            "files": files, "label": label, "example": follows}
         chapter.widgets.append(t.meta["widget"])

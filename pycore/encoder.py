@@ -18,12 +18,12 @@ SEED = 7
 LAYOUTS = ("post", "pre")
 
 
-def mha(x, attention="two-head"):
-    """(9, d) -> (9, d) with the fixed heads."""
+def mha(x, attention="two-head", w_q=None):
+    """(9, d) -> (9, d) with the fixed heads (w_q: the semantic head's, default the book's)."""
     if attention == "two-head":
-        return multihead.two_heads(x)["output"]
+        return multihead.two_heads(x, w_q=w_q)["output"]
     if attention == "semantic":
-        return multihead.head_a(x)["output"]
+        return multihead.head_a(x, w_q=w_q)["output"]
     raise ValueError(f"attention must be 'two-head' or 'semantic', not {attention!r}")
 
 
@@ -33,11 +33,13 @@ def _step(key, label, kind, m):
             "row_mean": mean, "row_std": std}
 
 
-def encoder_steps(layout="post", x=None, attention="two-head", final_ln=True, seed=SEED):
+def encoder_steps(layout="post", x=None, attention="two-head", final_ln=True, seed=SEED,
+                  w_q=None):
     """The named steps of one layer: a list of dicts with key, label, kind (input /
     attention / add / norm / ffn), matrix (9, d), row_mean and row_std (9,) each.
 
     final_ln only matters for Pre-LN (GPT-2 puts one LayerNorm after the last layer).
+    w_q: the semantic head's W_Q (default: the book's).
     """
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
@@ -46,7 +48,7 @@ def encoder_steps(layout="post", x=None, attention="two-head", final_ln=True, se
     f = lambda h: ffn.ffn(h, w["w1"], w["b1"], w["w2"], w["b2"])  # (9, d) -> (9, d)
     steps = [_step("x", "x", "input", x)]
     if layout == "post":
-        a = mha(x, attention)
+        a = mha(x, attention, w_q)
         r = x + a
         h = norms.layer_norm(r)
         g = f(h)
@@ -59,7 +61,7 @@ def encoder_steps(layout="post", x=None, attention="two-head", final_ln=True, se
                   _step("ln2", "LN(h + FFN(h))", "norm", y)]
         return steps
     h = norms.layer_norm(x)
-    a = mha(h, attention)
+    a = mha(h, attention, w_q)
     r = x + a
     h2 = norms.layer_norm(r)
     g = f(h2)

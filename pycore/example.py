@@ -36,3 +36,84 @@ def semantic_head():
 # Fixed logits, stated in the chapter, so the reader can check every number of the widget.
 NEXT_TOKENS = ["累", "困", "饿", "害怕", "小", "快", "远", "慢", "热", "冷"]
 NEXT_LOGITS = np.array([3.0, 2.2, 1.6, 1.1, 0.5, 0.2, -0.3, -0.6, -1.0, -1.4])
+
+
+# --- the reader's edited example -----------------------------------------------------------
+# A page lets the reader edit the running example in place: each token's six features and the
+# semantic head's pronoun row of W_Q. An edited example travels as a plain dict
+# {"x": 9 rows of 6 numbers, "pronoun": 6 numbers}, either part optional; it comes from the
+# page's URL or the browser's storage, so it is checked here and never trusted. The entries
+# are whole numbers from 0 to 2 (a feature absent, present, or doubled): every table of the
+# example keeps exact integers, and no similarity turns negative.
+ENTRY_MIN, ENTRY_MAX = 0, 2
+PRONOUN_ROW = [1, 1, 0, 0, 0, 0]
+
+
+def default_example():
+    """The book's example as an editable dict (a fresh copy)."""
+    return {"x": EMBEDDINGS.astype(int).tolist(), "pronoun": list(PRONOUN_ROW)}
+
+
+def _entries(name, values, length):
+    """`values` as `length` whole numbers clamped to [ENTRY_MIN, ENTRY_MAX], or ValueError."""
+    if not isinstance(values, list) or len(values) != length:
+        raise ValueError(f"example: {name} must be a list of {length} numbers, "
+                         f"not {str(values)[:60]}")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
+            raise ValueError(f"example: {name} holds {v!r}; every entry must be a number "
+                             f"from {ENTRY_MIN} to {ENTRY_MAX}")
+        out.append(int(min(ENTRY_MAX, max(ENTRY_MIN, round(v)))))
+    return out
+
+
+def checked_example(raw):
+    """The edited example `raw` (None = the book's) checked: a dict with "x" (9 rows of 6)
+    and "pronoun" (6), entries rounded and clamped to 0..2. Junk raises ValueError."""
+    if raw is None:
+        return default_example()
+    if not isinstance(raw, dict) or not set(raw) <= {"x", "pronoun"}:
+        raise ValueError("example: expected {\"x\": 9 rows of 6 numbers, \"pronoun\": "
+                         f"6 numbers}}, got {str(raw)[:60]}")
+    ex = default_example()
+    n, d = EMBEDDINGS.shape
+    if "x" in raw:
+        if not isinstance(raw["x"], list) or len(raw["x"]) != n:
+            raise ValueError(f"example: x must be {n} rows, one per token of "
+                             f"{' '.join(TOKENS)}")
+        ex["x"] = [_entries(f"row {i + 1} of x ({TOKENS[i]})", row, d)
+                   for i, row in enumerate(raw["x"])]
+    if "pronoun" in raw:
+        ex["pronoun"] = _entries("pronoun (the pronoun row of W_Q)", raw["pronoun"], d)
+    return ex
+
+
+def resolve_example(raw):
+    """(example, problem): the checked example, or the book's with the reason it was
+    refused (a hand-edited link shows the book's example instead of an error)."""
+    try:
+        return checked_example(raw), ""
+    except ValueError as err:
+        return default_example(), str(err)
+
+
+def is_default(ex):
+    return ex == default_example()
+
+
+def embeddings(ex):
+    """(9, 6) float matrix X of a checked example."""
+    return np.array(ex["x"], dtype=float)
+
+
+def semantic_head_of(ex):
+    """W_Q, W_K, W_V of the semantic head with the example's pronoun row of W_Q."""
+    w_q, w_k, w_v = semantic_head()
+    w_q[5] = ex["pronoun"]
+    return w_q, w_k, w_v
+
+
+def example_key(ex):
+    """A hashable key of a checked example (for caches of views that depend on it)."""
+    return (tuple(map(tuple, ex["x"])), tuple(ex["pronoun"]))

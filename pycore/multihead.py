@@ -22,9 +22,11 @@ D_PE = 16
 SCALE_B = 16.0
 
 
-def head_a(x, scale=1.0):
-    """The semantic head on x (n, d): dict of q, k, v, scores, weights, output."""
-    w_q, w_k, w_v = example.semantic_head()
+def head_a(x, scale=1.0, w_q=None):
+    """The semantic head on x (n, d): dict of q, k, v, scores, weights, output. w_q: another
+    W_Q (d, d), e.g. with the reader's pronoun row (default: the book's)."""
+    w_book, w_k, w_v = example.semantic_head()
+    w_q = w_book if w_q is None else np.asarray(w_q, dtype=float)
     q, k, v = x @ w_q, x @ w_k, x @ w_v  # each (n, d)
     weights, out, scores = attention(q, k, v, scale=scale)
     return {"name": "A", "q": q, "k": k, "v": v, "scores": scores, "weights": weights,
@@ -47,10 +49,11 @@ def output_matrix(d, n_heads=2):
     return np.vstack([np.eye(d)] * n_heads) / n_heads
 
 
-def two_heads(x=None, scale_a=1.0, d_pe=D_PE, scale_b=SCALE_B):
-    """Everything the multi-head widget shows, for x (default: the running example)."""
+def two_heads(x=None, scale_a=1.0, d_pe=D_PE, scale_b=SCALE_B, w_q=None):
+    """Everything the multi-head widget shows, for x (default: the running example) and head
+    A's w_q (default: the book's)."""
     x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (9, 6)
-    heads = [head_a(x, scale_a), head_b(x, d_pe, scale_b)]
+    heads = [head_a(x, scale_a, w_q), head_b(x, d_pe, scale_b)]
     concat = np.concatenate([h["output"] for h in heads], axis=1)  # (9, 12)
     w_o = output_matrix(x.shape[1], len(heads))  # (12, 6)
     out = concat @ w_o  # (9, 6)

@@ -147,26 +147,28 @@ def alibi_bias(n, slope, causal=True):
 
 # --- permutation ---------------------------------------------------------------------
 
-def _semantic_attention(x):
-    w_q, w_k, w_v = example.semantic_head()
+def _semantic_attention(x, w_q=None):
+    w_book, w_k, w_v = example.semantic_head()
+    w_q = w_book if w_q is None else w_q
     return attention(x @ w_q, x @ w_k, x @ w_v)[1]  # (n, d)
 
 
-def permutation_outputs(perm, positions=False):
+def permutation_outputs(perm, positions=False, x=None, w_q=None):
     """The running example shuffled by `perm` (new slot s holds old token perm[s]).
 
     Attention is the semantic head. Without positions, the shuffled sentence's outputs are
     the original outputs moved along (difference ~1e-16). With positions, the sinusoidal
     PE (d_model = 6) of each slot is added to the embeddings first, so moving a token
-    changes its input and its output.
+    changes its input and its output. x, w_q: another example's embeddings and W_Q
+    (default: the book's).
     """
     perm = np.asarray(perm)
-    x = example.EMBEDDINGS  # (9, 6)
+    x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (9, 6)
     if sorted(perm.tolist()) != list(range(len(x))):
         raise ValueError("perm must be a permutation of 0..8")
     pe = sinusoidal(len(x), x.shape[1]) if positions else np.zeros_like(x)  # (9, 6)
-    original = _semantic_attention(x + pe)  # (9, 6)
-    shuffled = _semantic_attention(x[perm] + pe)  # (9, 6): the slots keep their PE
+    original = _semantic_attention(x + pe, w_q)  # (9, 6)
+    shuffled = _semantic_attention(x[perm] + pe, w_q)  # (9, 6): the slots keep their PE
     moved = original[perm]  # what pure re-seating would give
     diff = np.abs(shuffled - moved).max(axis=1)  # (9,)
     return {

@@ -4,6 +4,7 @@
 import { bindAll, fmt, lookup, sci } from "./bind.js";
 import { wireControls } from "./controls.js";
 import { enableLinking } from "./linking.js";
+import { currentExample, onExampleChange } from "./example.js";
 
 export { bindAll, fmt, lookup, sci };
 
@@ -101,6 +102,12 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
   let running = null;                    // the loop computing views, while there is one
   let updates = 0;
   onScreen.set(root, () => shownState);
+  // A widget over the running example (data-example) asks with the page's edited example.
+  const follows = "example" in root.dataset;
+  const request = (asked) => {
+    const example = follows ? currentExample() : null;
+    return example ? { ...asked, example } : asked;
+  };
 
   function show(view, asked) {
     if (root.querySelector(".widget-status")?.textContent !== STATUS.live) setState(root, "live");
@@ -129,7 +136,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
         asked = state;
         let view;
         try {
-          view = await runtime.compute(name, asked);
+          view = await runtime.compute(name, request(asked));
         } catch (err) {
           if (shownState === null) throw err;  // no view yet: the page reports the widget broken
           refuse(err);
@@ -154,6 +161,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     reset() { state = structuredClone(initial); return widget.update({}); },
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
+  if (follows) onExampleChange(root, () => widget.update({}));
   const syncControls = wireControls(root, widget);
   enableLinking(root);
 

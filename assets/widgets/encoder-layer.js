@@ -3,8 +3,8 @@
 // control). pycore: pycore/widgets/encoder_layer.py (numbers, picture, the step list's names).
 // What is special here: the number of steps depends on the layout, so moving is asked from
 // the step shown (the view clamps a step past the end of the shorter list); and the FFN's
-// hidden layer, which depends on the layout alone, is asked for only when the layout changes
-// (the page says which one it shows).
+// hidden layer, which depends on the layout (and the reader's example) alone, is asked for
+// only when one of them changes (the page says which ones it shows).
 import { liveWidget } from "./common.js";
 import { roving } from "./controls.js";
 
@@ -14,14 +14,17 @@ export function mount(root, runtime) {
   const list = root.querySelector(".enc-steps");
   const items = [...list.querySelectorAll("[role=option]")];
 
-  let shownLayout = null;  // the layout whose hidden layer the page shows
+  let shown = null;  // the layout and example whose hidden layer the page shows
+  let asked = null;  // the example of the request in flight
   const partial = {
-    compute: (name, params) => runtime.compute(name, shownLayout === null ? params
-      : { ...params, shown: { layout: shownLayout } }),
+    compute: (name, params) => {
+      asked = params.example;
+      return runtime.compute(name, shown === null ? params : { ...params, shown });
+    },
   };
   const draw = (view) => {
     list.setAttribute("aria-activedescendant", items[view.step - 1].id);
-    if ("hidden" in view) shownLayout = view.layout;
+    if ("hidden" in view) shown = { layout: view.layout, example: asked };
   };
   const widget = liveWidget(root, partial, { draw });
 

@@ -2,10 +2,10 @@
 // drawn), choose which heads feed W_O (A and B, A only, B only). pycore:
 // pycore/widgets/multi_head.py (numbers and picture); the controls, marks and pointing are
 // the book's common ones. What is special: the page already shows the heads' weights, which
-// never change, and asks pycore only for the parts the last input changed (`shown`: the
-// query's rows and curves, or the heads' layer); and the concat and W_O tables
-// change shape with the heads (9 x 12 or 9 x 6, 12 x 6 or 6 x 6), so their rows and columns
-// are rebuilt before the numbers are written into them.
+// change only with the reader's example, and asks pycore only for the parts the last input
+// changed (`shown`: the query's rows and curves, the heads' layer, or all of it for another
+// example); and the concat and W_O tables change shape with the heads (9 x 12 or 9 x 6,
+// 12 x 6 or 6 x 6), so their rows and columns are rebuilt before the numbers are written.
 import { liveWidget } from "./common.js";
 
 // Give table[data-matrix] one row per rowLabels entry and one column per colLabels entry.
@@ -45,7 +45,7 @@ export function mount(root, runtime) {
         reshape(concat, view.tokens, view.concat_cols);
         reshape(wO, view.concat_cols, view.features);
       }
-      shown = { query: params.query, heads: params.heads };
+      shown = { query: params.query, heads: params.heads, example: params.example };
       return view;
     },
   };

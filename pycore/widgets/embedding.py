@@ -3,22 +3,27 @@ compared by dot product and cosine, and the 9x9 similarity matrices of all token
 
 The picture: the table as a heatmap (tokens × features) with the two picked rows framed, and
 both similarity matrices as heatmaps with the pair's two cells framed. The matrices never
-change; only the frames and the pair's figures follow the reader's choice. So the view has a
-fixed part (the matrices and their heatmaps, computed once) and a part of the pair: without
-`shown` it is the whole view (the build, the tests); the page, which already shows the fixed
-part, passes `shown` and gets the pair's part alone."""
+change with the pair (only with the reader's edited example); only the frames and the pair's
+figures follow the reader's choice. So the view has a fixed part (the matrices and their
+heatmaps, computed once per example) and a part of the pair: without `shown` it is the whole
+view (the build, the tests); the page, which already shows the fixed part of an example,
+passes `shown` (that example) and gets the pair's part alone."""
 from functools import lru_cache
 
-from .. import example, figure, vectors
+import numpy as np
 
-# What the page already displays is an input of the view, not a block parameter: the fixed
-# part depends on no parameter, so any `shown` means the page has it.
-INPUTS = ("shown",)
+from .. import figure, vectors
+from ..example import FEATURES, TOKENS, embeddings, example_key, resolve_example
+
+# What the page already displays ({"example": ...}) is an input of the view, not a block
+# parameter: the fixed part depends on no parameter, so a `shown` of the same example means
+# the page has it. `example`: the reader's edited example (None: the book's).
+INPUTS = ("shown", "example")
 
 PARAMS = {
-    "a": {"type": "choice", "choices": example.TOKENS, "default": "小猫",
+    "a": {"type": "choice", "choices": TOKENS, "default": "小猫",
           "help": "the first token of the compared pair"},
-    "b": {"type": "choice", "choices": example.TOKENS, "default": "马路",
+    "b": {"type": "choice", "choices": TOKENS, "default": "马路",
           "help": "the second token of the compared pair"},
 }
 
@@ -41,13 +46,19 @@ def pairwise(matrix, tokens, say, digits, cell=30):
     return heat
 
 
-@lru_cache(maxsize=1)
-def fixed():
-    """What no choice changes: the similarity matrices and the three heatmaps. Computed once
-    (the reader's picks only move the frames); callers must not modify it."""
-    tokens, features = example.TOKENS, example.FEATURES
-    dots, cosines = similarity_matrices(example.EMBEDDINGS)
-    table = figure.heatmap(example.EMBEDDINGS, tokens, features, cell=36, lo=0.0, hi=1.0,
+def fixed(ex):
+    """What no choice changes: the similarity matrices and the three heatmaps of a checked
+    example. Computed once per example (the reader's picks only move the frames); callers
+    must not modify it."""
+    return _fixed(example_key(ex))
+
+
+@lru_cache(maxsize=4)
+def _fixed(key):
+    tokens, features = TOKENS, FEATURES
+    e = np.array(key[0], dtype=float)  # (9, 6)
+    dots, cosines = similarity_matrices(e)
+    table = figure.heatmap(e, tokens, features, cell=36, lo=0.0, hi=max(1.0, float(e.max())),
                            digits=0, label_w=44, label_h=26)
     for c in table["cells"]:
         c["say"] = f"{tokens[c['i']]} 的「{features[c['j']]}」 = {figure.fmt(c['v'], 0)}"
@@ -57,11 +68,12 @@ def fixed():
     return dots, cosines, table, dot_heat, cos_heat
 
 
-def view(a, b, shown=None):
-    tokens = example.TOKENS
-    e = example.EMBEDDINGS  # (9, 6): one row per token
+def view(a, b, shown=None, example=None):
+    ex, _ = resolve_example(example)
+    tokens = TOKENS
+    e = embeddings(ex)  # (9, 6): one row per token
     ia, ib = tokens.index(a), tokens.index(b)
-    dots, cosines, table, dot_heat, cos_heat = fixed()
+    dots, cosines, table, dot_heat, cos_heat = fixed(ex)
     pair = [(ia, ib), (ib, ia)]
     out = {
         "a": a, "b": b, "ia": ia, "ib": ib,
@@ -74,11 +86,11 @@ def view(a, b, shown=None):
         "dot_heat": {"frames": figure.heat_frames(dot_heat, cells=pair)},
         "cos_heat": {"frames": figure.heat_frames(cos_heat, cells=pair)},
     }
-    if shown is not None:
+    if isinstance(shown, dict) and shown.get("example") == example:
         return out
     return {
         **out,
-        "tokens": tokens, "features": example.FEATURES,
+        "tokens": tokens, "features": FEATURES,
         "embeddings": e,
         "dots": dots,          # (9, 9): E E^T
         "cosines": cosines,    # (9, 9): E E^T divided by the product of the row lengths

@@ -17,7 +17,8 @@ import functools
 
 import numpy as np
 
-from .. import encoder, example, ffn, figure
+from .. import encoder, ffn, figure
+from ..example import TOKENS, embeddings, example_key, resolve_example, semantic_head_of
 
 LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
 MAX_STEPS = 8
@@ -27,8 +28,9 @@ TONE_FULL = 2.5  # |value| that gets the darkest colour, the same at every step
 CELL, LABEL_W, TOP = 26, 40, 36
 BARS_W, BARS_GAP, BAR_H = 80, 18, 16
 
-# What the page already shows ({"layout": ...}) is an input of the view, never a block's.
-INPUTS = ("shown",)
+# What the page already shows ({"layout": ..., "example": ...}) is an input of the view, never
+# a block's; so is the reader's edited example (None: the book's).
+INPUTS = ("shown", "example")
 LAYOUT_ONLY = ("d_ff", "hidden", "hidden_fig", "hidden_cols", "hidden_shape")
 
 PARAMS = {
@@ -90,19 +92,26 @@ def _clean(m, digits):
 
 
 def ffn_hidden(layout, steps=None):
-    """(9, 24): the ReLU layer inside this layout's FFN, max(0, v W1 + b1)."""
+    """(9, 24): the ReLU layer inside this layout's FFN, max(0, v W1 + b1) (steps: the
+    layout's encoder_steps, default the book's example)."""
     steps = {s["key"]: s["matrix"] for s in steps or encoder.encoder_steps(layout)}
     v = steps["ln1"] if layout == "post" else steps["ln2"]  # (9, 6): the FFN's input
     w = encoder.ffn_weights()
     return ffn.relu(v @ w["w1"] + w["b1"])  # (9, 24)
 
 
-@functools.cache
-def layout_steps(layout):
-    """The layout's steps, its FFN's hidden layer and that layer's picture, computed once per
-    layout: the running example and its weights are fixed, so moving to another step only
-    picks another one."""
-    steps = encoder.encoder_steps(layout)
+def layout_steps(layout, ex):
+    """The layout's steps, its FFN's hidden layer and that layer's picture for a checked
+    example, computed once per layout and example: the weights are fixed, so moving to another
+    step only picks another one."""
+    return _layout_steps(layout, example_key(ex))
+
+
+@functools.lru_cache(maxsize=8)
+def _layout_steps(layout, key):
+    x, pronoun = key
+    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun)}
+    steps = encoder.encoder_steps(layout, x=embeddings(ex), w_q=semantic_head_of(ex)[0])
     hidden = ffn_hidden(layout, steps)
     picture = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
                                  left=28, top=22, row_name="词", col_name="24 个隐藏单元")
@@ -131,8 +140,8 @@ def picture(tokens, matrix, mean, std):
             "width": sd_x + BARS_W + 8, "height": heat["height"] + 20}
 
 
-def view(step, layout, shown=None):
-    steps, hidden, hidden_picture = layout_steps(layout)
+def view(step, layout, shown=None, example=None):
+    steps, hidden, hidden_picture = layout_steps(layout, resolve_example(example)[0])
     i = min(step, len(steps)) - 1
     s = steps[i]
     name, formula, note = _text(layout, s["key"])
@@ -152,17 +161,18 @@ def view(step, layout, shown=None):
                    "hidden": t is None, "selected": str(k == i).lower()}
                   for k, t in enumerate(steps + [None] * (MAX_STEPS - len(steps)))],
         "prev_off": str(i == 0).lower(), "next_off": str(i == len(steps) - 1).lower(),
-        "tokens": example.TOKENS, "d": d, "d_ff": hidden.shape[1],
+        "tokens": TOKENS, "d": d, "d_ff": hidden.shape[1],
         "grid": grid,
         "row_mean": mean, "row_std": std,
         "mean_abs_max": float(np.max(np.abs(mean))),
         "std_min": float(std.min()), "std_max": float(std.max()),
-        "fig": picture(example.TOKENS, _clean(s["matrix"], 4), mean, std),
+        "fig": picture(TOKENS, _clean(s["matrix"], 4), mean, std),
         "hidden": hidden, "hidden_fig": hidden_picture,
         "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
         "hidden_shape": f"{hidden.shape[0]} × {hidden.shape[1]}",
     }
-    if isinstance(shown, dict) and shown.get("layout") == layout:
+    if isinstance(shown, dict) and shown.get("layout") == layout \
+            and shown.get("example") == example:
         for key in LAYOUT_ONLY:
             del out[key]
     return out

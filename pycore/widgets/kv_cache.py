@@ -2,7 +2,8 @@
 and the cache size of a real model.
 
 The toy model is the running example's semantic head (one layer, one head, d = 6), so the
-K and V rows are K = X W_K and V = X W_V of example.EMBEDDINGS. The prompt is the first
+K and V rows are K = X W_K and V = X W_V of the example's embeddings (the reader's edited
+example when the page has one: an input of the view). The prompt is the first
 `prompt` tokens; step s reads a context of prompt + s - 1 tokens and produces the next one,
 until the context holds all but the sentence's last token.
 
@@ -12,6 +13,7 @@ or not yet there); the multiply-adds of this step and so far as bars; and the ca
 chosen model beside the other presets' at the same length and format.
 """
 from .. import example, figure
+from ..example import TOKENS, embeddings, resolve_example
 from ..kvcache import PRESETS, cache_bytes, generation_steps
 
 DTYPES = {"fp32": 4, "fp16": 2, "int8": 1}
@@ -23,6 +25,8 @@ MAX_CONTEXT = 1_048_576
 # the K | V grids: a row of d cells of K, a gap, d cells of V, in SVG units
 CELL, PITCH, GAP, LABEL_W, STATE_W, HEAD_H = 13, 16, 8, 40, 44, 16
 STATES = {"recomputed": "重算", "cached": "读缓存", "new": "新算", "future": ""}
+
+INPUTS = ("example",)  # the reader's edited example, from the page (None: the book's)
 
 PARAMS = {
     "step": {"type": "int", "min": 1, "max": N_TOKENS - 1, "default": 3,
@@ -69,9 +73,9 @@ def _grid(tokens, states, kv):
             "rows": rows}
 
 
-def _toy(step, prompt, bytes_per_value):
+def _toy(step, prompt, bytes_per_value, ex):
     d = len(example.FEATURES)
-    x = example.EMBEDDINGS[:N_TOKENS - 1]  # (8, 6): the sentence minus its last token
+    x = embeddings(ex)[:N_TOKENS - 1]  # (8, 6): the sentence minus its last token
     _, w_k, w_v = example.semantic_head()
     n_steps = N_TOKENS - prompt
     steps = generation_steps(n_steps, prompt_len=prompt, d_model=d, d_head=d,
@@ -124,18 +128,18 @@ def _model(preset, context, dtype):
     }
 
 
-def view(step, prompt, preset, context, dtype):
-    d, k, v, steps, s = _toy(step, prompt, DTYPES[dtype])
+def view(step, prompt, preset, context, dtype, example=None):
+    d, k, v, steps, s = _toy(step, prompt, DTYPES[dtype], resolve_example(example)[0])
     c = s["context"]
-    tokens = example.TOKENS[:N_TOKENS - 1]
+    tokens = TOKENS[:N_TOKENS - 1]
     new_from = s["rows_cache"][0] + 1  # rows new_from..c (1-based) are computed now
     shown = ["future" if r > c else None for r in range(1, len(tokens) + 1)]
     kv = [list(kr) + list(vr) for kr, vr in zip(k, v)]  # (8, 12): K | V
     return {
         "tokens": tokens, "d": d, "prompt": prompt,
         "step": s["step"], "n_steps": len(steps), "context_rows": c,
-        "prefix": " ".join(example.TOKENS[:c]), "current": example.TOKENS[c - 1],
-        "produced": example.TOKENS[c],
+        "prefix": " ".join(TOKENS[:c]), "current": TOKENS[c - 1],
+        "produced": TOKENS[c],
         "kv": kv,
         "rows_nocache": c, "rows_cache": s["rows_cache"][1] - s["rows_cache"][0],
         "new_from": new_from,

@@ -17,18 +17,21 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import example, figure, multihead
+from .. import figure, multihead
+from ..example import (FEATURES, TOKENS, embeddings, example_key, resolve_example,
+                       semantic_head_of)
 
 HEAD_CHOICES = ["A+B", "A", "B"]
 HEAD_NAMES = {"A": "头 A（语义）", "B": "头 B（位置）"}
 UNIT = 7  # SVG units per matrix entry in the shape diagram
 
-# What the page already displays ({query, heads}) is an input of the view, not a block
-# parameter: the heads' weights depend on no parameter, so any `shown` means it has them.
-INPUTS = ("shown",)
+# What the page already displays ({query, heads, example}) is an input of the view, not a
+# block parameter: the heads' weights depend on no parameter, so a `shown` of the same example
+# means the page has them. `example`: the reader's edited example (None: the book's).
+INPUTS = ("shown", "example")
 
 PARAMS = {
-    "query": {"type": "choice", "choices": example.TOKENS, "default": "它",
+    "query": {"type": "choice", "choices": TOKENS, "default": "它",
               "help": "the token whose row is highlighted in both heads"},
     "heads": {"type": "choice", "choices": HEAD_CHOICES, "default": "A+B",
               "help": "which heads are concatenated and fed to W_O"},
@@ -47,12 +50,18 @@ def _layer(heads, used):
     return concat, w_o, concat @ w_o
 
 
-@lru_cache(maxsize=1)
-def fixed():
-    """The two heads and their heatmaps (one 0-1 scale): no parameter changes them. Computed
-    once; callers must not modify it."""
-    full = multihead.two_heads()
-    tokens = example.TOKENS
+def fixed(ex):
+    """The two heads and their heatmaps (one 0-1 scale) of a checked example: no parameter
+    changes them. Computed once per example; callers must not modify it."""
+    return _fixed(example_key(ex))
+
+
+@lru_cache(maxsize=4)
+def _fixed(key):
+    x, pronoun = key
+    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun)}
+    full = multihead.two_heads(embeddings(ex), w_q=semantic_head_of(ex)[0])
+    tokens = TOKENS
     heat = {h["name"]: figure.heatmap(h["weights"], tokens, tokens, cell=32, lo=0.0, hi=1.0,
                                       row_name="查询", col_name="键")
             for h in full["heads"]}
@@ -91,11 +100,11 @@ def blocks(used, n_tokens, d_v, d_model):
     return out
 
 
-def query_part(query, heads, i):
+def query_part(query, heads, i, ex):
     """What the query changes: its rows, each head's strongest key, the curves, the frames."""
-    full, heat = fixed()
+    full, heat = fixed(ex)
     head_a, head_b = full["heads"]
-    tokens = example.TOKENS
+    tokens = TOKENS
 
     def top(h):
         j = int(np.argmax(h["weights"][i]))
@@ -113,13 +122,13 @@ def query_part(query, heads, i):
     }
 
 
-def heads_part(heads, concat, w_o, out):
+def heads_part(heads, concat, w_o, out, ex):
     """What the choice of heads changes: the layer's matrices, their shapes and blocks."""
-    head_a = fixed()[0]["heads"][0]
+    head_a = fixed(ex)[0]["heads"][0]
     d_v = head_a["v"].shape[1]
     used = heads.replace("+", "")
     return {
-        "tokens": example.TOKENS, "features": example.FEATURES,  # the tables' labels (JS)
+        "tokens": TOKENS, "features": FEATURES,  # the tables' labels (JS)
         "heads": heads,
         "concat": concat, "w_o": w_o, "output": out,
         "n_heads": len(used), "d_v": d_v,
@@ -127,33 +136,36 @@ def heads_part(heads, concat, w_o, out):
         "shape_concat": _shape(concat), "shape_w_o": _shape(w_o), "shape_output": _shape(out),
         "concat_cols": [f"{h}{j}" for h in used for j in range(d_v)],
         "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in used) + "]",
-        "blocks": blocks(used, len(example.TOKENS), d_v, out.shape[1]),
+        "blocks": blocks(used, len(TOKENS), d_v, out.shape[1]),
     }
 
 
-def view(query, heads, shown=None):
-    full, heat = fixed()
+def view(query, heads, shown=None, example=None):
+    ex, _ = resolve_example(example)
+    full, heat = fixed(ex)
     head_a, head_b = full["heads"]
     if heads == "A+B":
         concat, w_o, out = full["concat"], full["w_o"], full["output"]
     else:
         concat, w_o, out = _layer(full["heads"], heads)
-    i = example.TOKENS.index(query)
+    i = TOKENS.index(query)
+    if isinstance(shown, dict) and shown.get("example") != example:
+        shown = None  # another example: the page's weights are out of date, all is new
     if shown is not None:  # the page shows the weights, and the parts of `shown`'s parameters
         part = {"output_row": out[i]}
         if shown.get("query") != query:
-            part.update(query_part(query, heads, i))
+            part.update(query_part(query, heads, i, ex))
         if shown.get("heads") != heads:
-            part.update(heads_part(heads, concat, w_o, out))
+            part.update(heads_part(heads, concat, w_o, out, ex))
         return part
-    part = {**query_part(query, heads, i), **heads_part(heads, concat, w_o, out),
+    part = {**query_part(query, heads, i, ex), **heads_part(heads, concat, w_o, out, ex),
             "output_row": out[i]}
     return {
         **part,
         "weights_a": head_a["weights"], "weights_b": head_b["weights"],
         # column of the largest weight in each row of head B (i - 1 for every i >= 1)
         "peak_b": np.argmax(head_b["weights"], axis=1),
-        "peak_b_tokens": [example.TOKENS[j] for j in np.argmax(head_b["weights"], axis=1)],
+        "peak_b_tokens": [TOKENS[j] for j in np.argmax(head_b["weights"], axis=1)],
         "head_a": head_a["output"], "head_b": head_b["output"],
         "heat_a": {**heat["A"], **part["heat_a"]},
         "heat_b": {**heat["B"], **part["heat_b"]},

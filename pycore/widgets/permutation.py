@@ -10,12 +10,15 @@ small linear congruential generator, so CPython and Pyodide draw the same order 
 """
 import numpy as np
 
-from .. import example, figure, positional
+from .. import figure, positional
+from ..example import FEATURES, TOKENS, embeddings, resolve_example, semantic_head_of
 
-N = len(example.TOKENS)
+N = len(TOKENS)
 CELL = 22               # SVG units of a heatmap cell
 LABEL_W, TOP = 36, 40   # the first heatmap's row labels; the titles and column numbers above
 GAP = 48                # between the two heatmaps: the lines from old rows to new ones
+
+INPUTS = ("example",)  # the reader's edited example, from the page (None: the book's)
 
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 9999, "default": 1,
@@ -47,11 +50,11 @@ def picture(order, original, shuffled, changed):
     """Both heatmaps on one diverging scale (the larger |value| of the two), the second one
     (its rows in the new order, their labels at its right) GAP to the right of the first;
     each original row i linked to its new slot s (order[s] = i)."""
-    tokens = [example.TOKENS[i] for i in order]
+    tokens = [TOKENS[i] for i in order]
     limit = float(max(np.abs(original).max(), np.abs(shuffled).max()))
-    before = figure.heat_grid(original, example.TOKENS, example.FEATURES, cell=CELL,
+    before = figure.heat_grid(original, TOKENS, FEATURES, cell=CELL,
                               left=LABEL_W, top=TOP, limit=limit)
-    after = figure.heat_grid(shuffled, tokens, example.FEATURES, cell=CELL, top=TOP, limit=limit)
+    after = figure.heat_grid(shuffled, tokens, FEATURES, cell=CELL, top=TOP, limit=limit)
     after_x = before["width"] + GAP
     row_y = [y + CELL / 2 for y in before["ys"]]  # the rows' middles, on both sides
     slot_of = {i: s for s, i in enumerate(order)}
@@ -61,7 +64,7 @@ def picture(order, original, shuffled, changed):
         link["changed"] = bool(changed[link["j"]])  # drawn dashed: the token's output changed
     return {"width": after_x + after["width"] + LABEL_W, "height": before["height"],
             "after_x": after_x, "title_y": 14, "col_y": TOP - 8, "row_y": row_y,
-            "cols": [str(j + 1) for j in range(len(example.FEATURES))],
+            "cols": [str(j + 1) for j in range(len(FEATURES))],
             "before_col_x": [x + CELL / 2 for x in before["xs"]],
             "after_col_x": [x + CELL / 2 for x in after["xs"]],
             "before_title_x": figure.r((LABEL_W + before["width"]) / 2),
@@ -71,14 +74,16 @@ def picture(order, original, shuffled, changed):
             "slot_tokens": [str(i) for i in order], "legend": before["legend"]}
 
 
-def view(seed, perm, positions):
+def view(seed, perm, positions, example=None):
+    ex, _ = resolve_example(example)
     order = [int(round(i)) for i in perm] if len(perm) else seeded_order(seed)
-    r = positional.permutation_outputs(order, positions)
+    r = positional.permutation_outputs(order, positions, x=embeddings(ex),
+                                       w_q=semantic_head_of(ex)[0])
     diff = r["max_abs_diff"]
     changed = [d > 1e-9 for d in r["diff_per_slot"]]
     return {
         "seed": seed, "perm": r["perm"], "positions": positions,
-        "tokens": r["tokens"], "original_tokens": example.TOKENS, "features": example.FEATURES,
+        "tokens": r["tokens"], "original_tokens": TOKENS, "features": FEATURES,
         "sentence": "".join(r["tokens"]),
         "original": r["original"], "shuffled": r["shuffled"], "moved": r["original_moved"],
         "diff_per_slot": r["diff_per_slot"],

@@ -1,0 +1,237 @@
+"""Browser tests of the example editor (pycore/widgets/example_editor.py,
+assets/widgets/example-editor.js, assets/widgets/example.js): the reader edits the running
+example, and every widget over it on the page shows pycore's numbers for the edited example;
+the URL and the browser's storage keep it (a reload, the next chapter), 重置 restores the
+book's example, and junk in the URL shows the book's example without an error.
+
+Each test opens pages of its own (a fresh browser context each): an edited example must not
+leak into the pages other tests share."""
+import json
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from pycore import example as book
+from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view
+
+# the chapters whose experiments edit the example, and the widgets there that follow it
+CHAPTERS = {
+    "03-embeddings.html": ["embedding"],
+    "04-attention.html": ["attention"],
+    "05-multi-head.html": ["multi-head"],
+    "06-positional-encoding.html": ["permutation"],
+    "07-encoder-layer.html": ["encoder-layer"],
+    "08-decoder.html": ["attention"],
+    "09-sampling.html": ["kv-cache"],
+}
+ROAD_ALIVE = book.default_example()["x"]
+ROAD_ALIVE[3][1] = 1  # 马路 gets 有生命: the experiment of chapters 3, 4, 6 and 8
+EDITED = {"x": ROAD_ALIVE}
+
+
+class Page:
+    """A chapter in a context of its own, with its console errors."""
+
+    def __init__(self, browser, server, href, context=None):
+        self.context = context or browser.new_context()
+        self.page = self.context.new_page()
+        self.server, self.errors = server, []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.goto(href)
+
+    def goto(self, href):
+        self.page.goto(self.server + href)
+        self.wait_live()
+
+    def wait_live(self):
+        self.page.wait_for_selector("[data-widget][data-state=static], "
+                                    "[data-widget][data-state=loading]",
+                                    state="detached", timeout=60_000)
+
+    def editor(self):
+        return self.page.locator('[data-widget="example-editor"]').first
+
+    def cell(self, row, col):
+        return self.editor().locator(f'.ex-cell[data-row="{row}"][data-col="{col}"]')
+
+    def url_example(self):
+        raw = parse_qs(urlsplit(self.page.url).query).get("example")
+        return json.loads(raw[0]) if raw else None
+
+    def stored_example(self):
+        raw = self.page.evaluate("() => localStorage.getItem('tbook-example')")
+        return json.loads(raw) if raw else None
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def open_page(browser, server):
+    opened = []
+
+    def open_(href, **kw):
+        opened.append(Page(browser, server, href, **kw))
+        return opened[-1]
+
+    yield open_
+    for p in opened:
+        p.close()
+
+
+def assert_follows(page, example):
+    """Every widget of the page that uses the example shows pycore's view of `example` (and
+    the editor too), numbers and picture."""
+    roots = page.page.locator("[data-widget][data-example]")
+    assert roots.count() >= 2
+    for k in range(roots.count()):
+        root = roots.nth(k)
+        name = root.get_attribute("data-widget")
+        view = pycore_view(name, **params_of(root), **({"example": example} if example else {}))
+        assert_shows(root, view, min_count=10)
+        assert_drawn(root, view)
+
+
+def test_the_editor_is_pre_rendered_with_the_books_example(browser, server):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + "04-attention.html")
+    root = page.locator('[data-widget="example-editor"]').first
+    assert root.get_attribute("data-state") == "static"
+    view = pycore_view("example-editor")
+    assert_shows(root, view, min_count=54 + 6 + 9)
+    assert root.locator(".key-figure .big").inner_text() == "0.2101"
+    page.close()
+
+
+@pytest.mark.parametrize("href", sorted(CHAPTERS))
+def test_editing_a_feature_moves_every_widget_on_the_page(open_page, href):
+    page = open_page(href)
+    names = {page.page.locator("[data-widget][data-example]").nth(k).get_attribute("data-widget")
+             for k in range(page.page.locator("[data-widget][data-example]").count())}
+    assert set(CHAPTERS[href]) | {"example-editor"} <= names
+    assert_follows(page, None)
+    page.cell(3, 1).click()  # 马路「有生命」: 0 -> 1
+    assert page.cell(3, 1).get_attribute("aria-pressed") == "true"
+    assert_follows(page, EDITED)
+    assert page.url_example() == EDITED
+    assert page.stored_example() == EDITED
+    assert page.errors == []
+
+
+def test_attention_splits_as_chapter_4_says(open_page):
+    page = open_page("04-attention.html")
+    attention = page.page.locator('[data-widget="attention"]').first
+    page.cell(3, 1).click()
+    row = attention.locator('[data-bind^="row."]').all_text_contents()
+    assert row[0] == row[3] == "0.1963" and row[1] == "0.0868"
+    assert page.editor().locator(".key-figure .big").inner_text() == "0.1963"
+    assert page.editor().locator('[data-bind="n_changed"]').inner_text() == "1"
+    # the W_Q pronoun row: with 实体 off as well, 它 asks only for 有生命
+    page.cell("q", 0).click()
+    view = pycore_view("attention", example={"x": ROAD_ALIVE, "pronoun": [0, 1, 0, 0, 0, 0]})
+    assert_shows(attention, view)
+    assert page.url_example() == {"x": ROAD_ALIVE, "pronoun": [0, 1, 0, 0, 0, 0]}
+
+
+def test_a_reload_and_the_next_chapter_keep_the_example(browser, open_page):
+    page = open_page("04-attention.html")
+    page.cell(3, 1).click()
+    assert_follows(page, EDITED)
+    page.page.reload()
+    page.wait_live()
+    assert page.cell(3, 1).get_attribute("aria-pressed") == "true"
+    assert_follows(page, EDITED)
+    # a link to the next chapter carries no ?example: the browser's storage does
+    page.goto("05-multi-head.html")
+    assert page.url_example() == EDITED
+    assert_follows(page, EDITED)
+    # a copied link opens the example in a browser that never saw it
+    link = urlsplit(page.page.url)
+    fresh = open_page(link.path.lstrip("/") + "?" + link.query)
+    assert fresh.stored_example() == EDITED
+    assert_follows(fresh, EDITED)
+    assert page.errors == [] and fresh.errors == []
+
+
+def test_reset_restores_the_books_example_everywhere(open_page):
+    page = open_page("05-multi-head.html")
+    page.cell(3, 1).click()
+    page.cell("q", 1).click()
+    assert_follows(page, {"x": ROAD_ALIVE, "pronoun": [1, 0, 0, 0, 0, 0]})
+    page.editor().locator("[data-action=reset]").click()
+    assert_follows(page, None)
+    assert page.url_example() is None and page.stored_example() is None
+    assert page.editor().locator('[data-bind="changes"]').inner_text() == "和书中的例子相同"
+    assert page.cell(3, 1).get_attribute("aria-pressed") == "false"
+
+
+@pytest.mark.parametrize("junk", ["garbage", '{"x":"junk"}', '{"x":[[1e309]]}', "[1,2]",
+                                  '{"pronoun":[1,1,1]}', '{"evil":"<script>"}'])
+def test_junk_in_the_url_shows_the_books_example_without_an_error(open_page, junk):
+    page = open_page("04-attention.html?example=" + junk)
+    widgets = page.page.locator("[data-widget]")
+    assert all(widgets.nth(k).get_attribute("data-state") == "live" for k in range(widgets.count()))
+    try:  # what the page sends pycore: a JSON object, else nothing (the book's example)
+        sent = json.loads(junk)
+    except ValueError:
+        sent = None
+    sent = sent if isinstance(sent, dict) else None
+    assert_follows(page, sent)  # pycore shows the book's example for it
+    attention = page.page.locator('[data-widget="attention"]').first
+    assert attention.locator('[data-bind="row.0"]').text_content() == "0.2101"  # the book's
+    problem = page.editor().locator(".ex-problem").inner_text()
+    assert problem == ("链接里的例子无法使用，这里显示的是书中的例子。" if sent else "")
+    assert page.errors == []
+    assert page.url_example() is None and page.stored_example() is None
+
+
+def test_values_out_of_range_are_clamped_by_pycore(open_page):
+    x = book.default_example()["x"]
+    x[3][1] = 7  # clamped to 2
+    page = open_page("04-attention.html?example=" + json.dumps({"x": x}))
+    clamped = book.default_example()["x"]
+    clamped[3][1] = 2
+    assert_follows(page, {"x": clamped})
+    assert page.cell(3, 1).inner_text() == "2"
+    assert page.url_example() == {"x": clamped}  # the URL keeps what pycore accepted
+
+
+def test_the_grid_is_one_tab_stop_with_arrow_keys(open_page):
+    page = open_page("04-attention.html")
+    first = page.cell(0, 0)
+    assert first.get_attribute("tabindex") == "0"
+    assert page.cell(0, 1).get_attribute("tabindex") == "-1"
+    first.focus()
+    for key in ["ArrowDown"] * 3 + ["ArrowRight"]:
+        page.page.keyboard.press(key)
+    assert page.page.evaluate("document.activeElement.dataset.row") == "3"
+    assert page.page.evaluate("document.activeElement.dataset.col") == "1"
+    page.page.keyboard.press("Enter")
+    assert_follows(page, EDITED)
+
+
+def test_the_example_follows_a_chapter_opened_in_place(open_page):
+    """The pager's link opens the next chapter without reloading (assets/navigate.js): its
+    widgets start with the edited example, and its URL shows it."""
+    page = open_page("04-attention.html")
+    page.cell(3, 1).click()
+    page.page.evaluate("() => { window.sameDocument = true; }")
+    page.page.locator('.pager a[rel=next]').click()
+    page.page.wait_for_selector('[data-widget="multi-head"][data-state=live]', timeout=20_000)
+    page.wait_live()
+    assert page.page.evaluate("() => window.sameDocument === true"), "the page was reloaded"
+    assert urlsplit(page.page.url).path.endswith("05-multi-head.html")
+    assert page.url_example() == EDITED
+    assert_follows(page, EDITED)
+    # 重置 there restores the book's example, and going back (to a URL that still holds the
+    # edited one) keeps it reset
+    page.editor().locator("[data-action=reset]").click()
+    assert_follows(page, None)
+    page.page.go_back()
+    page.page.wait_for_selector('[data-widget="attention"][data-state=live]', timeout=20_000)
+    page.wait_live()
+    assert urlsplit(page.page.url).path.endswith("04-attention.html")
+    assert page.url_example() is None and page.stored_example() is None
+    assert_follows(page, None)
+    assert page.errors == []

@@ -1,0 +1,113 @@
+"""The reader's edited example (pycore/example.py) and the views that follow it, against
+values worked by hand."""
+import math
+
+import numpy as np
+import pytest
+
+from pycore import example
+from pycore.widgets import compute
+
+
+def road_alive():
+    x = example.default_example()["x"]
+    x[3][1] = 1  # 马路 gets 有生命
+    return {"x": x}
+
+
+def test_the_default_is_the_books_table():
+    ex = example.default_example()
+    assert ex["x"][0] == [1, 1, 0, 0, 0, 0] and ex["x"][5] == [0, 0, 0, 0, 0, 1]
+    assert ex["pronoun"] == [1, 1, 0, 0, 0, 0]
+    assert example.checked_example(None) == ex
+    ex["x"][0][0] = 9  # a fresh copy each time
+    assert example.default_example()["x"][0][0] == 1
+
+
+def test_entries_are_rounded_and_clamped_to_0_2():
+    ex = example.checked_example({"pronoun": [-3, 0.4, 0.6, 1.5, 2.4, 99]})
+    assert ex["pronoun"] == [0, 0, 1, 2, 2, 2]
+    assert ex["x"] == example.default_example()["x"]  # the missing part is the book's
+
+
+@pytest.mark.parametrize("junk, words", [
+    ("text", "expected"), ([1, 2], "expected"), ({"y": 1}, "expected"),
+    ({"x": [[0] * 6] * 8}, "9 rows"), ({"x": [[0] * 5] * 9}, "row 1 of x (小猫)"),
+    ({"x": [[0, 0, 0, 0, 0, "1"]] * 9}, "'1'"), ({"pronoun": [True] * 6}, "True"),
+    ({"pronoun": [float("nan")] * 6}, "nan"), ({"pronoun": [float("inf")] * 6}, "inf"),
+])
+def test_junk_gets_a_clear_error(junk, words):
+    with pytest.raises(ValueError, match="example: ") as err:
+        example.checked_example(junk)
+    assert words in str(err.value)
+    ex, problem = example.resolve_example(junk)
+    assert ex == example.default_example() and problem == str(err.value)
+
+
+def test_the_pronoun_row_goes_into_w_q():
+    ex = example.checked_example({"pronoun": [0, 2, 0, 0, 0, 0]})
+    w_q, w_k, w_v = example.semantic_head_of(ex)
+    assert w_q[5].tolist() == [0, 2, 0, 0, 0, 0]
+    assert np.array_equal(w_q[:5], np.eye(6)[:5]) and np.array_equal(w_k, np.eye(6))
+
+
+def test_attention_follows_an_edited_feature():
+    """马路 with 有生命: 它's query (1 1 0 0 0 0) scores 2 with 小猫 and 马路, 0 elsewhere."""
+    row = compute("attention", {"query": "它", "example": road_alive()})["row"]
+    e = math.exp(2 / math.sqrt(6))
+    assert row[0] == pytest.approx(e / (2 * e + 7)) and row[3] == pytest.approx(row[0])
+    assert row[1] == pytest.approx(1 / (2 * e + 7))
+
+
+def test_attention_follows_the_pronoun_row():
+    """Pronoun row 0 1 0 0 0 0: only 小猫 scores (1), every other key 0."""
+    row = compute("attention", {"query": "它", "example": {"pronoun": [0, 1, 0, 0, 0, 0]}})["row"]
+    e = math.exp(1 / math.sqrt(6))
+    assert row[0] == pytest.approx(e / (e + 8)) and row[3] == pytest.approx(1 / (e + 8))
+
+
+def test_embedding_follows_the_example():
+    view = compute("embedding", {"a": "小猫", "b": "马路", "example": road_alive()})
+    assert view["dot"] == 2 and view["cos"] == pytest.approx(1.0)
+    assert view["dots"][0][3] == 2 and view["cosines"][0][3] == pytest.approx(1.0)
+    # a `shown` of another example gets the whole view; of the same one only the pair's part
+    assert "dots" in compute("embedding", {"example": road_alive(), "shown": {}})
+    assert "dots" not in compute("embedding", {"example": road_alive(),
+                                               "shown": {"example": road_alive()}})
+
+
+def test_multi_head_a_follows_and_b_does_not():
+    book = compute("multi-head", {"query": "它"})
+    edited = compute("multi-head", {"query": "它", "example": road_alive()})
+    assert edited["row_a"][3] == pytest.approx(edited["row_a"][0])
+    assert edited["row_b"] == pytest.approx(book["row_b"])  # head B reads positions only
+    assert "weights_a" in compute("multi-head", {"example": road_alive(),
+                                                 "shown": {"query": "它", "heads": "A+B"}})
+
+
+def test_an_all_zero_row_has_no_spread_after_layernorm():
+    """它 without 代词 is the zero vector: LN(0) = 0 / sqrt(0 + eps) = 0, sigma 0."""
+    x = example.default_example()["x"]
+    x[5][5] = 0
+    view = compute("encoder-layer", {"step": 2, "layout": "pre", "example": {"x": x}})
+    assert view["key"] == "ln1" and view["row_std"][5] == 0 and view["row_mean"][5] == 0
+    assert view["grid"][5][:6] == [0.0] * 6
+
+
+def test_permutation_stays_equivariant_for_any_example():
+    view = compute("permutation", {"seed": 3, "example": road_alive()})
+    assert view["max_abs_diff"] < 1e-12
+    moved = compute("permutation", {"seed": 3, "positions": True, "example": road_alive()})
+    assert moved["max_abs_diff"] > 0.1
+
+
+def test_the_editor_reports_what_changed():
+    view = compute("example-editor", {"example": {**road_alive(), "pronoun": [1, 1, 0, 0, 0, 1]}})
+    assert view["n_changed"] == 2
+    assert view["changes"] == "马路「有生命」 0 → 1；W_Q 代词行「代词」 0 → 1"
+    assert view["canonical"] == {**road_alive(), "pronoun": [1, 1, 0, 0, 0, 1]}
+    assert view["cells"][3][1] == {"v": 1, "on": "true", "changed": True,
+                                   "say": "马路「有生命」 = 1（书中是 0）"}
+    book = compute("example-editor", {"example": example.default_example()})
+    assert book["canonical"] is None and book["n_changed"] == 0
+    assert compute("example-editor", {"example": "junk"})["problem_text"]
