@@ -68,6 +68,8 @@ ACTIONS = {
                       ("click", "[data-control=layout] [role=radio]"),
                       ("click", "[data-action=prev]"), ("click", ".enc-steps [role=option]")],
     "sampling": [("range", "input[type=range][data-control]"), ("click", "[data-action=sample]")],
+    "beam-search": [("range", "input[type=range][data-control]"),
+                    ("click", "[data-action=resample]")],
     "kv-cache": [("click", "[data-control=step] [data-step]"),
                  ("click", "[data-control=preset] [role=radio]"),
                  ("click", "[data-control=dtype] [role=radio]"),
