@@ -236,3 +236,16 @@ def test_beam_view_samples_and_the_chapter_figures():
     assert sum(B.repeated_ngrams(t) > 0 for t in hot) / 1000 == 0.292  # chapter 9
     assert B.repeat_share(1000, temperature=2.0)["repeated"] == 0.104
     assert "summary" not in beam_view(live=True)
+
+
+def test_the_transitions_chapter_9_quotes():
+    """The table's rows, by hand (math.exp over ROWS): the loop 太 累 了 ， 它 太 is made of
+    each row's most probable token, and the sampling summary's mean length."""
+    quoted = {("累", "了"): 0.736, ("累", "，"): 0.164, ("累", B.EOS): 0.100,
+              ("了", "，"): 0.599, ("了", B.EOS): 0.401, ("，", "它"): 0.507,
+              ("它", "太"): 0.599}
+    for (a, b), p in quoted.items():
+        assert round(probs(a)[b], 3) == p
+    for a, b in zip("太 累 了 ， 它".split(), "累 了 ， 它 太".split()):
+        assert max(probs(a), key=probs(a).get) == b
+    assert round(B.repeat_share(1000)["mean_length"], 1) == 6.7
