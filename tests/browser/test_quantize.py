@@ -94,7 +94,8 @@ def test_two_bits_and_the_zero_point(book_pages):
     widths = bar.evaluate_all("els => els.map(e => Number(e.getAttribute('width')))")
     b = Q.nbytes(128 * 128, 128, 2, False)  # the bar is the fp16 bytes split in four
     assert abs(sum(widths) - 340) < 0.05
-    for w, n in zip(widths, [b["payload"], b["scales"], b["zero_points"], b["before"] - b["after"]]):
+    parts = [b["payload"], b["scales"], b["zero_points"], b["before"] - b["after"]]
+    for w, n in zip(widths, parts):
         assert abs(w - n / b["before"] * 340) < 0.02
 
 
