@@ -107,7 +107,9 @@ def beam_search(width=3, max_new=12, alpha=1.0, table=None, start=None, eos=EOS)
             row = lp[ids[-1] if ids else last]
             for tok in np.flatnonzero(np.isfinite(row)):
                 candidates.append((ids + (int(tok),), logp + float(row[tok])))
-        order = sorted(range(len(candidates)), key=lambda c: -candidates[c][1])  # stable
+        # stable, and equal up to rounding counts as equal: two orders of the same tokens
+        # differ in the last bits of their sums, and differently in CPython and Pyodide
+        order = sorted(range(len(candidates)), key=lambda c: -tie(candidates[c][1]))
         alive, done_now = [], []
         for c in order:
             ids, logp = candidates[c]
@@ -125,10 +127,15 @@ def beam_search(width=3, max_new=12, alpha=1.0, table=None, start=None, eos=EOS)
             break
     pool = [(ids, logp, True) for ids, logp in finished] + \
            [(ids, logp, False) for ids, logp in alive]
-    best = max(pool, key=lambda h: score(h[1], len(h[0]), alpha))  # first of equals wins
+    best = max(pool, key=lambda h: tie(score(h[1], len(h[0]), alpha)))  # first of equals
     return {"width": width, "max_new": max_new, "alpha": alpha, "steps": steps,
             "finished": [_hyp(ids, logp, alpha, True) for ids, logp in finished],
             "best": _hyp(*best[:2], alpha, best[2])}
+
+
+def tie(value):
+    """A log-probability or score rounded so that sums equal in exact arithmetic compare equal."""
+    return round(value, 9)
 
 
 def _hyp(ids, logp, alpha, finished):

@@ -110,3 +110,46 @@ def test_bad_inputs():
         R.alibi_row(head=9)
     with pytest.raises(ValueError, match="query must be one of"):
         R.rope_row("狗")
+
+
+# --- the widget's view (pycore/widgets/alibi_rope.py) ---------------------------------------
+
+def test_alibi_rope_view_by_hand():
+    """Both heatmaps and the three rows of bars, against math.exp over the scores by hand."""
+    from pycore.widgets import compute
+    v = compute("alibi-rope", {"query": "它", "head": 2, "theta": 0.5, "causal": False})
+    s = [2 * A if j == 0 else A if j == 3 else 0.0 for j in range(9)]  # 它's scores
+    for cell in v["penalty"]["cells"]:
+        assert cell["v"] == pytest.approx(-abs(5 - cell["j"]) / 2 ** (cell["i"] + 1))
+    for h in range(8):
+        e = [math.exp(s[j] - abs(5 - j) / 2 ** (h + 1)) for j in range(9)]
+        row = [c["v"] for c in v["weights"]["cells"] if c["i"] == h]
+        assert row == pytest.approx([x / sum(e) for x in e])
+    assert v["penalty"]["row_band"]["y"] == v["penalty"]["label_h"] + v["penalty"]["cell"]
+    assert v["penalty"]["col_band"]["x"] == v["penalty"]["label_w"] + 5 * v["penalty"]["cell"]
+    # RoPE at theta 0.5: key j turned by 0.5 (j - 5) against q = (1, 1) in pair 0
+    rs = [(2 * math.cos(0.5 * (5 - j)) if j == 0 else
+           (math.cos(0.5 * (5 - j)) - math.sin(0.5 * (5 - j))) if j == 3 else 0.0) * A
+          for j in range(9)]
+    e = [math.exp(x) for x in rs]
+    assert v["w_rope"] == pytest.approx([x / sum(e) for x in e])
+    # bars: one axis for the three rows, a bar as tall as its weight
+    top = v["charts"][0]["top"]
+    assert all(c["top"] == top for c in v["charts"]) and top >= max(v["w_before"])
+    for chart, w in zip(v["charts"], (v["w_before"], v["w_alibi"], v["w_rope"])):
+        plot_h = chart["baseline"] - 16
+        for bar, x in zip(chart["bars"], w):
+            assert bar["h"] == pytest.approx(x / top * plot_h, abs=0.01)
+    # m = 1/4 > 1 / (3 sqrt 6): 小猫 loses its lead, and at distance 0 它 itself wins
+    assert v["best"]["alibi"] == {"token": "它", "w": pytest.approx(v["w_alibi"][5])}
+    assert v["half_weight"] == pytest.approx(4 * math.log(2))
+
+
+def test_alibi_rope_view_causal():
+    from pycore.widgets import compute
+    v = compute("alibi-rope", {"query": "它", "head": 3, "causal": True})
+    masked = [c for c in v["weights"]["cells"] if c["masked"]]
+    assert sorted({c["j"] for c in masked}) == [6, 7, 8] and len(masked) == 24
+    assert v["w_alibi"][6:] == [0.0] * 3 and v["mask_text"][6:] == ["挡住"] * 3
+    assert [round(v["w_alibi"][j], 3) for j in (0, 3)] == [0.218, 0.211]  # chapter 6
+    assert all(math.isfinite(x) for x in v["bias"])  # a masked entry shows 0, not -inf

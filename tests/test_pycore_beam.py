@@ -154,3 +154,98 @@ def test_repeated_ngrams_by_hand():
 def test_bad_inputs():
     with pytest.raises(ValueError, match="width and max_new must be >= 1"):
         B.beam_search(0)
+
+
+# --- the widget's view: the lattice, the ranking, the samples (pycore/widgets/beam_search.py) --
+
+def beam_view(**changes):
+    from pycore.widgets import compute
+    params = {"width": 3, "alpha": 1.0, "max_new": 12, "temperature": 1.0, "seed": 0}
+    params.update(changes)
+    return compute("beam-search", params)
+
+
+def test_beam_view_joins_every_node_to_the_beam_it_grew_from():
+    from pycore.widgets import beam_search as W
+    v = beam_view(width=4)
+    lat, run = v["lattice"], B.beam_search(4, 12, 1.0)
+    bottom = {(): (lat["start"]["x"] + W.NODE_W / 2, lat["start"]["y"] + W.NODE_H)}
+    for st in run["steps"]:
+        for k in range(W.MAX_WIDTH):
+            node = lat["nodes"][(st["step"] - 1) * W.MAX_WIDTH + k]
+            assert node["off"] == (k >= len(st["beams"]))
+            if node["off"]:
+                continue
+            hyp = tuple(st["beams"][k]["tokens"])
+            assert node["x"] == W.LEFT + k * W.COL + 3  # the grid: a column per rank
+            assert node["y"] == W.TOP + (st["step"] - 1) * W.ROW + 5
+            x1, y1 = bottom[hyp[:-1]]  # the parent's bottom centre (by its tokens)
+            e = node  # its edge: from the parent's bottom to its own top
+            assert (e["x1"], e["y1"]) == (x1, y1)
+            assert (e["x2"], e["y2"]) == (node["x"] + 29, node["y"])
+            assert node["token"] == hyp[-1]
+        bottom.update({tuple(b["tokens"]): (W.LEFT + k * W.COL + 32,
+                                            W.TOP + (st["step"] - 1) * W.ROW + 27)
+                       for k, b in enumerate(st["beams"])})
+    # the answer's path: one node per step, its last 5 tokens close a repeated trigram
+    assert sum(n["best"] for n in lat["nodes"]) == 12
+    assert [n["token"] for n in lat["nodes"] if n["rep"]] == list("，它太累了")
+    assert lat["box"] == f"0 0 {W.LEFT + 4 * W.COL + W.FIN_GAP + W.COL + 6} {lat['height']}"
+
+
+def test_beam_view_ranking_by_hand():
+    """The chapter's ranking at width 3: scores worked out from the table's probabilities."""
+    v = beam_view()
+    rows = [r for r in v["ranking"]["rows"] if not r["off"]]
+    by_hand = []
+    for r in rows:
+        toks = r["sentence"].split()
+        lp = sum(math.log(probs(a)[b]) for a, b in zip([B.PROMPT[-1]] + toks, toks))
+        by_hand.append(lp / len(toks))
+    assert [float(r["text"]) for r in rows] == [round(s, 3) for s in by_hand]
+    assert by_hand == sorted(by_hand, reverse=True)
+    assert [r["text"] for r in rows] == ["-0.544", "-0.556", "-0.590", "-0.592", "-0.651"]
+    assert rows[4]["sentence"] == "累 了 。" and rows[4]["ended"]  # the chapter's fifth
+    lo, zero, left = float(v["ranking"]["lo"]), v["ranking"]["zero"], v["ranking"]["left"]
+    assert lo == -0.8
+    for r, s in zip(rows, by_hand):  # a bar's length is its score on the axis lo .. 0
+        assert abs(r["w"] - s / lo * (zero - left)) < 0.01 and abs(r["x"] + r["w"] - zero) < 0.01
+    assert beam_view(alpha=0.0)["best"]["sentence"] == "累 了 。"
+    assert round(beam_view(alpha=0.5)["best"]["score"], 3) == round(-1.953 / math.sqrt(3), 3)
+
+
+def test_beam_view_ties_keep_the_candidates_order():
+    """At width 5 two sentences hold the same transitions in another order: equal scores in
+    exact arithmetic, whatever the last bits say; the beam keeps them in candidate order."""
+    v = beam_view(width=5)
+    a, b = v["ranking"]["rows"][1:3]
+    assert a["text"] == b["text"] == "-0.556"
+    assert sorted([a["sentence"], b["sentence"]]) == sorted(
+        ["累 了 ， 它 想 睡 了 ， 它 太 累 了", "累 了 ， 它 太 累 了 ， 它 想 睡 了"])
+    assert B.tie(-6.6731234567891) == B.tie(-6.6731234567893)
+
+
+def test_beam_view_samples_and_the_chapter_figures():
+    v = beam_view()
+    for k, s in enumerate(v["samples"]):
+        assert s["sentence"].split() == sample_by_hand(k)
+        assert [c["t"] for c in s["chips"] if not c["off"]] == sample_by_hand(k)
+    assert round(v["sample_per_token"], 3) == -0.770 and v["sample_repeats"] == 1
+    assert v["summary"] == B.repeat_share(1000)
+    hot = [sample_by_hand(s, temperature=0.5) for s in range(1000)]
+    assert sum(B.repeated_ngrams(t) > 0 for t in hot) / 1000 == 0.292  # chapter 9
+    assert B.repeat_share(1000, temperature=2.0)["repeated"] == 0.104
+    assert "summary" not in beam_view(live=True)
+
+
+def test_the_transitions_chapter_9_quotes():
+    """The table's rows, by hand (math.exp over ROWS): the loop 太 累 了 ， 它 太 is made of
+    each row's most probable token, and the sampling summary's mean length."""
+    quoted = {("累", "了"): 0.736, ("累", "，"): 0.164, ("累", B.EOS): 0.100,
+              ("了", "，"): 0.599, ("了", B.EOS): 0.401, ("，", "它"): 0.507,
+              ("它", "太"): 0.599}
+    for (a, b), p in quoted.items():
+        assert round(probs(a)[b], 3) == p
+    for a, b in zip("太 累 了 ， 它".split(), "累 了 ， 它 太".split()):
+        assert max(probs(a), key=probs(a).get) == b
+    assert round(B.repeat_share(1000)["mean_length"], 1) == 6.7

@@ -4,6 +4,7 @@ same weights, in float64. Optional: skipped when PyTorch is not installed
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.torch  # the optional group: python3 -m pytest -m torch
 torch = pytest.importorskip("torch")
 
 from pycore import block  # noqa: E402
@@ -60,3 +61,28 @@ def test_gradients_flow():
     x = torch.from_numpy(np.random.default_rng(0).normal(size=(2, 5, 12)))
     mod(x, causal=True).pow(2).mean().backward()
     assert all(p.grad is not None and torch.isfinite(p.grad).all() for p in mod.parameters())
+
+
+def test_the_code_lab_configuration():
+    """Chapter 15: batch 2, length 32, d_model 128, 8 heads, d_ff 512, causal; the two
+    versions differ only by rounding (measured below 1e-14)."""
+    w = block.init_block(128, 8, 512, 0)
+    x = np.random.default_rng([0, 1]).normal(size=(2, 32, 128))
+    with torch.no_grad():
+        got = block_torch.from_numpy(w, 8)(torch.from_numpy(x), causal=True).numpy()
+    assert got.shape == (2, 32, 128)
+    assert np.max(np.abs(got - block.block_forward(x, w, 8, True))) < 1e-14
+
+
+def test_masked_fill_takes_the_future():
+    """Chapter 15, point 4: masked_fill writes where its mask is True. Given the allowed part
+    (j <= i) instead of the future, only the future stays visible, and the last query, for
+    which everything is allowed, gets a row of -inf: softmax gives NaN there."""
+    T = 4
+    scores = torch.zeros(1, 1, T, T, dtype=torch.float64)
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+    right = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)[0, 0]
+    assert torch.equal(right[0], torch.tensor([1.0, 0, 0, 0], dtype=torch.float64))
+    wrong = torch.softmax(scores.masked_fill(~future, float("-inf")), dim=-1)[0, 0]
+    assert torch.all(wrong[0, 1:] > 0) and wrong[0, 0] == 0
+    assert torch.isnan(wrong[-1]).all()

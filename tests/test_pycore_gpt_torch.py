@@ -8,6 +8,7 @@ groups) is compared with torch.optim.AdamW.
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.torch  # the optional group: python3 -m pytest -m torch
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 

@@ -143,3 +143,50 @@ def test_bad_inputs():
         Q.kv_cache_report(per="head")
     with pytest.raises(ValueError, match="name must be one of"):
         Q.lab_weight("b_1")
+
+
+# --- the widget's view (pycore/widgets/quantize.py) -------------------------------------
+
+def test_quantize_view_grid_by_hand():
+    """int4 symmetric per column: column 0's levels are k s, k = -7..7, s = max |col 0| / 7,
+    each drawn on the fixed axis [-R, R]; a stored square sits on the level nearest its dot."""
+    import re
+
+    from pycore.widgets import compute, quantize as W
+    v = compute("quantize", {"bits": 4, "symmetric": True, "granularity": "channel"})
+    w = Q.lab_weight()
+    col = w[:, 0]
+    s = max(abs(x) for x in col) / 7
+    R = max(abs(x) for x in w.ravel())
+    g = v["grid"]
+    top, h = g["plot"]["y"], g["plot"]["h"]
+    y = lambda x: top + h * (R - x) / (2 * R)  # noqa: E731
+    levels = [float(t) for t in re.findall(r"M[\d.]+,([\d.]+)h", g["levels"])]
+    assert levels == pytest.approx([y(k * s) for k in range(-7, 8)], abs=0.006)
+    assert g["scale"] == pytest.approx(s)
+    for k, pt in enumerate(g["points"]):
+        stored = round(col[k] / s) * s
+        assert pt["sy"] == pytest.approx(y(stored), abs=0.006)
+        assert pt["cy"] == pytest.approx(y(col[k]), abs=0.006)
+        assert abs(stored - col[k]) <= s / 2 + 1e-12
+    assert g["max_error"] <= g["half_step"] + 1e-12
+    assert len(g["points"]) == W.SHOWN and g["n_levels"] == 15
+
+
+def test_quantize_view_bytes_by_hand():
+    from pycore.widgets import compute
+    v = compute("quantize", {"bits": 4, "symmetric": False, "granularity": "group",
+                             "group_size": 32})
+    n_scales = 128 * 128 // 32
+    after = 128 * 128 // 2 + n_scales * 2 + n_scales * 4 // 8  # nibbles, fp16 scales, zeros
+    assert v["weight"]["after"] == after == 9472 and v["n_scales"] == n_scales
+    seg = v["weight_bar"]["segments"]
+    assert [s["w"] for s in seg] == pytest.approx(
+        [8192 / 32768 * 340, 1024 / 32768 * 340, 256 / 32768 * 340,
+         (32768 - after) / 32768 * 340], abs=0.006)
+    values = 2 * 32 * 32 * 128 * 2048  # LLaMA-7B: K, V x 32 layers x 32 heads x 128 x 2048
+    v8 = compute("quantize", {"bits": 8})
+    assert v8["llama"]["before_mib"] == values * 2 / 2 ** 20 == 1024
+    assert v8["llama"]["after_mib"] == (values + values // 128 * 2) / 2 ** 20 == 520
+    assert round(v8["kv"]["row_max_change"], 4) == 0.0022  # chapter 10
+    assert round(compute("quantize", {"bits": 4})["kv"]["row_max_change"], 3) == 0.034

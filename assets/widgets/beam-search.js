@@ -1,0 +1,14 @@
+// Widget beam-search: beam width, length penalty and length (sliders), the sampled sentences'
+// temperature, and a button that draws the next four sentences. pycore:
+// pycore/widgets/beam_search.py (numbers, the lattice, the ranking, the chips); only the
+// button, and asking for the lighter live views, are special.
+import { liveWidget } from "./common.js";
+
+const SAMPLES = 4;  // sentences per click (pycore/widgets/beam_search.py SAMPLES)
+
+export function mount(root, runtime) {
+  const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
+  const widget = liveWidget(root, lean);
+  root.querySelector("[data-action=resample]")
+    .addEventListener("click", () => widget.update({ seed: widget.state.seed + SAMPLES }));
+}

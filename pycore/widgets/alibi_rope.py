@@ -1,0 +1,123 @@
+"""Widget alibi-rope: ALiBi's distance penalty per head next to RoPE, on one query's row of
+the semantic head (pycore.alibi_rope).
+
+The picture: two heatmaps with a row per ALiBi head (8 heads, slopes 1/2 .. 1/256) and a
+column per token: the penalty -m |i - j| each head adds to the query's scores, and the
+weights that come out; the chosen head's row is framed, the query's column banded. Under
+them the query's row of weights three times on one axis: without positions, with the chosen
+ALiBi head, and with RoPE at the chosen frequency.
+"""
+import functools
+
+import numpy as np
+
+from .. import alibi_rope as R, example, figure, positional
+
+TOKENS = example.TOKENS
+H = R.N_HEADS
+SLOPES = positional.alibi_slopes(H)  # (H,): 1/2, 1/4, ..., 1/256
+CELL = 30
+BARS = {"width": 330, "height": 150}
+
+PARAMS = {
+    "query": {"type": "choice", "choices": TOKENS, "default": "它",
+              "help": "the token whose row of weights is shown"},
+    "head": {"type": "int", "min": 1, "max": H, "default": 3,
+             "help": f"the ALiBi head (of {H}; slope 2^-head)"},
+    "theta": {"type": "float", "min": 0.05, "max": 1.0, "default": 1.0, "step": 0.05,
+              "help": "RoPE's rotation per position, one frequency for all three pairs "
+                      "(radians; 1 = RoPE's own first pair at d = 6, the pair that holds "
+                      "the query of 它)"},
+    "causal": {"type": "bool", "default": False,
+               "help": "causal mask: keys after the query are left out (ALiBi's own setting)"},
+}
+
+
+# The page asks for its live views with live=True and gets only what a live view rebinds: a
+# heatmap cell's colour, readout and mask, a bar's top and height and its texts (the slots'
+# places never change). The build and the tests get the whole picture.
+INPUTS = ("live",)
+CELL_LIVE = ("c", "say", "masked")
+BAR_LIVE = ("y", "h", "ty", "text", "say")
+
+
+def _lean_heat(heat):
+    return {"cells": [{k: c[k] for k in CELL_LIVE} for c in heat["cells"]],
+            "legend": heat["legend"], "row_band": heat["row_band"], "col_band": heat["col_band"]}
+
+
+def _lean_bars(chart):
+    return {"baseline": chart["baseline"], "ticks": chart["ticks"],
+            "bars": [{k: b[k] for k in BAR_LIVE} for b in chart["bars"]]}
+
+
+def _slope_text(h):
+    return f"1/{2 ** h}"  # H = 8: slope 2^(-8h/8)
+
+
+def _heat(matrix, masked, lo, hi, head, query_pos, cols, digits):
+    rows = [f"头 {h}" for h in range(1, H + 1)]
+    heat = figure.heatmap(np.where(masked, 0.0, matrix), rows, cols, cell=CELL, lo=lo, hi=hi,
+                          digits=digits, label_w=40, selected_row=head - 1,
+                          selected_col=query_pos, masked=masked)
+    for c in heat["cells"]:
+        if c["masked"]:
+            c["say"] = f"{rows[c['i']]} → {cols[c['j']]}：被因果掩码挡住"
+    return heat
+
+
+@functools.lru_cache(maxsize=512)
+def _heads(query, head, causal, live):
+    """Every head's row of `query` and the two heatmaps: worked out once per setting (the
+    frequency theta does not touch them; a view is never changed after it is returned)."""
+    i = TOKENS.index(query)
+    rows = [R.alibi_row(query, head=h, causal=causal) for h in range(1, H + 1)]
+    bias = np.array([r["bias"] for r in rows])  # (H, 9), -inf after the query if causal
+    weights = np.array([r["weights_after"] for r in rows])  # (H, 9)
+    masked = np.broadcast_to(np.arange(len(TOKENS)) > i, bias.shape) if causal else \
+        np.zeros(bias.shape, dtype=bool)
+    lowest = float(-SLOPES[0] * (len(TOKENS) - 1))  # the steepest head at the longest distance
+    pen = _heat(bias, masked, lowest, 0.0, head, i, TOKENS, 2)
+    pen["legend"]["lo"] = figure.fmt(lowest, 1)
+    w_heat = _heat(weights, masked, 0.0, float(weights.max()), head, i, TOKENS, 3)
+    if live:
+        pen, w_heat = _lean_heat(pen), _lean_heat(w_heat)
+    return rows[head - 1], masked[0], pen, w_heat
+
+
+def view(query, head, theta, causal, live=False):
+    theta = round(theta, 2)  # the value shown is the value used
+    i = TOKENS.index(query)
+    ali, masked, pen, w_heat = _heads(query, head, causal, live)
+    rope = R.rope_row(query, theta=theta, causal=causal)
+    before = ali["weights_before"]
+    top = figure.nice_max(max(before.max(), ali["weights_after"].max(),
+                              rope["weights_after"].max()))
+    charts = [figure.bars(w, TOKENS, top=top, bottom=0.0, **BARS)
+              for w in (before, ali["weights_after"], rope["weights_after"])]
+
+    def best(w):
+        j = int(np.argmax(w))
+        return {"token": TOKENS[j], "w": float(w[j])}
+
+    m = float(SLOPES[head - 1])
+    if live:
+        charts = [_lean_bars(c) for c in charts]
+    return {
+        "query": query, "head": head, "theta": theta, "causal": causal, "position": i,
+        "slope": m, "slope_text": _slope_text(head),
+        "half_weight": float(np.log(2) / m), "one_logit": 1.0 / m,
+        "distances": np.abs(np.arange(len(TOKENS)) - i),
+        "scores": ali["scores"],
+        "bias": np.where(masked, 0.0, ali["bias"]),
+        "logits_alibi": np.where(masked, 0.0, ali["logits"]),
+        "scores_rope": np.where(masked, 0.0, rope["scores_rotated"]),
+        "w_before": before, "w_alibi": ali["weights_after"], "w_rope": rope["weights_after"],
+        "mask_text": ["挡住" if k else "" for k in masked],
+        "best": {"before": best(before), "alibi": best(ali["weights_after"]),
+                 "rope": best(rope["weights_after"])},
+        "penalty": pen, "weights": w_heat,
+        "titles": ["不加位置", f"ALiBi 头 {head}（m = {_slope_text(head)}）",
+                   f"RoPE（θ = {theta:.2f}）"],
+        "charts": charts,
+    }
