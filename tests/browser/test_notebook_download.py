@@ -37,6 +37,22 @@ def cell(nb, role):
     return "".join(found["source"])
 
 
+def run_in_a_kernel(nb, wheel, folder):
+    """The reader's own run: a kernel whose first cell pip-installs the wheel. -> (the
+    notebook as run, its one view's (name, params, numbers shown))."""
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    from tests.notebook_kernel import Kernel, errors, view_outputs
+    kernel = Kernel(folder, wheel)
+    try:
+        ran = kernel.run(nb)
+    finally:
+        kernel.close()
+    assert not errors(ran)
+    (view,) = view_outputs(ran)
+    return ran, view
+
+
 def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server, site,
                                                               tmp_path):
     root = book_pages("softmax").widget("softmax")
@@ -63,16 +79,7 @@ def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server
         assert response.read() == wheel.read_bytes()
 
     # the reader's own run: a kernel whose first cell pip-installs that URL
-    pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    from tests.notebook_kernel import Kernel, errors, view_outputs
-    kernel = Kernel(tmp_path, wheel)
-    try:
-        ran = kernel.run(nb)
-    finally:
-        kernel.close()
-    assert not errors(ran)
-    ((name, ran_params, shown),) = view_outputs(ran)
+    ran, (name, ran_params, shown) = run_in_a_kernel(nb, wheel, tmp_path)
     assert (name, ran_params) == ("softmax", params)
     view = pycore_view("softmax", **params)
     assert shown["probs"] == pytest.approx(view["probs"], rel=1e-12)
@@ -177,17 +184,8 @@ def test_a_notebook_carries_the_readers_edited_example(browser, server, site, tm
         context.close()
 
     # the reader's own run: the kernel's view gives the page's numbers for that example
-    pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    from tests.notebook_kernel import Kernel, errors, view_outputs
     (wheel,) = (site / "downloads").glob("pycore-*.whl")
-    kernel = Kernel(tmp_path, wheel)
-    try:
-        ran = kernel.run(nb)
-    finally:
-        kernel.close()
-    assert not errors(ran)
-    ((name, ran_params, shown),) = view_outputs(ran)
+    ran, (name, ran_params, shown) = run_in_a_kernel(nb, wheel, tmp_path)
     assert (name, ran_params) == ("attention", params)
     assert shown["row"] == pytest.approx(view["row"], rel=1e-12)
     assert shown["output"] == pytest.approx(view["output"], rel=1e-12)
