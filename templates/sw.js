@@ -44,8 +44,15 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
+// A replaced worker may still be answering a request when its successor deletes this cache:
+// writing then would bring the deleted cache back for good, so a retired worker does not
+// write, and drops the cache again if it was retired while writing.
+const retired = () => self.serviceWorker?.state === "redundant";
+
 async function keep(request, response) {
-  if (response.ok) await (await caches.open(CACHE)).put(request, response.clone());
+  if (!response.ok || retired()) return response;
+  await (await caches.open(CACHE)).put(request, response.clone());
+  if (retired()) await caches.delete(CACHE);
   return response;
 }
 

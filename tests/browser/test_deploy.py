@@ -106,7 +106,8 @@ def test_a_deploy_on_a_static_host_never_pairs_a_new_page_with_old_files(
     assert page.evaluate("getComputedStyle(document.body).outlineColor") == "rgb(1, 2, 3)"
     assert not [e for e in errors if "integrity" in e], errors
     # the new service worker takes over with a cache of its own, and drops only the old one
-    page.wait_for_function(f"() => caches.keys().then(k => !k.includes({first[0]!r}))",
+    page.wait_for_function(f"""() => caches.keys().then(k => !k.includes({first[0]!r})
+                               && k.filter(name => name.startsWith("tbook ")).length === 1)""",
                            polling=200, timeout=60_000)
     keys = page.evaluate("caches.keys()")
     assert "other-site-v1" in keys and "book-0123456789abcdef" in keys

@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from examples.blog.serve import PLACEHOLDER, make_blog_server
 from tests.browser.harness import assert_shows, params_of, pycore_view, updates
@@ -74,15 +75,15 @@ def heights(iframe):
     return outer, inner
 
 
-def wait_fitted(page, iframe, tolerance=3, above=0):
+def wait_fitted(page, iframe, tolerance=3, above=0, seconds=30):
     """The iframe's height once the host script has set it to the content's height (and that
     height is over `above`: a disclosure just opened may lay out a frame later)."""
-    for _ in range(100):
+    for _ in range(seconds * 10):
         outer, inner = heights(iframe)
         if abs(outer - inner) <= tolerance and outer > above:
             return outer
         page.wait_for_timeout(100)
-    raise AssertionError(f"iframe {outer} px high, its content {inner} px")
+    raise AssertionError(f"iframe {outer} px high, its content {inner} px (wanted over {above})")
 
 
 def wait_height(page, iframe, expected):
@@ -125,6 +126,7 @@ def test_the_blog_embeds_a_live_widget_and_a_live_chapter(browser, server, blog)
     height = wait_fitted(page, frame)
     assert height > 300 and height != 520
     root.locator("details summary").click()
+    expect(root.locator("details")).to_have_attribute("open", "")
     grown = wait_fitted(page, frame, above=height + 50)
     assert grown > height + 50
 
