@@ -81,7 +81,8 @@ def test_running_the_original_prints_the_shapes(book_pages):
     }""")
     assert right_after["busy"] == "true" and right_after["button"] == "运行中…"
     assert "正在运行" in right_after["note"] and right_after["updates"] == before
-    assert right_after["took"] < 50, f"the click blocked the page for {right_after['took']:.0f} ms"
+    # a run takes over a second here: a click that waited for it would take that long
+    assert right_after["took"] < 300, f"the click blocked the page for {right_after['took']:.0f} ms"
     finish(root, before)
     assert updates(root) == before + 1
     assert root.locator("[data-action=run]").inner_text() == "▶ 运行"
@@ -146,7 +147,8 @@ def test_a_long_run_leaves_the_page_responsive(book_pages):
         requestAnimationFrame(tick);
     })""")
     assert root.get_attribute("aria-busy") == "true", "the run ended within 0.5 s: not a long run"
-    assert frames >= 10, f"the page painted {frames} frames in 0.5 s while the code ran"
+    # a page running Python on its main thread would paint none (a loaded machine paints fewer)
+    assert frames >= 5, f"the page painted {frames} frames in 0.5 s while the code ran"
     finish(root, before)
     assert updates(root) == before + 1
     assert root.locator('[data-part="note"]').inner_text() == "运行的是修改过的代码"
