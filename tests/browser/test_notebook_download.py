@@ -7,6 +7,7 @@ import time
 import urllib.request
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.harness import assert_shows, params_of, pycore_view, shown_numbers
 
@@ -192,3 +193,31 @@ def test_a_notebook_carries_the_readers_edited_example(browser, server, site, tm
     steps = [c for c in ran.cells if c.metadata.get("tbook", {}).get("role") == "step"]
     assert steps and all("✓ 与小部件一致" in "".join(o.get("text", "") for o in c.outputs)
                          for c in steps if "same(" in c.source)
+
+
+def test_offline_the_button_says_the_download_needs_a_connection(browser, server):
+    """Notebooks are not kept for offline reading: offline, the book's pages still work (the
+    service worker holds them), and the button says why nothing is downloaded, then offers the
+    download again; back online it works."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        downloads = []
+        page.on("download", lambda d: downloads.append(d))
+        page.goto(server + "02-softmax.html")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                               timeout=60_000)
+        root = page.locator('[data-widget="softmax"]').first
+        button = root.locator("button[data-notebook]")
+        label = button.inner_text()
+        context.set_offline(True)
+        button.click()
+        expect(button).to_have_text("下载失败（需要联网）")
+        expect(button).to_have_text(label, timeout=10_000)  # the offer comes back
+        assert downloads == []
+        context.set_offline(False)
+        with page.expect_download() as info:
+            button.click()
+        assert info.value.suggested_filename == f"{root.get_attribute('id')}.ipynb"
+    finally:
+        context.close()
