@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (built_site, chapter_pages, launch, load_note, percentile,  # noqa: E402
-                    serving, wait_all_live)
+from common import (built_site, chapters_with_widgets, launch, load_note,  # noqa: E402
+                    percentile, serving, wait_all_live)
 
 # How to move each widget: (kind, selector[, keys]) run round-robin. Kinds:
 #   click   cycle through the matching enabled elements and .click() the next one
@@ -371,10 +371,10 @@ def main():
     with built_site() as site, serving(site) as base, sync_playwright() as p:
         browser = launch(p)
         context = browser.new_context()
-        for html in chapter_pages(site, embeds=args.embeds):
-            page_html = html.read_text(encoding="utf-8")
-            if "data-widget=" not in page_html:
-                continue
+        for page_name, names in chapters_with_widgets(site, embeds=args.embeds):
+            if only and not set(names) & only:
+                continue  # none of the widgets asked for: the page is not even opened
+            html = site / page_name
             page = context.new_page()
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
