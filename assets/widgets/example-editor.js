@@ -28,11 +28,11 @@ export function mount(root, runtime) {
     const { row, col } = button.dataset;
     const entries = row === "q" ? next.pronoun : next.x[Number(row)];
     entries[Number(col)] = entries[Number(col)] > 0 ? 0 : 1;
-    setExample(next);
+    setExample(next, root);  // this widget answers first: the reader looks at it
   }
 
   root.querySelector("[data-action=reset]").addEventListener("click", () => {
-    if (currentExample()) setExample(null);
+    if (currentExample()) setExample(null, root);
   });
 
   // one Tab stop for the grid: the focused cell is the tabbable one
