@@ -11,8 +11,8 @@ reader looks at what they move), and between samples the page gets a frame.
 
 The example editor (chapters 3-9): an edit is answered when the editor *and every widget on
 screen that follows the example* show it (`total` waits for all of them). Widgets off screen
-that follow it are not waited for: they recompute when they come into view or when the page
-is idle (assets/widgets/example.js), which is after the reader's answer, and not counted.
+that follow it are not waited for: they recompute when they come into view, or once the reader
+pauses editing (assets/widgets/example.js), after the reader's answer and not counted.
 
 The code lab: its interactions are a keystroke in the code box, the answer of 运行 and 恢复原始
 代码 (the button turns busy within the click), and 停止 during a run (until the widget says the

@@ -35,12 +35,15 @@ export function mount(root, runtime) {
     if (currentExample()) setExample(null, root);
   });
 
-  // one Tab stop for the grid: the focused cell is the tabbable one
+  // one Tab stop for the grid: the focused cell is the tabbable one (two cells change)
+  let tabbable = 0;
   const focusCell = (k) => {
-    cells.forEach((b, n) => { b.tabIndex = n === k ? 0 : -1; });
+    cells[tabbable].tabIndex = -1;
+    cells[k].tabIndex = 0;
+    tabbable = k;
     cells[k].focus();
   };
-  cells[0].tabIndex = 0;
+  cells[0].tabIndex = 0;  // the template makes every cell -1
   const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols };
   cells.forEach((button, k) => {
     button.addEventListener("click", () => {

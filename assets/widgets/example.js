@@ -8,20 +8,20 @@
 // hand-edited link never breaks a page.
 //
 // An edit answers the reader first: the widgets on screen (or about to be) recompute at once;
-// the others are marked stale and recompute when they come into view or when the page is
-// idle, one at a time, so that the next edit never queues behind a widget nobody is looking
-// at. The URL and the storage are written in idle time too (history.replaceState costs
-// milliseconds), and at once when the reader leaves, hides or copies the page.
+// the others are marked stale and recompute when they come into view, or once the reader
+// pauses editing, in idle time, one at a time: the next edit never queues behind a widget
+// nobody is looking at. The URL and the storage are written then too (history.replaceState
+// costs milliseconds), and at once when the reader leaves, hides or copies the page.
 import { owe } from "../runtime.js";
 
 const PARAM = "example";
 const KEY = "tbook-example";
 const listeners = new Map();  // widget root -> what it does when the example changes
-const near = new Set();       // follower roots on screen or within NEAR of it
+const near = new Set();       // follower roots on screen (any part of them)
 const stale = new Set();      // follower roots that show an older example
-const NEAR = "300px 0px";     // a widget this close to the viewport counts as on screen
+const NEAR = "0px";  // on screen: a widget just off it catches up as it scrolls in
 const idle = window.requestIdleCallback ?? ((task) => setTimeout(task, 50));
-const IDLE_WAIT = { timeout: 400 };  // idle or not, the stale widgets catch up by then
+const IDLE_WAIT = { timeout: 400 };  // after the pause, idle or not, catch up by then
 
 function storage() {
   try {
@@ -61,29 +61,41 @@ export function currentExample() {
   return current;
 }
 
-// The page's work owed after an edit (stale widgets, the URL), done in idle time; while any
-// is left, runtime.js settled() waits for it (tests and benchmarks read the page then).
+// The page's work owed after an edit (stale widgets, the URL), done once the reader has paused
+// editing for QUIET ms, in idle time: a reader clicking one entry after another never waits
+// behind a widget off screen (the runtime's worker answers one request at a time). While any
+// work is owed, runtime.js settled() waits for it (tests and benchmarks read the page then).
+const QUIET = 400;
 let saveDue = false;
-let debt = null;  // owe()'s release while work is owed
-let working = false;
+let debt = null;       // owe()'s release while work is owed
+let working = false;   // a catch-up is scheduled or running
+let lastEdit = 0;
 
 function catchUp() {
   debt ??= owe();
+  lastEdit = performance.now();
   if (working) return;
   working = true;
-  idle(function step() {
-    const root = stale.values().next().value;
-    if (root === undefined) {
-      if (saveDue) save();
-      working = false;
-      debt?.();
-      debt = null;
-      return;
-    }
-    stale.delete(root);
-    const done = root.isConnected ? recompute(root) : Promise.resolve();
-    done.finally(() => idle(step, IDLE_WAIT));
-  }, IDLE_WAIT);
+  setTimeout(() => idle(step, IDLE_WAIT), QUIET);
+}
+
+function step() {
+  const since = performance.now() - lastEdit;
+  if (since < QUIET) {  // edited again meanwhile: wait for the next pause
+    setTimeout(() => idle(step, IDLE_WAIT), QUIET - since);
+    return;
+  }
+  const root = stale.values().next().value;
+  if (root === undefined) {
+    if (saveDue) save();
+    working = false;
+    debt?.();
+    debt = null;
+    return;
+  }
+  stale.delete(root);
+  const done = root.isConnected ? recompute(root) : Promise.resolve();
+  done.finally(() => idle(step, IDLE_WAIT));
 }
 
 function recompute(root) {
@@ -91,7 +103,7 @@ function recompute(root) {
   return Promise.resolve(listeners.get(root)?.()).catch(() => {});  // a widget reports its own
 }
 
-export function flushExample() {
+function flushExample() {
   if (saveDue) save();
 }
 addEventListener("pagehide", flushExample);
