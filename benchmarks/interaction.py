@@ -299,7 +299,8 @@ async ({ id, actions, n }) => {
       void document.body.getBoundingClientRect();  // pay the style + layout the update caused
       resolve({ written, layout: performance.now() - written });
     });
-    els.forEach((el) => observer.observe(el, { attributes: true, attributeFilter: ["data-updates"] }));
+    const only = { attributes: true, attributeFilter: ["data-updates"] };
+    els.forEach((el) => observer.observe(el, only));
     setTimeout(() => { observer.disconnect(); resolve(null); }, wait);
   });
   const samples = [];
@@ -329,8 +330,9 @@ async ({ id, actions, n }) => {
       if (ok) { later = true; total = done.written - t0; layout = done.layout; }
     }
     if (ok && act.fire.after) run = await act.fire.after(befores[0], t0);
-    samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later, compute: inCompute,
-                   history: inHistory, layout, followers: watched.length - 1, run });
+    samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later,
+                   compute: inCompute, history: inHistory, layout,
+                   followers: watched.length - 1, run });
     await frame();
   }
   runtime.compute = compute;
@@ -503,8 +505,8 @@ def print_row(row, page):
         note += f"  (no element for: {', '.join(row['missing'])})"
     if row.get("followers"):
         f = row["followers"]
-        note += (f"  (in {f['samples']} samples, up to {f['max']} widgets following the example were "
-                 f"on screen: the time is until they showed the edit too)")
+        note += (f"  (in {f['samples']} samples, up to {f['max']} widgets following the "
+                 f"example were on screen: the time is until they showed the edit too)")
     if row.get("later"):
         later = row["later"]
         note += (f"  ({later['n']} results shown after the event's frame; the event itself "
@@ -515,7 +517,8 @@ def print_row(row, page):
     if row.get("runs"):
         runs = row["runs"]
         print(f"{'':<26} runs of the code (click -> result shown; not an interaction, no goal): "
-              f"n {runs['n']}, median {runs['median']:.0f} ms, p95 {runs['p95']:.0f} ms", flush=True)
+              f"n {runs['n']}, median {runs['median']:.0f} ms, p95 {runs['p95']:.0f} ms",
+              flush=True)
 
 
 def print_summary(rows):
