@@ -73,10 +73,16 @@ def ask_runtime(page, method):
     }""", method)
 
 
+# Pages of a built site that are not chapters: print.html holds every widget, pre-rendered
+# and never made live (waiting for its widgets to go live would wait forever).
+NOT_CHAPTERS = {"index.html", "print.html", "bibliography.html"}
+
+
 def chapter_pages(site, embeds=False):
-    """The chapter pages of a built site (index and, unless asked, embed-*.html left out)."""
+    """The chapter pages of a built site (index, print and, unless asked, embed-*.html left
+    out)."""
     return [p for p in sorted(Path(site).glob("*.html"))
-            if p.name != "index.html" and (embeds or not p.name.startswith("embed-"))]
+            if p.name not in NOT_CHAPTERS and (embeds or not p.name.startswith("embed-"))]
 
 
 def chapters_with_widgets(site, embeds=False):

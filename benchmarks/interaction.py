@@ -1,25 +1,39 @@
 #!/usr/bin/env python3
 """Interaction latency: input event -> DOM updated, for every widget of the book.
 
-Widgets update synchronously: the event handler calls runtime.compute (pycore in Pyodide) and
-writes the DOM before it returns. So the time is taken inside the page: performance.now()
-before dispatching a real input event (a click, an `input` event on a slider or number box
-with a new value, a `change` on a select, a keydown) and after dispatch returns; the sample
-counts only if the widget's `data-updates` grew. Between samples the page gets a frame.
+Widgets compute in the runtime's worker (pycore in Pyodide): the event handler asks for a view
+and the widget writes the DOM when the answer comes, a few tasks later. So the time is taken
+inside the page: performance.now() before dispatching a real input event (a click, an `input`
+event on a slider or number box with a new value, a `change` on a select, a keydown), and again
+when the widget's `data-updates` grows (a MutationObserver sees it at once); a sample without
+an update within 5 s is dropped. Each widget is first scrolled to the middle of the screen (the
+reader looks at what they move), and between samples the page gets a frame.
 
-Per sample three figures are kept:
-  total    dispatch -> return (the goal is about this one: median < 4 ms, p95 < 16 ms);
-  compute  the part of it spent inside runtime.compute (JSON in, pycore in Pyodide, JSON out),
-           measured by wrapping the page's one runtime object (same module instance);
-  history  the part spent in history.replaceState (the widget state written to the URL);
+The example editor (chapters 3-9): an edit is answered when the editor *and every widget on
+screen that follows the example* show it (`total` waits for all of them). Widgets off screen
+that follow it are not waited for: they recompute when they come into view, or once the reader
+pauses editing (assets/widgets/example.js), after the reader's answer and not counted.
+
+The code lab: its interactions are a keystroke in the code box, the answer of 运行 and 恢复原始
+代码 (the button turns busy within the click), and 停止 during a run (until the widget says the
+run was stopped). A run of the code takes seconds (a fresh Python, the reader's whole program):
+it is reported on a line of its own (`runs`), not as an interaction and not against the goal.
+
+Per sample these figures are kept:
+  total    dispatch -> DOM written (the goal is about this one: median < 4 ms, p95 < 16 ms);
+  compute  the time spent inside runtime.compute calls (JSON in, pycore in Pyodide, JSON out,
+           the worker round trip), summed over the sample's requests (several for an edit of
+           the example, which may overlap), by wrapping the page's one runtime object;
+  history  the part spent in history.replaceState (the URL state) within the sample;
   layout   the style + layout the browser then owes, forced right after (paint not included).
 For reference, the same view is also timed in this CPython process (call_json, JSON included).
 
     python3 benchmarks/interaction.py [--n 120] [--only attention,rope] [--json out.json]
                                       [--embeds] [--profile]
 
-Chromium coarsens performance.now() to 0.1 ms on pages that are not cross-origin isolated,
-so figures below ~0.3 ms are quantised.
+With --only, only the chapters holding those widgets are opened. Chromium coarsens
+performance.now() to 0.1 ms on pages that are not cross-origin isolated, so figures below
+~0.3 ms are quantised.
 """
 import argparse
 import json
@@ -29,8 +43,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (built_site, chapter_pages, launch, load_note, percentile,  # noqa: E402
-                    serving, wait_all_live)
+from common import (built_site, chapters_with_widgets, launch, load_note,  # noqa: E402
+                    percentile, serving, wait_all_live)
 
 # How to move each widget: (kind, selector[, keys]) run round-robin. Kinds:
 #   click   cycle through the matching enabled elements and .click() the next one
@@ -41,6 +55,12 @@ from common import (built_site, chapter_pages, launch, load_note, percentile,  #
 #   select  select the next option + `change` event
 #   key     keydown with the next key of the list on the element (bubbles); "ArrowRight Enter"
 #           is two keydowns in one sample (move the cursor, then choose)
+#   type    a keystroke in a textarea (a character added, then taken away) + `input` event: the
+#           answer is the browser's own, within the event (no view is asked for)
+#   run     .click() a button that starts a run of code (the code lab): the answer is what the
+#           click shows at once (aria-busy, 运行中…); the run's time is kept apart (`run`)
+#   stop    start a run (the widget's [data-action=run]), and while it runs .click() the stop
+#           button: the time until the widget shows that the run was stopped
 ACTIONS = {
     "panorama": [("key", """[data-control=block] [data-value='"ffn"']""", ["Enter"]),
                  ("number", "[data-control=d_model]"),
@@ -98,7 +118,10 @@ ACTIONS = {
     "chinchilla": [("range", "input[type=range][data-control]"),
                    ("click", "[data-control=preset] [role=radio]"),
                    ("click", "[data-action=optimal]")],
-    "code-lab": [("click", "[data-action=run]")],
+    # the code lab's interactions: a keystroke in its box, the answer of 运行 and 恢复原始代码
+    # (the run itself is reported apart), and 停止 during a run
+    "code-lab": [("type", "textarea[data-control=code]"), ("run", "[data-action=run]"),
+                 ("stop", "[data-action=stop]"), ("run", "[data-action=restore]")],
     "bpe": [("range", "input[type=range][data-control=k]"), ("click", "[data-control=k] [data-step]"),
             ("click", "[data-control=corpus] [role=radio]")],
     "online-softmax": [("click", "[data-control=step] [data-step]"),
@@ -131,7 +154,23 @@ MEASURE_JS = r"""
 async ({ id, actions, n }) => {
   const root = document.getElementById(id);
   const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
-  const runtime = await (await import(new URL("assets/runtime.js", base).href)).bootRuntime();
+  const { bootRuntime, settled } = await import(new URL("assets/runtime.js", base).href);
+  const runtime = await bootRuntime();
+  // The reader looks at the widget they move: it is on screen (this also decides which of the
+  // widgets following an edited example are on screen, and so recompute at once).
+  root.scrollIntoView({ block: "center" });
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  await frame();
+  await frame();
+  await settled();
+  // An edit in the example editor is answered when the editor and every widget on screen that
+  // follows the example show it; those off screen catch up later (widgets/example.js).
+  const followersOnScreen = () => root.dataset.widget !== "example-editor" ? [] :
+    [...document.querySelectorAll("[data-widget][data-example]")].filter((el) => {
+      if (el === root) return false;
+      const r = el.getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight && r.height > 0;
+    });
   const compute = runtime.compute;
   let inCompute = 0;
   runtime.compute = function (...args) {  // the round trip to the runtime's worker
@@ -211,69 +250,109 @@ async ({ id, actions, n }) => {
         }
       };
     },
+    type(sel) {
+      let i = 0;
+      const fire = () => {
+        const box = root.querySelector(sel);
+        const end = box.value.length;
+        if (i++ % 2 === 0) box.setRangeText("x", end, end, "end");
+        else box.setRangeText("", end - 1, end, "end");
+        box.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText" }));
+      };
+      fire.answered = () => true;
+      return fire;
+    },
+    run(sel) {
+      const fire = () => enabled(sel)[0].click();
+      fire.answered = () => root.getAttribute("aria-busy") === "true";
+      fire.after = async (before, t0) => {  // the run itself: until its view is shown
+        const done = await updated([root], [before], 60000);
+        return done && done.written - t0;
+      };
+      return fire;
+    },
+    stop(sel) {
+      const fire = () => root.querySelector(sel).click();
+      fire.prepare = async () => {  // a run in progress (its Python booted and running)
+        enabled("[data-action=run]")[0].click();
+        await new Promise((r) => setTimeout(r, 300));
+      };
+      return fire;
+    },
   };
   const acts = [], missing = [];
   for (const [kind, sel, keys] of actions) {
-    if (enabled(sel).length === 0) { missing.push(`${kind} ${sel}`); continue; }
+    if (kind !== "stop" && enabled(sel).length === 0) { missing.push(`${kind} ${sel}`); continue; }
     acts.push({ label: `${kind} ${sel}`, fire: makers[kind](sel, keys) });
   }
-  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  // When data-updates next grows past `before`, and the layout that update then costs (null
-  // after 5 s): observers run right after the DOM change, so this is when the result reached
-  // the page. Every widget answers this way: its view comes from the runtime's worker.
-  const updated = (el, before) => new Promise((resolve) => {
+  const count = (el) => Number(el.dataset.updates || 0);
+  // When the data-updates of every element of `els` has grown past its `befores`, and the
+  // layout that update then costs (null after `wait` ms): observers run right after the DOM
+  // change, so this is when the result reached the page. Every widget answers this way: its
+  // view comes from the runtime's worker.
+  const updated = (els, befores, wait = 5000) => new Promise((resolve) => {
+    const grown = () => els.every((el, k) => count(el) > befores[k]);
     const observer = new MutationObserver(() => {
-      if (Number(el.dataset.updates || 0) > before) {
-        observer.disconnect();
-        const written = performance.now();
-        void document.body.getBoundingClientRect();  // pay the style + layout the update caused
-        resolve({ written, layout: performance.now() - written });
-      }
+      if (!grown()) return;
+      observer.disconnect();
+      const written = performance.now();
+      void document.body.getBoundingClientRect();  // pay the style + layout the update caused
+      resolve({ written, layout: performance.now() - written });
     });
-    observer.observe(el, { attributes: true, attributeFilter: ["data-updates"] });
-    setTimeout(() => { observer.disconnect(); resolve(null); }, 5000);
+    const only = { attributes: true, attributeFilter: ["data-updates"] };
+    els.forEach((el) => observer.observe(el, only));
+    setTimeout(() => { observer.disconnect(); resolve(null); }, wait);
   });
   const samples = [];
   for (let i = 0; acts.length && i < n; i++) {
     const act = acts[i % acts.length];
-    const before = Number(root.dataset.updates || 0);
+    if (act.fire.prepare) await act.fire.prepare();
+    const watched = [root, ...followersOnScreen()];
+    const befores = watched.map(count);
     inCompute = 0;
     inHistory = 0;
     let error = null;
     const t0 = performance.now();
     try { act.fire(); } catch (e) { error = String(e); }
     const t1 = performance.now();
-    let ok = !error && Number(root.dataset.updates || 0) > before;
-    let total = t1 - t0, later = false, layout = 0;
+    const answered = act.fire.answered;
+    let ok = !error && (answered ? answered() : watched.every((el, k) => count(el) > befores[k]));
+    let total = t1 - t0, later = false, layout = 0, run = null;
     if (ok) {  // written inside the event: pay the style + layout the change caused
       void document.body.getBoundingClientRect();
       layout = performance.now() - t1;
-    } else if (!error) {
+    } else if (!error && !answered) {
       // The result comes after the event's task, from the runtime's worker. The main thread
       // stays free meanwhile, as in a browser, which lays out at the next frame, not here:
       // the layout is forced (and timed) once, after the result is written.
-      const done = await updated(root, before);
+      const done = await updated(watched, befores);
       ok = done !== null;
       if (ok) { later = true; total = done.written - t0; layout = done.layout; }
     }
-    samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later, compute: inCompute, history: inHistory, layout });
+    if (ok && act.fire.after) run = await act.fire.after(befores[0], t0);
+    samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later,
+                   compute: inCompute, history: inHistory, layout,
+                   followers: watched.length - 1, run });
     await frame();
   }
   runtime.compute = compute;
   history.replaceState = replaceState;
   root.querySelector("[data-action=reset]")?.click();
+  await settled();  // the reset's views (and followers catching up) before the next widget
   return { samples, missing };
 }
 """
 
 
-def cpython_reference(name, params, repeats=50):
-    """Median ms of pycore.widgets.call_json(name, params) in this process (JSON included)."""
+def cpython_reference(name, params, repeats=50, budget_s=2.0):
+    """Median ms of pycore.widgets.call_json(name, params) in this process (JSON included);
+    fewer repeats for a slow view (the code lab runs a whole program: ~1 s each)."""
     from pycore.widgets import call_json
     text = json.dumps(params)
     call_json(name, text)  # imports, first-call caches
     times = []
-    for _ in range(repeats):
+    start = time.perf_counter()
+    while len(times) < repeats and (len(times) < 3 or time.perf_counter() - start < budget_s):
         t = time.perf_counter()
         call_json(name, text)
         times.append(1000 * (time.perf_counter() - t))
@@ -349,6 +428,13 @@ def summarise(r, cpython_ms):
             by_action.setdefault(s["action"], []).append(s["total"])
         row["slowest_action"] = max(by_action, key=lambda a: statistics.median(by_action[a]))
         row["slowest_action_median"] = statistics.median(by_action[row["slowest_action"]])
+        followers = [s["followers"] for s in ok if s.get("followers")]
+        if followers:
+            row["followers"] = {"samples": len(followers), "max": max(followers)}
+    runs = [s["run"] for s in r["samples"] if s.get("run")]
+    if runs:  # runs of code: not interactions, reported apart and not against the goal
+        row["runs"] = {"n": len(runs), "median": statistics.median(runs),
+                       "p95": percentile(runs, 95)}
     return row
 
 
@@ -371,10 +457,10 @@ def main():
     with built_site() as site, serving(site) as base, sync_playwright() as p:
         browser = launch(p)
         context = browser.new_context()
-        for html in chapter_pages(site, embeds=args.embeds):
-            page_html = html.read_text(encoding="utf-8")
-            if "data-widget=" not in page_html:
-                continue
+        for page_name, names in chapters_with_widgets(site, embeds=args.embeds):
+            if only and not set(names) & only:
+                continue  # none of the widgets asked for: the page is not even opened
+            html = site / page_name
             page = context.new_page()
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -417,6 +503,10 @@ def print_row(row, page):
     note = "" if not row["invalid"] else f"  ({row['invalid']} samples without an update dropped)"
     if row["missing"]:
         note += f"  (no element for: {', '.join(row['missing'])})"
+    if row.get("followers"):
+        f = row["followers"]
+        note += (f"  (in {f['samples']} samples, up to {f['max']} widgets following the "
+                 f"example were on screen: the time is until they showed the edit too)")
     if row.get("later"):
         later = row["later"]
         note += (f"  ({later['n']} results shown after the event's frame; the event itself "
@@ -424,6 +514,11 @@ def print_row(row, page):
     print(f"{row['id']:<26} {page:<28} {row['n']:>4} {row['median']:>7.2f} {row['p95']:>7.2f} "
           f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['history']:>8.2f} {row['layout']:>7.2f} {row['cpython']:>8.2f}  "
           f"{'meets' if row['meets'] else 'MISSES'}{note}", flush=True)
+    if row.get("runs"):
+        runs = row["runs"]
+        print(f"{'':<26} runs of the code (click -> result shown; not an interaction, no goal): "
+              f"n {runs['n']}, median {runs['median']:.0f} ms, p95 {runs['p95']:.0f} ms",
+              flush=True)
 
 
 def print_summary(rows):

@@ -2,6 +2,8 @@
 
 Row-vector convention everywhere: a sequence is a (n, d) matrix X, and Q = X @ W_Q.
 """
+import math
+
 import numpy as np
 
 TOKENS = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
@@ -61,7 +63,9 @@ def _entries(name, values, length):
                          f"not {str(values)[:60]}")
     out = []
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
+        # math, not NumPy, for one number: a NumPy call per entry costs far more in Pyodide
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or \
+                (isinstance(v, float) and not math.isfinite(v)):
             raise ValueError(f"example: {name} holds {v!r}; every entry must be a number "
                              f"from {ENTRY_MIN} to {ENTRY_MAX}")
         out.append(int(min(ENTRY_MAX, max(ENTRY_MIN, round(v)))))

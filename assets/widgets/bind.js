@@ -21,7 +21,13 @@ export function sci(x) {
 }
 
 export function lookup(view, path) {
-  return path.split(".").reduce((v, key) => v?.[key], view);
+  return at(view, path.split("."));
+}
+
+function at(view, keys) {
+  let v = view;
+  for (const key of keys) v = v?.[key];
+  return v;
 }
 
 const shadeClass = (v) => `s${Math.min(9, Math.max(0, Math.round(v * 9)))}`;
@@ -40,47 +46,64 @@ function setAttr(el, name, value) {
   if (el.getAttribute(name) !== text) el.setAttribute(name, text);
 }
 
-// data-attr parsed once per element: [[attribute, path], ...]
-const attrLists = new WeakMap();
-function attrsOf(el) {
-  let list = attrLists.get(el);
-  if (!list) {
-    list = el.dataset.attr.split(/\s+/).filter(Boolean).map((pair) => pair.split("="));
-    attrLists.set(el, list);
-  }
-  return list;
+// Each bound element's data-* read and its paths split once, not at every update (a widget
+// binds hundreds of elements, and every update walks them all): one map per kind of binding
+// (an element may carry several, data-bind and data-attr say), element -> its binding.
+function cached(make) {
+  const made = new WeakMap();
+  return (el) => {
+    let b = made.get(el);
+    if (!b) {
+      b = make(el.dataset);
+      made.set(el, b);
+    }
+    return b;
+  };
 }
+const textBinding = cached((d) => ({ keys: d.bind.split("."), digits: Number(d.digits) }));
+const sciBinding = cached((d) => d.sci.split("."));
+const attrBinding = cached((d) => d.attr.split(/\s+/).filter(Boolean).map((pair) => {
+  const [name, path] = pair.split("=");
+  return [name, path.split(".")];
+}));
+const matrixBinding = cached((d) => ({ keys: d.matrix.split("."), digits: Number(d.digits),
+                                       shaded: "shaded" in d }));
 
 // Write every bound text, attribute and matrix cell of root from a view.
 export function bindAll(root, view) {
-  root.querySelectorAll("[data-bind]").forEach((el) => {
-    const value = lookup(view, el.dataset.bind);
-    if (value === undefined) return;
-    setText(el, typeof value === "string" ? value : fmt(value, Number(el.dataset.digits)));
-  });
-  root.querySelectorAll("[data-sci]").forEach((el) => {
-    const value = lookup(view, el.dataset.sci);
+  for (const el of root.querySelectorAll("[data-bind]")) {
+    const { keys, digits } = textBinding(el);
+    const value = at(view, keys);
+    if (value === undefined) continue;
+    setText(el, typeof value === "string" ? value : fmt(value, digits));
+  }
+  for (const el of root.querySelectorAll("[data-sci]")) {
+    const value = at(view, sciBinding(el));
     if (value !== undefined) setText(el, sci(value));
-  });
-  root.querySelectorAll("[data-attr]").forEach((el) => {
-    for (const [name, path] of attrsOf(el)) {
-      const value = lookup(view, path);
+  }
+  for (const el of root.querySelectorAll("[data-attr]")) {
+    for (const [name, keys] of attrBinding(el)) {
+      const value = at(view, keys);
       if (value !== undefined) setAttr(el, name, value);
     }
-  });
-  root.querySelectorAll("table[data-matrix]").forEach((table) => {
-    const m = lookup(view, table.dataset.matrix);
-    if (!m) return;
-    const digits = Number(table.dataset.digits);
-    const shaded = table.hasAttribute("data-shaded");
-    table.querySelectorAll("tbody tr").forEach((tr, i) => {
-      tr.querySelectorAll("td").forEach((td, j) => {
-        const v = m[i][j];
+  }
+  for (const table of root.querySelectorAll("table[data-matrix]")) {
+    const { keys, digits, shaded } = matrixBinding(table);
+    const m = at(view, keys);
+    if (!m) continue;
+    const rows = table.tBodies[0]?.rows ?? [];
+    for (let i = 0; i < rows.length; i++) {
+      const tds = rows[i].getElementsByTagName("td");
+      for (let j = 0; j < tds.length; j++) {
+        const td = tds[j], v = m[i][j];
         setText(td, fmt(v, digits));
         const title = fmt(v, 4);
         if (td.title !== title) td.title = title;
-        if (shaded && td.className !== shadeClass(v)) td.className = shadeClass(v);
-      });
-    });
-  });
+        if (shaded) {
+          const shade = shadeClass(v);
+          if (td.className !== shade) td.className = shade;
+        }
+      }
+    }
+  }
 }

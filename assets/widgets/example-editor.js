@@ -28,19 +28,22 @@ export function mount(root, runtime) {
     const { row, col } = button.dataset;
     const entries = row === "q" ? next.pronoun : next.x[Number(row)];
     entries[Number(col)] = entries[Number(col)] > 0 ? 0 : 1;
-    setExample(next);
+    setExample(next, root);  // this widget answers first: the reader looks at it
   }
 
   root.querySelector("[data-action=reset]").addEventListener("click", () => {
-    if (currentExample()) setExample(null);
+    if (currentExample()) setExample(null, root);
   });
 
-  // one Tab stop for the grid: the focused cell is the tabbable one
+  // one Tab stop for the grid: the focused cell is the tabbable one (two cells change)
+  let tabbable = 0;
   const focusCell = (k) => {
-    cells.forEach((b, n) => { b.tabIndex = n === k ? 0 : -1; });
+    cells[tabbable].tabIndex = -1;
+    cells[k].tabIndex = 0;
+    tabbable = k;
     cells[k].focus();
   };
-  cells[0].tabIndex = 0;
+  cells[0].tabIndex = 0;  // the template makes every cell -1
   const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols };
   cells.forEach((button, k) => {
     button.addEventListener("click", () => {

@@ -6,10 +6,22 @@
 // This module only keeps and passes the reader's dict on: pycore checks it
 // (pycore.example.checked_example) and shows the book's example in place of junk, so a
 // hand-edited link never breaks a page.
+//
+// An edit answers the reader first: the widgets on screen (or about to be) recompute at once;
+// the others are marked stale and recompute when they come into view, or once the reader
+// pauses editing, in idle time, one at a time: the next edit never queues behind a widget
+// nobody is looking at. The URL and the storage are written then too (history.replaceState
+// costs milliseconds), and at once when the reader leaves, hides or copies the page.
+import { owe } from "../runtime.js";
 
 const PARAM = "example";
 const KEY = "tbook-example";
 const listeners = new Map();  // widget root -> what it does when the example changes
+const near = new Set();       // follower roots on screen (any part of them)
+const stale = new Set();      // follower roots that show an older example
+const NEAR = "0px";  // on screen: a widget just off it catches up as it scrolls in
+const idle = window.requestIdleCallback ?? ((task) => setTimeout(task, 50));
+const IDLE_WAIT = { timeout: 400 };  // after the pause, idle or not, catch up by then
 
 function storage() {
   try {
@@ -33,6 +45,7 @@ let current = parse(new URLSearchParams(location.search).get(PARAM))
   ?? parse(storage()?.getItem(KEY));
 
 function save() {
+  saveDue = false;
   const url = new URL(location.href);
   if (current) url.searchParams.set(PARAM, JSON.stringify(current));
   else url.searchParams.delete(PARAM);
@@ -48,14 +61,85 @@ export function currentExample() {
   return current;
 }
 
-// A new example for the page: every widget that follows it recomputes.
-export function setExample(example) {
+// The page's work owed after an edit (stale widgets, the URL), done once the reader has paused
+// editing for QUIET ms, in idle time: a reader clicking one entry after another never waits
+// behind a widget off screen (the runtime's worker answers one request at a time). While any
+// work is owed, runtime.js settled() waits for it (tests and benchmarks read the page then).
+const QUIET = 400;
+let saveDue = false;
+let debt = null;       // owe()'s release while work is owed
+let working = false;   // a catch-up is scheduled or running
+let lastEdit = 0;
+
+function catchUp() {
+  debt ??= owe();
+  lastEdit = performance.now();
+  if (working) return;
+  working = true;
+  setTimeout(() => idle(step, IDLE_WAIT), QUIET);
+}
+
+function step() {
+  const since = performance.now() - lastEdit;
+  if (since < QUIET) {  // edited again meanwhile: wait for the next pause
+    setTimeout(() => idle(step, IDLE_WAIT), QUIET - since);
+    return;
+  }
+  const root = stale.values().next().value;
+  if (root === undefined) {
+    if (saveDue) save();
+    working = false;
+    debt?.();
+    debt = null;
+    return;
+  }
+  stale.delete(root);
+  const done = root.isConnected ? recompute(root) : Promise.resolve();
+  done.finally(() => idle(step, IDLE_WAIT));
+}
+
+function recompute(root) {
+  stale.delete(root);
+  return Promise.resolve(listeners.get(root)?.()).catch(() => {});  // a widget reports its own
+}
+
+function flushExample() {
+  if (saveDue) save();
+}
+addEventListener("pagehide", flushExample);
+document.addEventListener("visibilitychange", flushExample);
+document.addEventListener("copy", flushExample);
+
+// Which followers are near the screen, kept up to date by the browser (no layout forced at
+// an edit). Without IntersectionObserver, every follower counts as near.
+const observer = "IntersectionObserver" in window ? new IntersectionObserver((entries) => {
+  for (const { target, isIntersecting } of entries) {
+    if (!isIntersecting) { near.delete(target); continue; }
+    near.add(target);
+    if (stale.has(target)) recompute(target);  // scrolled into view: catch up now
+  }
+}, { rootMargin: NEAR }) : null;
+
+// A new example for the page: every widget that follows it recomputes, those near the screen
+// at once (`first`, the widget the reader edited in, before them), the others later.
+export function setExample(example, first = null) {
   current = example;
-  save();
-  listeners.forEach((listener, root) => {
-    if (root.isConnected) listener();
-    else listeners.delete(root);  // a widget of a page the reader moved away from
+  saveDue = true;
+  const roots = [...listeners.keys()].filter((root) => {
+    if (root.isConnected) return true;
+    listeners.delete(root);  // a widget of a page the reader moved away from
+    stale.delete(root);
+    near.delete(root);
+    observer?.unobserve(root);
+    return false;
   });
+  if (first && listeners.has(first)) recompute(first);
+  for (const root of roots) {
+    if (root === first) continue;
+    if (!observer || near.has(root)) recompute(root);
+    else stale.add(root);
+  }
+  catchUp();
 }
 
 // What pycore accepted of the example `sent` (its canonical form, null = the book's): stored
@@ -65,11 +149,14 @@ export function settleExample(sent, canonical) {
   if (JSON.stringify(sent ?? null) !== JSON.stringify(current)) return;
   if (JSON.stringify(canonical) === JSON.stringify(current)) return;
   current = canonical;
-  save();
+  saveDue = true;
+  catchUp();
 }
 
+// listener() recomputes root's widget for the current example (and returns that promise).
 export function onExampleChange(root, listener) {
   listeners.set(root, listener);
+  observer?.observe(root);
 }
 
 // an example from the storage shows in the URL too; one that is not even JSON leaves it

@@ -235,3 +235,37 @@ def test_the_example_follows_a_chapter_opened_in_place(open_page):
     assert page.url_example() is None and page.stored_example() is None
     assert_follows(page, None)
     assert page.errors == []
+
+
+EDIT_WITH_FOLLOWER_OFF_SCREEN = """async () => {
+    const editor = document.querySelector('[data-widget="example-editor"]');
+    const follower = document.querySelector('[data-widget="multi-head"]');
+    editor.scrollIntoView({ block: "center" });
+    for (let k = 0; k < 3; k++) await new Promise((r) => requestAnimationFrame(r));
+    const box = follower.getBoundingClientRect();
+    const before = [Number(editor.dataset.updates), Number(follower.dataset.updates)];
+    editor.querySelector('.ex-cell[data-row="3"][data-col="1"]').click();
+    while (Number(editor.dataset.updates) === before[0]) {
+        await new Promise((r) => setTimeout(r, 5));
+    }
+    return { offScreen: box.bottom < 0 || box.top > innerHeight,
+             followerMoved: Number(follower.dataset.updates) !== before[1], before: before[1] };
+}"""
+
+
+def test_a_follower_off_screen_recomputes_after_the_editor_and_catches_up(open_page):
+    """The edit answers in the editor first; the follower off screen is not recomputed
+    meanwhile (it catches up once the reader pauses or scrolls to it), and then shows
+    pycore's numbers for the edited example."""
+    page = open_page("05-multi-head.html")
+    state = page.page.evaluate(EDIT_WITH_FOLLOWER_OFF_SCREEN)
+    assert state["offScreen"] and not state["followerMoved"]
+    follower = page.page.locator('[data-widget="multi-head"]').first
+    follower.evaluate("el => el.scrollIntoView()")
+    page.page.wait_for_function(
+        f"() => Number(document.querySelector('[data-widget=\"multi-head\"]').dataset.updates)"
+        f" > {state['before']}", timeout=30_000)
+    view = pycore_view("multi-head", **params_of(follower), example=EDITED)
+    assert_shows(follower, view, min_count=10)
+    assert_drawn(follower, view)
+    assert page.errors == []
