@@ -111,3 +111,55 @@ def test_the_editor_reports_what_changed():
     book = compute("example-editor", {"example": example.default_example()})
     assert book["canonical"] is None and book["n_changed"] == 0
     assert compute("example-editor", {"example": "junk"})["problem_text"]
+
+
+# --- the sentence: tokens removed, and added from the palette ------------------------------
+
+def test_the_palette_gives_each_token_six_features_and_a_reason():
+    assert set(example.PALETTE).isdisjoint(example.TOKENS)
+    for token, (features, reason) in example.PALETTE.items():
+        assert len(features) == 6 and set(features) <= {0, 1} and reason
+    assert example.PALETTE["小狗"][0] == [1, 1, 0, 0, 0, 0]  # animate entity, as 小猫
+
+
+def test_a_sentence_takes_palette_tokens_with_their_features():
+    ex = example.checked_example({"tokens": ["小狗", "没有", "过", "路口", "因为", "它", "饿"]})
+    x = example.sentence_embeddings(ex)
+    assert x.shape == (7, 6)
+    assert x[0].tolist() == [1, 1, 0, 0, 0, 0] and x[3].tolist() == [1, 0, 0, 0, 0, 0]
+    assert x[5].tolist() == [0, 0, 0, 0, 0, 1] and x[6].tolist() == [0, 0, 0, 0, 1, 0]
+    assert example.embeddings(ex).shape == (9, 6)  # the book's rows stay for other widgets
+    assert example.sentence_note(ex) and not example.sentence_note(example.default_example())
+
+
+def test_a_book_token_keeps_its_edited_features_in_a_new_sentence():
+    x = example.default_example()["x"]
+    x[3][1] = 1  # 马路 gets 有生命
+    ex = example.checked_example({"x": x, "tokens": ["它", "小狗", "马路", "了"]})
+    assert example.sentence_embeddings(ex)[2].tolist() == [1, 1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("tokens, words", [
+    ("小猫", "list of 4 to 12"), (["它", "了", "累"], "list of 4 to 12"),
+    (["它"] + list(example.PALETTE) + ["累", "了", "太", "小猫"], "list of 4 to 12"),
+    (["它", "了", "累", "狮子"], "'狮子'"), (["它", "了", "累", 3], "3"),
+    (["它", "了", "累", "累"], "twice"), (["小猫", "了", "累", "太"], "keep 它"),
+])
+def test_a_junk_sentence_gets_a_clear_error(tokens, words):
+    with pytest.raises(ValueError, match="example: ") as err:
+        example.checked_example({"tokens": tokens})
+    assert words in str(err.value)
+    assert example.resolve_example({"tokens": tokens})[0] == example.default_example()
+
+
+def test_attention_over_a_sentence_with_a_palette_token():
+    """小狗 小猫 它 了 累: 它's query (1 1 0 0 0 0) scores 2 with 小狗 and 小猫, 0 with the
+    other three keys (it, 了 and 累 share no feature with the query)."""
+    tokens = ["小狗", "小猫", "它", "了", "累"]
+    view = compute("attention", {"query": "它", "example": {"tokens": tokens}})
+    e = math.exp(2 / math.sqrt(6))
+    assert view["tokens"] == tokens and view["index"] == 2 and view["n"] == 5
+    assert view["row"][:5] == pytest.approx([e / (2 * e + 3)] * 2 + [1 / (2 * e + 3)] * 3)
+    # a query that is not in the sentence falls back to 它
+    assert compute("attention", {"query": "马路", "example": {"tokens": tokens}})["query"] == "它"
+    assert compute("attention", {"query": "小狗", "example": {"tokens": tokens}})["index"] == 0
