@@ -13,7 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from .. import figure, vectors
-from ..example import FEATURES, TOKENS, embeddings, example_key, resolve_example
+from ..example import (FEATURES, TOKENS, embeddings, example_key, resolve_example,
+                       sentence_note)
 
 # What the page already displays ({"example": ...}) is an input of the view, not a block
 # parameter: the fixed part depends on no parameter, so a `shown` of the same example means
@@ -77,6 +78,7 @@ def view(a, b, shown=None, example=None):
     pair = [(ia, ib), (ib, ia)]
     out = {
         "a": a, "b": b, "ia": ia, "ib": ib,
+        "sentence_note": sentence_note(ex),  # the nine book tokens only, so far
         "vec_a": e[ia], "vec_b": e[ib],
         "dot": vectors.dot(e[ia], e[ib]),
         "norm_a": vectors.norm(e[ia]), "norm_b": vectors.norm(e[ib]),

@@ -342,3 +342,22 @@ def test_a_junk_sentence_in_the_url_shows_the_books_example(open_page, tokens):
     assert_attention_follows(page, book.TOKENS)
     assert page.editor().locator("[data-bind=problem_text]").inner_text()
     assert page.url_example() is None and page.errors == []
+
+
+@pytest.mark.parametrize("href", [h for h, names in sorted(CHAPTERS.items())
+                                  if names != ["attention"]])
+def test_a_widget_that_keeps_the_books_tokens_says_so(open_page, href):
+    """A changed sentence: the widgets that draw the book's nine tokens only say so in their
+    caption (and still show pycore's numbers); with the book's sentence they say nothing."""
+    tokens = ["小猫", "马路", "小狗", "因为", "它", "累"]
+    page = open_page(href + "?example=" + json.dumps({"tokens": tokens}))
+    assert page.sentence() == tokens
+    assert_follows(page, {"tokens": tokens})
+    for name in CHAPTERS[href]:
+        note = page.page.locator(f'[data-widget="{name}"] .sentence-note').first
+        assert note.inner_text() == book.SENTENCE_NOTE
+    page.editor().locator("[data-action=reset]").click()
+    assert_follows(page, None)
+    for name in CHAPTERS[href]:
+        assert not page.page.locator(f'[data-widget="{name}"] .sentence-note').first.is_visible()
+    assert page.errors == []
