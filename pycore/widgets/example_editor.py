@@ -75,7 +75,7 @@ def palette_rows(ex):
         rows.append({"token": t, "features": " ".join(map(str, features_of(ex, t))),
                      "reason": reason, "hidden": t in ex["tokens"],
                      "locked": str(full).lower(),
-                     "say": f"句子已有 {MAX_TOKENS} 个词，先删一个" if full else
+                     "say": f"「{t}」：句子已有 {MAX_TOKENS} 个词，先删一个" if full else
                      f"把「{t}」加进句子"})
     return rows
 
