@@ -71,7 +71,7 @@ def palette_rows(ex):
     full = len(ex["tokens"]) >= MAX_TOKENS
     rows = []
     for t in ALL_TOKENS:
-        reason = PALETTE[t][1] if t in PALETTE else "书中的词（特征在上面的表里改）"
+        reason = PALETTE[t][1] if t in PALETTE else "书中的词（特征在下表里改）"
         rows.append({"token": t, "features": " ".join(map(str, features_of(ex, t))),
                      "reason": reason, "hidden": t in ex["tokens"],
                      "locked": str(full).lower(),
