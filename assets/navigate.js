@@ -75,6 +75,10 @@ async function go(url, onPage, { push, refresh = false, scrollY = null }) {
   if (push) history.pushState(null, "", url);
   shownPath = url.pathname;
   markCurrent(url);
+  onPage(main);
+  document.dispatchEvent(new CustomEvent("tbook:page", { detail: { main } }));
+  // Scrolled only now: wiring the page shows its widgets' 嵌入 and notebook buttons, which
+  // can give a caption a second line; a position restored before would land short of it.
   if (!refresh) {  // a new page: at its top, its anchor or where the reader left it
     if (scrollY !== null) window.scrollTo(0, scrollY);
     else scrollTo(url);
@@ -84,8 +88,6 @@ async function go(url, onPage, { push, refresh = false, scrollY = null }) {
       heading.focus({ preventScroll: true });
     }
   }
-  onPage(main);
-  document.dispatchEvent(new CustomEvent("tbook:page", { detail: { main } }));
 }
 
 export function enableNavigation(onPage) {

@@ -2,7 +2,8 @@
 // "下载本节的 Jupyter notebook" link (page.html): each downloads a Jupyter notebook with the
 // numbers the reader sees. The build writes the notebooks for the blocks' parameters
 // (site/notebooks/<widget id or chapter>.ipynb, bookbuild/notebooks.py); the page fetches one,
-// writes each widget's current parameters into its params cell and, where the book is served
+// writes each widget's current parameters (with the reader's edited running example, for a
+// widget over it: common.js currentParams) into its params cell and, where the book is served
 // over HTTP, the pycore wheel's address here into the install cell and a link to the widget
 // into its heading, and saves it from a Blob. Nothing leaves the browser; the cells to
 // rewrite say so in their metadata.

@@ -62,7 +62,8 @@ LESSONS = {
         "steps": [
             ("运行示例里每个词是一行 6 维的特征向量；取出两行，点积和余弦就是它们的相似程度。",
              "from pycore import example\n"
-             "E = example.EMBEDDINGS  # (9, 6)：一行一个词\n"
+             "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
+             "E = example.embeddings(ex)  # (9, 6)：一行一个词\n"
              "va = E[example.TOKENS.index(params[\"a\"])]\n"
              "vb = E[example.TOKENS.index(params[\"b\"])]\n"
              "same(va @ vb, view[\"dot\"])\n"
@@ -76,8 +77,9 @@ LESSONS = {
             ("用语义头的三个矩阵把嵌入投影成 Q、K、V，算 $QK^\\top/\\sqrt{d_k}$，"
              "需要时遮住未来的位置，再逐行 softmax。",
              "from pycore import example\n"
-             "X = example.EMBEDDINGS  # (9, 6)\n"
-             "W_q, W_k, W_v = example.semantic_head()\n"
+             "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
+             "X = example.embeddings(ex)  # (9, 6)\n"
+             "W_q, W_k, W_v = example.semantic_head_of(ex)  # W_Q 的代词行也可能改过\n"
              "Q, K, V = X @ W_q, X @ W_k, X @ W_v  # 各 (9, 6)\n"
              "scores = params[\"scale\"] * Q @ K.T / np.sqrt(Q.shape[1])  # (9, 9)\n"
              "if params[\"causal\"]:\n"
@@ -126,7 +128,9 @@ LESSONS = {
         "steps": [
             ("头 A 看语义，头 B 看前一个位置；各自算出注意力权重。",
              "from pycore import example, multihead\n"
-             "r = multihead.two_heads()\n"
+             "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
+             "r = multihead.two_heads(example.embeddings(ex),\n"
+             "                        w_q=example.semantic_head_of(ex)[0])\n"
              "i = example.TOKENS.index(params[\"query\"])\n"
              "same(r[\"heads\"][0][\"weights\"][i], view[\"row_a\"])\n"
              "same(r[\"heads\"][1][\"weights\"][i], view[\"row_b\"])"),
@@ -148,14 +152,16 @@ LESSONS = {
              "from pycore import example\n"
              "from pycore.positional import sinusoidal\n"
              "\n"
+             "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
+             "\n"
              "def semantic_attention(x):\n"
-             "    W_q, W_k, W_v = example.semantic_head()\n"
+             "    W_q, W_k, W_v = example.semantic_head_of(ex)\n"
              "    q, k, v = x @ W_q, x @ W_k, x @ W_v\n"
              "    s = q @ k.T / np.sqrt(q.shape[1])\n"
              "    w = np.exp(s - s.max(axis=1, keepdims=True))\n"
              "    return (w / w.sum(axis=1, keepdims=True)) @ v\n"
              "\n"
-             "X, perm = example.EMBEDDINGS, np.array(view[\"perm\"])\n"
+             "X, perm = example.embeddings(ex), np.array(view[\"perm\"])\n"
              "pe = sinusoidal(9, 6) if params[\"positions\"] else np.zeros_like(X)\n"
              "diff = np.abs(semantic_attention(X[perm] + pe) - semantic_attention(X + pe)[perm])\n"
              "print(f\"最大差 {diff.max():.2e}\")\n"
@@ -208,8 +214,11 @@ LESSONS = {
         "steps": [
             ("pycore.encoder 把整层拆成一串步骤，每步给出 9×6 的矩阵；"
              "LayerNorm 之后每行的标准差接近 1。",
+             "from pycore import example\n"
              "from pycore.encoder import encoder_steps\n"
-             "s = encoder_steps(params[\"layout\"])[view[\"step\"] - 1]\n"
+             "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
+             "s = encoder_steps(params[\"layout\"], x=example.embeddings(ex),\n"
+             "                  w_q=example.semantic_head_of(ex)[0])[view[\"step\"] - 1]\n"
              "m = s[\"matrix\"]  # (9, 6)\n"
              "print(s[\"key\"], m.shape)\n"
              "same(m.std(axis=1), view[\"row_std\"])"),
@@ -433,6 +442,153 @@ LESSONS = {
              "same(n * n * size, view[\"memory\"][\"full_scores\"])\n"
              "same(B * B * size, view[\"memory\"][\"tile_scores\"])\n"
              "same((n / B) ** 2, view[\"memory\"][\"ratio\"])"),
+        ],
+    },
+    "example-editor": {
+        "title": "改写运行示例",
+        "keys": ["query", "x", "pronoun", "n_changed", "changes", "row", "top"],
+        "steps": [
+            ("小部件先检查改过的例子：每格取整并夹到 0 到 2 之间；再数出哪些格与书中的不同。"
+             "没有改过（params 里没有 example）时就是书中的例子。",
+             "from pycore import example\n"
+             "ex, problem = example.resolve_example(params.get(\"example\"))  # 坏的例子：书中的\n"
+             "book = example.default_example()\n"
+             "X, X_book = np.array(ex[\"x\"]), np.array(book[\"x\"])  # 各 (9, 6)\n"
+             "changed = np.sum(X != X_book) + np.sum(np.array(ex[\"pronoun\"])\n"
+             "                                       != np.array(book[\"pronoun\"]))\n"
+             "print(f\"改了 {changed} 格\")\n"
+             "same(X, view[\"x\"])\n"
+             "same(changed, view[\"n_changed\"])"),
+            ("预览的是语义头在查询词那一行的权重：$W_Q$ 是单位矩阵，只有代词那一行换成你设的"
+             "数；$W_K$、$W_V$ 是单位矩阵。打分除以 $\\sqrt{6}$ 再 softmax。",
+             "W_q = np.eye(6)\n"
+             "W_q[5] = ex[\"pronoun\"]  # 代词那一行：它要找什么\n"
+             "i = example.TOKENS.index(params[\"query\"])\n"
+             "s = (X[i] @ W_q) @ X.T / np.sqrt(6)  # (9,)：查询词对每个词的分数\n"
+             "w = np.exp(s - s.max()); w = w / w.sum()\n"
+             "print(dict(zip(example.TOKENS, np.round(w, 3).tolist())))\n"
+             "same(w, view[\"row\"])\n"
+             "assert example.TOKENS[int(np.argmax(w))] == view[\"top\"][\"token\"]"),
+        ],
+    },
+    "alibi-rope": {
+        "title": "ALiBi 与 RoPE：两种告诉注意力距离的办法",
+        "keys": ["query", "head", "theta", "causal", "slope", "w_before", "w_alibi", "w_rope"],
+        "steps": [
+            ("ALiBi 不改向量，只在分数上减去 $m\\,|i-j|$：8 个头的斜率是 $2^{-h}$"
+             "（1/2 到 1/256）。距离每远一个词就少 $m$ 个 logit，所以权重每隔 "
+             "$\\ln 2/m$ 个词减半。",
+             "from pycore import example\n"
+             "X = example.EMBEDDINGS  # (9, 6)\n"
+             "W_q, W_k, _ = example.semantic_head()\n"
+             "i = example.TOKENS.index(params[\"query\"])\n"
+             "scores = (X[i] @ W_q) @ (X @ W_k).T / np.sqrt(6)  # (9,)\n"
+             "dist = np.abs(np.arange(9) - i)\n"
+             "m = 2.0 ** -params[\"head\"]\n"
+             "keep = np.arange(9) <= i if params[\"causal\"] else np.ones(9, dtype=bool)\n"
+             "\n"
+             "def softmax(z):\n"
+             "    z = np.where(keep, z, -np.inf)  # 因果掩码：查询之后的词不看\n"
+             "    e = np.exp(z - z.max())\n"
+             "    return e / e.sum()\n"
+             "\n"
+             "alibi = softmax(scores - m * dist)\n"
+             "print(f\"m = {m}，权重每 {np.log(2) / m:.1f} 个词减半\")\n"
+             "same(m, view[\"slope\"])\n"
+             "same(np.log(2) / m, view[\"half_weight\"])\n"
+             "same(softmax(scores), view[\"w_before\"])\n"
+             "same(alibi, view[\"w_alibi\"])"),
+            ("RoPE 把 q、k 的每一对维度 $(x_{2k}, x_{2k+1})$ 按位置转 $p\\theta$，"
+             "分数于是只和相对位置 $i-j$ 有关。这里三对维度用同一个 $\\theta$。",
+             "theta = round(params[\"theta\"], 2)\n"
+             "\n"
+             "def rotate(v, p):  # v: (..., 6)；p：位置，标量或 (n, 1)\n"
+             "    a, b = v[..., 0::2], v[..., 1::2]\n"
+             "    c, s = np.cos(p * theta), np.sin(p * theta)\n"
+             "    out = np.empty_like(v)\n"
+             "    out[..., 0::2], out[..., 1::2] = a * c - b * s, a * s + b * c\n"
+             "    return out\n"
+             "\n"
+             "q = rotate(X[i] @ W_q, i)  # (6,)\n"
+             "k = rotate(X @ W_k, np.arange(9)[:, None])  # (9, 6)：第 j 个键转 jθ\n"
+             "rope = softmax(k @ q / np.sqrt(6))\n"
+             "print(dict(zip(example.TOKENS, np.round(rope, 3).tolist())))\n"
+             "same(rope, view[\"w_rope\"])"),
+        ],
+    },
+    "beam-search": {
+        "title": "束搜索与采样",
+        "keys": ["width", "alpha", "max_new", "best", "n_finished", "sample_per_token"],
+        "steps": [
+            ("模型是一张二元表：下一个词的 logit 只看上一个词。束搜索找到的句子，"
+             "$\\log p$ 是每一步 $\\log p(w_t\\mid w_{t-1})$ 之和；排名用的分数再除以长度的 "
+             "$\\alpha$ 次方。",
+             "from pycore import beam as B\n"
+             "table = B.logit_table()  # (V, V)：行是上一个词，列是下一个词；-inf 表示不可能\n"
+             "logp_table = np.full(table.shape, -np.inf)\n"
+             "for r in range(len(table)):\n"
+             "    if np.isfinite(table[r]).any():  # “。”那一行什么也接不了\n"
+             "        z = table[r] - table[r][np.isfinite(table[r])].max()\n"
+             "        logp_table[r] = z - np.log(np.exp(z).sum())  # 对数 softmax\n"
+             "words = view[\"best\"][\"sentence\"].split()\n"
+             "prev = [B.PROMPT[-1]] + words[:-1]  # 每个词前面的那个词\n"
+             "logp = sum(logp_table[B.VOCAB.index(a), B.VOCAB.index(b)]\n"
+             "           for a, b in zip(prev, words))\n"
+             "alpha = round(params[\"alpha\"], 1)\n"
+             "print(f\"{' '.join(words)}：log p = {logp:.3f}\")\n"
+             "same(logp, view[\"best\"][\"logp\"])\n"
+             "same(logp / len(words) ** alpha, view[\"best\"][\"score\"])"),
+            ("采样的句子也用同一张表打分（温度只改变抽签，不改变这里的 $\\log p$）；"
+             "四句各自每词平均的 $\\log p$ 再取平均，就是小部件里和束比较的那个数。",
+             "per_token = []\n"
+             "for sample in view[\"samples\"]:\n"
+             "    w = sample[\"sentence\"].split()\n"
+             "    p = [B.PROMPT[-1]] + w[:-1]\n"
+             "    lp = sum(logp_table[B.VOCAB.index(a), B.VOCAB.index(b)] for a, b in zip(p, w))\n"
+             "    same(lp, sample[\"logp\"])\n"
+             "    per_token.append(lp / len(w))\n"
+             "same(np.mean(per_token), view[\"sample_per_token\"])"),
+        ],
+    },
+    "quantize": {
+        "title": "量化：用更少的位存权重",
+        "keys": ["bits", "symmetric", "granularity", "group_size", "levels", "n_scales",
+                 "weight"],
+        "steps": [
+            ("对称量化：每一块（整个矩阵、每一列或每列的每一组）的缩放因子是 "
+             "$s=\\max|x|/(2^{b-1}-1)$，存 $q=\\mathrm{round}(x/s)$，读回 $qs$。"
+             "非对称量化多存一个零点 $z$，把 $2^b$ 个整数铺满 $[\\min, \\max]$。",
+             "from pycore import quantize as Q\n"
+             "W = Q.lab_weight(\"W_Q\")  # (128, 128)：代码实验里的 W_Q\n"
+             "b = params[\"bits\"]\n"
+             "g = {\"tensor\": 128 * 128, \"channel\": 128, \"group\": params[\"group_size\"]}\n"
+             "n = g[params[\"granularity\"]]  # 共用一个缩放因子的数\n"
+             "blocks = W.T.reshape(-1, n)  # 一列接一列切块：(块数, n)\n"
+             "if params[\"symmetric\"]:\n"
+             "    top = 2 ** (b - 1) - 1\n"
+             "    s = np.abs(blocks).max(axis=1, keepdims=True) / top\n"
+             "    z = np.zeros_like(s)\n"
+             "    q = np.clip(np.round(blocks / s), -top, top)\n"
+             "else:\n"
+             "    top = 2 ** b - 1\n"
+             "    lo = np.minimum(blocks.min(axis=1, keepdims=True), 0)\n"
+             "    hi = np.maximum(blocks.max(axis=1, keepdims=True), 0)\n"
+             "    s = (hi - lo) / top\n"
+             "    z = np.round(-lo / s)\n"
+             "    q = np.clip(np.round(blocks / s) + z, 0, top)\n"
+             "err = np.abs((q - z) * s - blocks)\n"
+             "print(f\"{len(s)} 个缩放因子，最大误差 {err.max():.2e}\")\n"
+             "same(len(s), view[\"n_scales\"])\n"
+             "same(err.max(), view[\"weight\"][\"max_abs\"])\n"
+             "same(err.mean(), view[\"weight\"][\"mean_abs\"])"),
+            ("字节数：原来每个数 2 字节（fp16）；量化后整数占 $b/8$ 字节，"
+             "每个缩放因子按 fp16 存 2 字节，非对称时每块再加一个 $b$ 位的零点。",
+             "payload = W.size * b // 8\n"
+             "zeros = 0 if params[\"symmetric\"] else -(-len(s) * b // 8)  # 向上取整\n"
+             "after = payload + 2 * len(s) + zeros\n"
+             "print(f\"{2 * W.size:,} → {after:,} 字节\")\n"
+             "same(2 * W.size, view[\"weight\"][\"before\"])\n"
+             "same(after, view[\"weight\"][\"after\"])"),
         ],
     },
     "padding-mask": {

@@ -27,31 +27,43 @@ from tests.notebook_kernel import Kernel, errors, view_outputs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# An edited running example, as a page sends it (pycore.example.checked_example's dict): 马路
+# alive, 累 a doubled state, and the pronoun asking for a state too. The widgets that follow the
+# example get it in MOVED, so their notebooks must hold for the reader's example as well.
+EDITED = {"x": [[1, 1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 1, 0, 0, 0], [1, 1, 0, 0, 0, 0],
+                [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 1], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 2, 0],
+                [0, 0, 0, 1, 0, 0]],
+          "pronoun": [1, 1, 0, 0, 1, 0]}
+
 # For every widget, parameters other than its block's: the notebooks must hold for them too.
 MOVED = {
-    "attention": {"query": "小猫", "scale": 2.5, "causal": True},
+    "alibi-rope": {"query": "了", "head": 6, "theta": 0.35, "causal": True},
+    "attention": {"query": "小猫", "scale": 2.5, "causal": True, "example": EDITED},
     "attention-cost": {"n": 4096},
+    "beam-search": {"width": 2, "alpha": 0.3, "max_new": 7, "temperature": 0.6, "seed": 9},
     "bpe": {"k": 120, "corpus": "balanced"},
     "chinchilla": {"params": 7e10, "tokens": 1.4e12, "flops": 1e24, "given": "ND"},
     "code-lab": {"seed": 7, "causal": False, "time_limit": 10},
     "cross-attention": {"step": 7, "scale": 2.5},
     "dot-product": {"a": [-2.0, 1.5], "b": [0.5, -3.0]},
-    "embedding": {"a": "它", "b": "累"},
-    "encoder-layer": {"step": 4, "layout": "pre"},
+    "embedding": {"a": "它", "b": "累", "example": EDITED},
+    "encoder-layer": {"step": 4, "layout": "pre", "example": EDITED},
+    "example-editor": {"query": "累", "head": False, "example": EDITED},
     "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
-                 "dtype": "int8"},
+                 "dtype": "int8", "example": EDITED},
     "learned-vs-handmade": {"adjective": "宽", "head": "0-3"},
     "lr-schedule": {"warmup": 500, "peak": 0.001, "total": 20000, "decay": "cosine",
                     "min_ratio": 0.0, "step": 7000},
-    "multi-head": {"query": "马路", "heads": "B"},
+    "multi-head": {"query": "马路", "heads": "B", "example": EDITED},
     "online-softmax": {"query": "累", "tile": 2, "step": 3, "n": 16384, "block": 64, "d": 128,
                        "dtype": "fp32"},
     "padding-mask": {"query": "累", "side": "left", "mask": False, "causal": True},
     "panorama": {"d_model": 1024, "vocab": 32000, "layers": 24, "block": "ffn"},
     "param-count": {"preset": "LLaMA-7B", "d_model": 0, "layers": 0, "vocab": 0, "d_ff": 0,
                     "ff_4d": False},
-    "permutation": {"seed": 3, "perm": [], "positions": True},
+    "permutation": {"seed": 3, "perm": [], "positions": True, "example": EDITED},
     "positional-encoding": {"d_model": 32, "pair": 5, "p": 40, "k": 9},
+    "quantize": {"bits": 4, "symmetric": False, "granularity": "group", "group_size": 64},
     "rope": {"q": [0.3, -1.2], "k": [1.5, 0.4], "m": 11, "n": 4, "theta": 0.2},
     "sampling": {"temperature": 0.7, "top_k": 5, "top_p": 0.8, "seed": 3, "draws": 500},
     "scaling-variance": {"d_k": 512, "seed": 11},

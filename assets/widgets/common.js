@@ -82,11 +82,22 @@ const onScreen = new WeakMap();  // root -> () => the parameters of the view it 
 
 // The parameters of the numbers the reader sees (the notebook download takes them): those of
 // the view on screen once the widget is live, else the block's with the link's state (what
-// the page is about to show). Only the block's parameters, no page-only inputs.
+// the page is about to show). The block's parameters and, for a widget over the running
+// example that the reader has edited, the example that view was computed with (pycore's
+// compute takes it as the view's `example` input); no other page-only inputs.
 export function currentParams(root) {
   const initial = JSON.parse(root.dataset.params);
-  const shown = onScreen.get(root)?.() ?? { ...initial, ...urlState(root, initial) };
-  return structuredClone(Object.fromEntries(Object.keys(initial).map((k) => [k, shown[k]])));
+  const shown = onScreen.get(root)?.()
+    ?? withExample(root, { ...initial, ...urlState(root, initial) });
+  const params = Object.fromEntries(Object.keys(initial).map((k) => [k, shown[k]]));
+  if (shown.example) params.example = shown.example;
+  return structuredClone(params);
+}
+
+// A widget over the running example (data-example) asks with the page's edited example.
+function withExample(root, asked) {
+  const example = "example" in root.dataset ? currentExample() : null;
+  return example ? { ...asked, example } : asked;
 }
 
 // Resolves once the widget mounted on root has drawn its first live view.
@@ -99,19 +110,16 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
   const initial = JSON.parse(root.dataset.params);
   let state = structuredClone(initial);  // what the reader asked for last
   let shownState = null;                 // the parameters of the view on screen
+  let shownSent = null;                  // ...and the request it came from (with the example)
   let running = null;                    // the loop computing views, while there is one
   let updates = 0;
-  onScreen.set(root, () => shownState);
-  // A widget over the running example (data-example) asks with the page's edited example.
+  onScreen.set(root, () => shownSent);
   const follows = "example" in root.dataset;
-  const request = (asked) => {
-    const example = follows ? currentExample() : null;
-    return example ? { ...asked, example } : asked;
-  };
 
-  function show(view, asked) {
+  function show(view, asked, sent) {
     if (root.querySelector(".widget-status")?.textContent !== STATUS.live) setState(root, "live");
     shownState = asked;
+    shownSent = sent;
     widget.view = view;
     bindAll(root, view);
     draw(view);
@@ -135,14 +143,15 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
       do {
         asked = state;
         let view;
+        const sent = withExample(root, asked);
         try {
-          view = await runtime.compute(name, request(asked));
+          view = await runtime.compute(name, sent);
         } catch (err) {
           if (shownState === null) throw err;  // no view yet: the page reports the widget broken
           refuse(err);
           return widget.view;
         }
-        show(view, asked);
+        show(view, asked, sent);
       } while (state !== asked);
       return widget.view;
     } finally {

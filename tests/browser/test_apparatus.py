@@ -101,6 +101,9 @@ def test_the_chapters_sections_mark_the_one_being_read(browser, server):
     ctx, page = open_page(browser, server + "04-attention.html", viewport={"width": 1400, "height": 900})
     rail = page.locator(".page-toc.rail")
     assert rail.is_visible() and page.locator(".page-toc.fold").is_hidden()
+    # each entry a target of at least 24 px (WCAG 2.2 target size, as Lighthouse checks it)
+    heights = rail.locator("a").evaluate_all("as => as.map(a => a.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 24, heights
     target = rail.locator("a").nth(3)
     target.click()
     page.wait_for_timeout(300)

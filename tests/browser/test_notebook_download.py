@@ -3,6 +3,7 @@ and find the moved parameters in it, the wheel's address on this host in its ins
 and, run in a real kernel, the numbers pycore gives for them."""
 import ast
 import json
+import time
 import urllib.request
 
 import pytest
@@ -18,9 +19,38 @@ def downloaded(root):
         return json.load(f)
 
 
+def eventually(check, timeout=30.0):
+    """check() until it passes (a live widget redraws a moment after the input), or its
+    failure after `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.1)
+
+
 def cell(nb, role):
     (found,) = [c for c in nb["cells"] if c["metadata"].get("tbook", {}).get("role") == role]
     return "".join(found["source"])
+
+
+def run_in_a_kernel(nb, wheel, folder):
+    """The reader's own run: a kernel whose first cell pip-installs the wheel. -> (the
+    notebook as run, its one view's (name, params, numbers shown))."""
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    from tests.notebook_kernel import Kernel, errors, view_outputs
+    kernel = Kernel(folder, wheel)
+    try:
+        ran = kernel.run(nb)
+    finally:
+        kernel.close()
+    assert not errors(ran)
+    (view,) = view_outputs(ran)
+    return ran, view
 
 
 def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server, site,
@@ -49,16 +79,7 @@ def test_the_downloaded_notebook_carries_the_moved_parameters(book_pages, server
         assert response.read() == wheel.read_bytes()
 
     # the reader's own run: a kernel whose first cell pip-installs that URL
-    pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    from tests.notebook_kernel import Kernel, errors, view_outputs
-    kernel = Kernel(tmp_path, wheel)
-    try:
-        ran = kernel.run(nb)
-    finally:
-        kernel.close()
-    assert not errors(ran)
-    ((name, ran_params, shown),) = view_outputs(ran)
+    ran, (name, ran_params, shown) = run_in_a_kernel(nb, wheel, tmp_path)
     assert (name, ran_params) == ("softmax", params)
     view = pycore_view("softmax", **params)
     assert shown["probs"] == pytest.approx(view["probs"], rel=1e-12)
@@ -104,3 +125,70 @@ def test_the_chapter_notebook_carries_every_widgets_current_parameters(book_page
     assert by_id["attention-04-attention"] == \
         'params = {"query": "它", "scale": 1, "causal": False}'
     assert cell(nb, "install").startswith(f"%pip install {server}downloads/pycore-")
+
+
+def test_a_notebook_carries_the_readers_edited_example(browser, server, site, tmp_path):
+    """Edit the running example in the example editor (马路 alive, and the pronoun row of W_Q
+    asking for a state too): the attention widget's notebook carries that example, and its
+    view there (pycore's compute, and the same notebook run in a kernel) gives the numbers the
+    page shows, not the book's. The chapter's notebook carries it for each widget that follows
+    the example and for no other. A context of its own: the edit must not leak into the pages
+    other tests share."""
+    from pycore import example as book
+    from pycore.widgets import compute
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors_seen = []
+        page.on("pageerror", lambda e: errors_seen.append(str(e)))
+        page.goto(server + "04-attention.html")
+        page.wait_for_selector("[data-widget][data-state=static], "
+                               "[data-widget][data-state=loading]",
+                               state="detached", timeout=60_000)
+        editor = page.locator('[data-widget="example-editor"]').first
+        road = editor.locator('.ex-cell[data-row="3"][data-col="1"]')  # 马路「有生命」
+        road.click()  # 0 -> 1; the next click edits the editor's new view, so wait for it
+        page.wait_for_function("b => b.getAttribute('aria-pressed') === 'true'",
+                               arg=road.element_handle(), timeout=30_000)
+        editor.locator('.ex-cell[data-row="q"][data-col="4"]').click()  # W_Q 代词行「状态」
+        edited = book.default_example()
+        edited["x"][3][1] = 1
+        edited["pronoun"][4] = 1
+        root = page.locator('[data-widget="attention"]').first
+        block = params_of(root)
+        eventually(lambda: assert_shows(root, pycore_view("attention", **block,
+                                                          example=edited), min_count=10))
+
+        nb = downloaded(root)
+        params = ast.literal_eval(cell(nb, "params").split("=", 1)[1].strip())
+        assert params == {**block, "example": edited}
+        assert nb["metadata"]["tbook"]["params"] == {root.get_attribute("id"): params}
+        view = compute("attention", params)  # what the notebook's view cell computes
+        assert view["row"] != pytest.approx(compute("attention", block)["row"], abs=1e-3)
+        assert_shows(root, view, min_count=10)
+
+        link = page.locator("a.notebook-link")
+        with page.expect_download() as info:
+            link.click()
+        with open(info.value.path(), encoding="utf-8") as f:
+            chapter = json.load(f)
+        by_id = chapter["metadata"]["tbook"]["params"]
+        follows = {r.get_attribute("id") for r in page.locator("[data-widget]").all()
+                   if r.get_attribute("data-example") is not None}
+        assert follows >= {root.get_attribute("id")} and len(follows) >= 2
+        for wid, p in by_id.items():
+            assert ("example" in p) == (wid in follows), wid
+            assert p.get("example", edited) == edited, wid
+        assert errors_seen == []
+    finally:
+        context.close()
+
+    # the reader's own run: the kernel's view gives the page's numbers for that example
+    (wheel,) = (site / "downloads").glob("pycore-*.whl")
+    ran, (name, ran_params, shown) = run_in_a_kernel(nb, wheel, tmp_path)
+    assert (name, ran_params) == ("attention", params)
+    assert shown["row"] == pytest.approx(view["row"], rel=1e-12)
+    assert shown["output"] == pytest.approx(view["output"], rel=1e-12)
+    steps = [c for c in ran.cells if c.metadata.get("tbook", {}).get("role") == "step"]
+    assert steps and all("✓ 与小部件一致" in "".join(o.get("text", "") for o in c.outputs)
+                         for c in steps if "same(" in c.source)
