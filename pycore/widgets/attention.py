@@ -145,7 +145,8 @@ def query_curves(sen, row, i, causal):
         curves.append({"j": j, "tokens": f"{i} {j}", "d": paths[j],
                        "sw": figure.r(0.6 + (MAX_STROKE - 0.6) * share),
                        "op": figure.r(MIN_OPACITY + (1 - MIN_OPACITY) * share, 3), "weight": w,
-                       "text": figure.fmt(w, 3), "say": f"{tokens[i]} → {tokens[j]}：{figure.fmt(w, 4)}",
+                       "text": figure.fmt(w, 3),
+                       "say": f"{tokens[i]} → {tokens[j]}：{figure.fmt(w, 4)}",
                        "masked": causal and j > i, "seq": figure.seq_class(w, 0.0, biggest),
                        "hidden": False})
     return curves + [{"j": j, "tokens": "", "d": "M0,0", "sw": 0, "op": 0, "weight": 0.0,
