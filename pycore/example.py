@@ -43,17 +43,58 @@ NEXT_LOGITS = np.array([3.0, 2.2, 1.6, 1.1, 0.5, 0.2, -0.3, -0.6, -1.0, -1.4])
 # --- the reader's edited example -----------------------------------------------------------
 # A page lets the reader edit the running example in place: each token's six features and the
 # semantic head's pronoun row of W_Q. An edited example travels as a plain dict
-# {"x": 9 rows of 6 numbers, "pronoun": 6 numbers}, either part optional; it comes from the
-# page's URL or the browser's storage, so it is checked here and never trusted. The entries
-# are whole numbers from 0 to 2 (a feature absent, present, or doubled): every table of the
-# example keeps exact integers, and no similarity turns negative.
+# {"x": 9 rows of 6 numbers, "pronoun": 6 numbers, "tokens": the sentence}, each part
+# optional; it comes from the page's URL or the browser's storage, so it is checked here and
+# never trusted. The entries are whole numbers from 0 to 2 (a feature absent, present, or
+# doubled): every table of the example keeps exact integers, and no similarity turns
+# negative.
 ENTRY_MIN, ENTRY_MAX = 0, 2
 PRONOUN_ROW = [1, 1, 0, 0, 0, 0]
 
 
+# The palette: tokens the reader may add to the sentence (or put back after removing them),
+# each with its six features fixed by the book (only the book's own nine are editable in the
+# grid) and the reason for them, shown beside the palette.
+PALETTE = {
+    "小狗": ([1, 1, 0, 0, 0, 0], "和小猫一样，是有生命的实体"),
+    "路口": ([1, 0, 0, 0, 0, 0], "一个地方：是实体，但没有生命"),
+    "汽车": ([1, 0, 0, 0, 0, 0], "会动，却不是活的：只算实体"),
+    "跑": ([0, 0, 1, 0, 0, 0], "一个动作，和「过」同类"),
+    "和": ([0, 0, 0, 1, 0, 0], "连接两个词，只起语法作用"),
+    "很": ([0, 0, 0, 1, 0, 0], "程度副词，本身不指任何东西"),
+    "饿": ([0, 0, 0, 0, 1, 0], "一种状态，和「累」同类"),
+    "它们": ([0, 0, 0, 0, 0, 1], "也是代词：语义头让它和「它」问同样的问题"),
+}
+# A sentence holds each token at most once (widgets pick a query token by its name), keeps
+# 它 (the pronoun every chapter's experiment watches, every widget's default query) and has
+# from MIN_TOKENS to MAX_TOKENS tokens (a widget keeps MAX_TOKENS slots on the page).
+MIN_TOKENS, MAX_TOKENS = 4, 12
+PRONOUN = "它"
+ALL_TOKENS = TOKENS + list(PALETTE)  # every token a sentence may hold, book's first
+
+
 def default_example():
     """The book's example as an editable dict (a fresh copy)."""
-    return {"x": EMBEDDINGS.astype(int).tolist(), "pronoun": list(PRONOUN_ROW)}
+    return {"x": EMBEDDINGS.astype(int).tolist(), "pronoun": list(PRONOUN_ROW),
+            "tokens": list(TOKENS)}
+
+
+def _sentence(tokens):
+    """`tokens` checked as a sentence (see PALETTE), or ValueError."""
+    if not isinstance(tokens, list) or not MIN_TOKENS <= len(tokens) <= MAX_TOKENS:
+        raise ValueError(f"example: tokens must be a list of {MIN_TOKENS} to {MAX_TOKENS} "
+                         f"tokens, not {str(tokens)[:60]}")
+    for t in tokens:
+        if t not in ALL_TOKENS:
+            raise ValueError(f"example: tokens holds {str(t)[:20]!r}; a token must be one of "
+                             f"the book's ({' '.join(TOKENS)}) or the palette's "
+                             f"({' '.join(PALETTE)})")
+    if len(set(tokens)) != len(tokens):
+        raise ValueError("example: tokens holds a token twice; each may appear once")
+    if PRONOUN not in tokens:
+        raise ValueError(f"example: tokens must keep {PRONOUN}, the pronoun the widgets ask "
+                         "about")
+    return list(tokens)
 
 
 def _entries(name, values, length):
@@ -73,13 +114,14 @@ def _entries(name, values, length):
 
 
 def checked_example(raw):
-    """The edited example `raw` (None = the book's) checked: a dict with "x" (9 rows of 6)
-    and "pronoun" (6), entries rounded and clamped to 0..2. Junk raises ValueError."""
+    """The edited example `raw` (None = the book's) checked: a dict with "x" (9 rows of 6),
+    "pronoun" (6), entries rounded and clamped to 0..2, and "tokens" (the sentence, see
+    PALETTE). Junk raises ValueError."""
     if raw is None:
         return default_example()
-    if not isinstance(raw, dict) or not set(raw) <= {"x", "pronoun"}:
+    if not isinstance(raw, dict) or not set(raw) <= {"x", "pronoun", "tokens"}:
         raise ValueError("example: expected {\"x\": 9 rows of 6 numbers, \"pronoun\": "
-                         f"6 numbers}}, got {str(raw)[:60]}")
+                         f"6 numbers, \"tokens\": the sentence}}, got {str(raw)[:60]}")
     ex = default_example()
     n, d = EMBEDDINGS.shape
     if "x" in raw:
@@ -90,6 +132,8 @@ def checked_example(raw):
                    for i, row in enumerate(raw["x"])]
     if "pronoun" in raw:
         ex["pronoun"] = _entries("pronoun (the pronoun row of W_Q)", raw["pronoun"], d)
+    if "tokens" in raw:
+        ex["tokens"] = _sentence(raw["tokens"])
     return ex
 
 
@@ -107,8 +151,35 @@ def is_default(ex):
 
 
 def embeddings(ex):
-    """(9, 6) float matrix X of a checked example."""
+    """(9, 6) float matrix X of a checked example: its rows for the book's nine tokens (a
+    widget that does not follow a changed sentence yet)."""
     return np.array(ex["x"], dtype=float)
+
+
+def features_of(ex, token):
+    """The six features of `token` in a checked example: the edited row of a book token, the
+    palette's fixed one of another."""
+    if token in TOKENS:
+        return ex["x"][TOKENS.index(token)]
+    return PALETTE[token][0]
+
+
+def sentence_embeddings(ex):
+    """(n, 6) float matrix X of the example's sentence, one row per token of ex["tokens"]."""
+    return np.array([features_of(ex, t) for t in ex["tokens"]], dtype=float)
+
+
+def is_book_sentence(ex):
+    return ex["tokens"] == TOKENS
+
+
+# What a widget that keeps the book's nine tokens says when the reader's sentence differs.
+SENTENCE_NOTE = ("这张图还只画书中的 9 个词：你增删的词没有画进来"
+                 "（改过的特征和 W_Q 已经算进去）。")
+
+
+def sentence_note(ex):
+    return "" if is_book_sentence(ex) else SENTENCE_NOTE
 
 
 def semantic_head_of(ex):
@@ -119,5 +190,6 @@ def semantic_head_of(ex):
 
 
 def example_key(ex):
-    """A hashable key of a checked example (for caches of views that depend on it)."""
+    """A hashable key of a checked example's features and W_Q (for caches of views over the
+    book's nine tokens: the sentence is not in it)."""
     return (tuple(map(tuple, ex["x"])), tuple(ex["pronoun"]))

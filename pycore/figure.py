@@ -916,3 +916,36 @@ def row_bars(values, ys, *, x, width, height, lo, hi, ref=None, labels=(), name=
     return {"bars": out, "zero": r(base), "ref": None if ref is None else r(to(ref)),
             "ticks": [{"at": r(to(t)), "label": fmt(t, 0) if t == int(t) else fmt(t, 1)}
                       for t in marks], "x": x, "end": x + width, "width": width}
+
+
+# ---------------------------------------------------------------- a sentence of changing length
+
+def attention_curves_slots(tokens, row, query, slots, *, masked=None, **kw):
+    """attention_curves() for a sentence whose length changes between views (at most `slots`
+    tokens): the page keeps `slots` tokens per row and `slots` curves, and the view says where
+    each one is. The used ones are attention_curves()' with hidden False; the unused ones are
+    hidden (empty, of width 0)."""
+    fig = attention_curves(tokens, row, query, masked=masked, **kw)
+    spare = range(len(tokens), slots)
+    for t in fig["top"] + fig["bottom"] + fig["curves"]:
+        t["hidden"] = False
+    blank = {"x": 0, "label": "", "hidden": True}
+    fig["top"] += [{**blank, "i": i, "y": fig["top"][0]["y"], "query": False} for i in spare]
+    fig["bottom"] += [{**blank, "i": i, "y": fig["bottom"][0]["y"], "wy": fig["height"] - 4}
+                      for i in spare]
+    fig["curves"] += [{"j": j, "tokens": "", "d": "M0,0", "sw": 0, "op": 0, "weight": 0.0,
+                       "text": "", "say": "", "masked": False, "seq": 0, "hidden": True}
+                      for j in spare]
+    return fig
+
+
+def heatmap_sized(matrix, tokens, slots, *, selected_row, selected_col, lo, hi, masked=None,
+                  **kw):
+    """heatmap_slots() over a sentence (rows and columns both its tokens), with the selected
+    row and column as bands framed to the used part: row_band {x, y, w, h}, col_band too."""
+    fig = heatmap_slots(matrix, tokens, tokens, slots, lo=lo, hi=hi, masked=masked, **kw)
+    cell, label_w, label_h = fig["cell"], fig["label_w"], fig["label_h"]
+    fig["row_band"] = {"x": 0, "y": label_h + selected_row * cell, "w": fig["vw"], "h": cell}
+    fig["col_band"] = {"x": label_w + selected_col * cell, "y": 0, "w": cell, "h": fig["vh"]}
+    fig["selected_row"], fig["selected_col"] = selected_row, selected_col
+    return fig

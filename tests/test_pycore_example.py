@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pycore import example
-from pycore.widgets import compute
+from pycore.widgets import compute, plain
 
 
 def road_alive():
@@ -111,3 +111,153 @@ def test_the_editor_reports_what_changed():
     book = compute("example-editor", {"example": example.default_example()})
     assert book["canonical"] is None and book["n_changed"] == 0
     assert compute("example-editor", {"example": "junk"})["problem_text"]
+
+
+# --- the sentence: tokens removed, and added from the palette ------------------------------
+
+def test_the_palette_gives_each_token_six_features_and_a_reason():
+    assert set(example.PALETTE).isdisjoint(example.TOKENS)
+    for token, (features, reason) in example.PALETTE.items():
+        assert len(features) == 6 and set(features) <= {0, 1} and reason
+    assert example.PALETTE["小狗"][0] == [1, 1, 0, 0, 0, 0]  # animate entity, as 小猫
+
+
+def test_a_sentence_takes_palette_tokens_with_their_features():
+    ex = example.checked_example({"tokens": ["小狗", "没有", "过", "路口", "因为", "它", "饿"]})
+    x = example.sentence_embeddings(ex)
+    assert x.shape == (7, 6)
+    assert x[0].tolist() == [1, 1, 0, 0, 0, 0] and x[3].tolist() == [1, 0, 0, 0, 0, 0]
+    assert x[5].tolist() == [0, 0, 0, 0, 0, 1] and x[6].tolist() == [0, 0, 0, 0, 1, 0]
+    assert example.embeddings(ex).shape == (9, 6)  # the book's rows stay for other widgets
+    assert example.sentence_note(ex) and not example.sentence_note(example.default_example())
+
+
+def test_a_book_token_keeps_its_edited_features_in_a_new_sentence():
+    x = example.default_example()["x"]
+    x[3][1] = 1  # 马路 gets 有生命
+    ex = example.checked_example({"x": x, "tokens": ["它", "小狗", "马路", "了"]})
+    assert example.sentence_embeddings(ex)[2].tolist() == [1, 1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("tokens, words", [
+    ("小猫", "list of 4 to 12"), (["它", "了", "累"], "list of 4 to 12"),
+    (["它"] + list(example.PALETTE) + ["累", "了", "太", "小猫"], "list of 4 to 12"),
+    (["它", "了", "累", "狮子"], "'狮子'"), (["它", "了", "累", 3], "3"),
+    (["它", "了", "累", "累"], "twice"), (["小猫", "了", "累", "太"], "keep 它"),
+])
+def test_a_junk_sentence_gets_a_clear_error(tokens, words):
+    with pytest.raises(ValueError, match="example: ") as err:
+        example.checked_example({"tokens": tokens})
+    assert words in str(err.value)
+    assert example.resolve_example({"tokens": tokens})[0] == example.default_example()
+
+
+def test_attention_over_a_sentence_with_a_palette_token():
+    """小狗 小猫 它 了 累: 它's query (1 1 0 0 0 0) scores 2 with 小狗 and 小猫, 0 with the
+    other three keys (it, 了 and 累 share no feature with the query)."""
+    tokens = ["小狗", "小猫", "它", "了", "累"]
+    view = compute("attention", {"query": "它", "example": {"tokens": tokens}})
+    e = math.exp(2 / math.sqrt(6))
+    assert view["tokens"] == tokens and view["index"] == 2 and view["n"] == 5
+    assert view["row"][:5] == pytest.approx([e / (2 * e + 3)] * 2 + [1 / (2 * e + 3)] * 3)
+    # a query that is not in the sentence falls back to 它
+    assert compute("attention", {"query": "马路", "example": {"tokens": tokens}})["query"] == "它"
+    assert compute("attention", {"query": "小狗", "example": {"tokens": tokens}})["index"] == 0
+
+
+# --- the views over the reader's sentence, in parts -----------------------------------------
+
+SENTENCES = [None, {"tokens": ["小狗", "小猫", "它", "了", "累"]},
+             {"tokens": example.TOKENS + ["小狗", "跑", "它们"]},
+             {"x": [[2, 0, 1, 0, 2, 0]] * 9, "pronoun": [0, 2, 0, 0, 1, 0],
+              "tokens": ["马路", "它", "饿", "汽车"]}]
+
+
+@pytest.mark.parametrize("ex", SENTENCES)
+@pytest.mark.parametrize("query,scale,causal", [("它", 1.0, False), ("小猫", 6.0, True),
+                                                ("累", 0.25, True)])
+def test_attention_draws_what_the_figure_helpers_draw(ex, query, scale, causal):
+    """The attention view builds its curves and heatmap from cached parts: they equal
+    figure.attention_curves_slots and figure.heatmap_sized over the same weights."""
+    from pycore import figure
+    from pycore.attention import attention, causal_mask
+    view = compute("attention", {"query": query, "scale": scale, "causal": causal,
+                                 **({"example": ex} if ex else {})})
+    ex_checked = example.checked_example(ex)
+    x = example.sentence_embeddings(ex_checked)
+    w_q, w_k, w_v = example.semantic_head_of(ex_checked)
+    weights, _, _ = attention(x @ w_q, x @ w_k, x @ w_v, causal=causal, scale=scale)
+    n, i = len(x), view["index"]
+    hidden = ~causal_mask(n) if causal else np.zeros((n, n), dtype=bool)
+    strongest = int(np.argmax(weights[i]))
+    curves = figure.attention_curves_slots(ex_checked["tokens"], weights[i], i, 12,
+                                           masked=hidden[i])
+    heat = figure.heatmap_sized(weights, ex_checked["tokens"], 12, lo=0.0,
+                                hi=float(weights.max()), selected_row=i,
+                                selected_col=strongest, masked=hidden, row_name="查询",
+                                col_name="键")
+    assert view["curves"] == plain(curves) and view["heat"] == plain(heat)
+    assert view["top"] == {"token": ex_checked["tokens"][strongest],
+                           "weight": weights[i, strongest]}
+
+
+def leaves(view, path=""):
+    """{path: value} of every number, string and boolean of a view."""
+    if isinstance(view, dict):
+        return {k: v for key, sub in view.items() for k, v in leaves(sub, f"{path}{key}.").items()}
+    if isinstance(view, list):
+        return {k: v for j, sub in enumerate(view) for k, v in leaves(sub, f"{path}{j}.").items()}
+    return {path[:-1]: view}
+
+
+@pytest.mark.parametrize("ex", SENTENCES)
+def test_attention_sends_the_page_only_what_the_controls_change(ex):
+    """With `shown` naming the example the page draws, every value the view sends is the
+    whole view's at the same path, and what only the sentence decides stays out: the labels,
+    the slots, Q, K, V and the places of the picture."""
+    params = {"query": "了", "scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
+    whole = leaves(compute("attention", params))
+    part = leaves(compute("attention", {**params, "shown": {"example": ex} if ex else {}}))
+    assert part and all(whole[k] == v for k, v in part.items())
+    assert len(part) < len(whole) / 2
+    for left_out in ("tokens.0", "slots.0.label", "q.0.0", "v.0.0", "curves.bottom.0.x",
+                     "curves.top.0.label", "heat.cells.0.x", "heat.rows.0.label", "heat.viewbox"):
+        assert left_out in whole and left_out not in part
+    for sent in ("weights.0.0", "row.0", "curves.curves.0.d", "curves.top.0.query",
+                 "heat.cells.0.c", "heat.cells.0.say", "heat.row_band.y", "top.weight"):
+        assert sent in part
+    # another example than the page's: the whole view
+    other = {"tokens": ["它", "了", "累", "太"]}
+    assert leaves(compute("attention", {**params, "shown": {"example": other}})).keys() == \
+        whole.keys()
+
+
+def test_embedding_draws_the_readers_sentence():
+    """小狗 has 小猫's features (1 1 0 0 0 0), 汽车 马路's (1 0 0 0 0 0): in the sentence
+    小狗 汽车 它 累 the first two have dot 1 and cosine 1/sqrt(2), the rest 0."""
+    tokens = ["小狗", "汽车", "它", "累"]
+    view = compute("embedding", {"a": "小狗", "b": "汽车", "example": {"tokens": tokens}})
+    assert view["tokens"] == tokens and view["n"] == 4 and (view["ia"], view["ib"]) == (0, 1)
+    assert view["dot"] == 1 and view["cos"] == pytest.approx(1 / math.sqrt(2))
+    assert view["embeddings"][:4] == [[1, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0],
+                                      [0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 1, 0]]
+    assert view["embeddings"][4:] == [[0] * 6] * 8  # the spare slots
+    assert [row[:4] for row in view["dots"][:4]] == [[2, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0],
+                                                    [0, 0, 0, 1]]
+    assert view["cosines"][0][:4] == pytest.approx([1, 1 / math.sqrt(2), 0, 0])
+    # the heatmaps: 12 x 12 slots (12 x 6 for the table), the used ones framed by the viewBox
+    cells = view["dot_heat"]["cells"]
+    assert len(cells) == 144 and sum(not c["hidden"] for c in cells) == 16
+    assert cells[0]["say"] == "小狗 · 小狗 = 2" and cells[4]["hidden"] and not cells[4]["say"]
+    assert view["dot_heat"]["viewbox"] == f"0 0 {44 + 4 * 30} {22 + 4 * 30}"
+    table = view["table"]
+    assert len(table["cells"]) == 72 and sum(not c["hidden"] for c in table["cells"]) == 24
+    assert table["cells"][6]["say"] == "汽车 的「实体」 = 1"
+    assert table["viewbox"] == f"0 0 {44 + 6 * 36} {26 + 4 * 36}"
+    # the frames: A's and B's rows of the table, the pair's two cells of each matrix
+    assert [f["y"] for f in table["frames"]] == [26, 26 + 36]
+    assert [(f["x"], f["y"]) for f in view["dot_heat"]["frames"]] == [(44 + 30, 22),
+                                                                      (44, 22 + 30)]
+    # a pick the sentence lacks falls back: A to its first token, B to its last
+    view = compute("embedding", {"a": "小猫", "b": "马路", "example": {"tokens": tokens}})
+    assert (view["a"], view["b"]) == ("小狗", "累")

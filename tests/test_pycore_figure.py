@@ -393,3 +393,24 @@ def test_row_bars_start_at_zero_and_are_clipped_to_their_axis():
     s = figure.row_bars([1.0, 0.5], [0, 20], x=0, width=80, height=12, lo=0, hi=2, ref=1)
     assert s["ref"] == 40 and s["bars"][0]["w"] == 40 and s["bars"][1]["w"] == 20
     assert [t["label"] for t in s["ticks"]] == ["0", "1", "2"]
+
+
+def test_attention_curves_slots_keep_the_used_curves_and_hide_the_rest():
+    """Three tokens in five slots: the used ones are attention_curves()' (the heaviest
+    weight gets the widest curve), the spare two are hidden and empty."""
+    fig = figure.attention_curves_slots(["a", "b", "c"], [0.5, 0.25, 0.25], 1, 5)
+    assert len(fig["top"]) == len(fig["bottom"]) == len(fig["curves"]) == 5
+    assert [c["hidden"] for c in fig["curves"]] == [False] * 3 + [True] * 2
+    assert fig["curves"][0]["sw"] == 9.0 and fig["curves"][3]["sw"] == 0
+    assert fig["top"][1]["x"] == 200 and fig["top"][1]["query"]  # 400 / 3 * 1.5
+    assert fig["bottom"][4] == {"x": 0, "label": "", "hidden": True, "i": 4,
+                                "y": fig["bottom"][0]["y"], "wy": 166}
+
+
+def test_heatmap_sized_frames_the_selected_row_and_column_of_the_used_part():
+    fig = figure.heatmap_sized([[0.5, 0.5], [0.25, 0.75]], ["a", "b"], 4, selected_row=1,
+                               selected_col=0, lo=0.0, hi=0.75)
+    assert fig["vw"] == 44 + 2 * 32 and fig["vh"] == 22 + 2 * 32
+    assert fig["row_band"] == {"x": 0, "y": 22 + 32, "w": 108, "h": 32}
+    assert fig["col_band"] == {"x": 44, "y": 0, "w": 32, "h": 86}
+    assert sum(not c["hidden"] for c in fig["cells"]) == 4 and len(fig["cells"]) == 16

@@ -79,7 +79,12 @@ export function wireControls(root, widget) {
     } else if (kind === "choice") {
       const options = () => [...el.querySelectorAll("[data-value]")];
       const pick = (b) => widget.update({ [name]: JSON.parse(b.dataset.value) });
-      options().forEach((b) => b.addEventListener("click", () => pick(b)));
+      // one listener for the group: a button that gets its value later (a slot of a list
+      // that changes between views, _controls.html choice_slots) picks too
+      el.addEventListener("click", (event) => {
+        const b = event.target.closest("[data-value]");
+        if (b && el.contains(b)) pick(b);
+      });
       roving(el, options, pick);
       syncs.push((state) => {
         const chosen = JSON.stringify(state[name]);

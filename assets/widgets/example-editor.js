@@ -2,9 +2,11 @@
 // the example on the page follows (assets/widgets/example.js keeps the example in the URL and
 // the browser's storage). pycore: pycore/widgets/example_editor.py checks the example and
 // says what changed. What is special here: the grid of entries (a click switches one between
-// 0 and 1; the grid is one Tab stop, the arrow keys move in it), and 重置, which also
-// restores the book's example.
+// 0 and 1; the grid is one Tab stop, the arrow keys move in it), the sentence (a token's chip
+// removes it; a palette button adds its token at the chosen position; each group is one Tab
+// stop with the arrow keys inside), and 重置, which also restores the book's example.
 import { liveWidget } from "./common.js";
+import { roving } from "./controls.js";
 import { currentExample, setExample, settleExample } from "./example.js";
 
 export function mount(root, runtime) {
@@ -19,12 +21,63 @@ export function mount(root, runtime) {
       return runtime.compute(name, params);
     },
   };
-  const draw = (view) => settleExample(sent, view.canonical);
+  const chips = [...root.querySelectorAll("[data-action=remove]")];
+  const adds = [...root.querySelectorAll("[data-action=add]")];
+  const position = root.querySelector(".ex-pos");
+  const shown = (list) => list.filter((b) => !b.closest("[hidden]"));
+  // one Tab stop per group: keep it on a shown button (the focused one if shown)
+  const keepTabStop = (list) => {
+    const visible = shown(list);
+    const current = visible.find((b) => b === document.activeElement)
+      ?? visible.find((b) => b.tabIndex === 0) ?? visible[0];
+    list.forEach((b) => { b.tabIndex = b === current ? 0 : -1; });
+    return current;
+  };
+  let refocus = null;  // after a removal or an addition: which chip takes the focus
+  const draw = (view) => {
+    settleExample(sent, view.canonical);
+    if (Number(position.value) > view.n) position.value = String(view.n);
+    if (refocus !== null) {
+      const chip = shown(chips)[Math.min(refocus, view.n - 1)];
+      refocus = null;
+      chips.forEach((b) => { b.tabIndex = b === chip ? 0 : -1; });
+      chip?.focus();
+    }
+    keepTabStop(chips);
+    keepTabStop(adds);
+  };
   const widget = liveWidget(root, tracked, { draw });
+
+  const edited = (view) => ({
+    x: view.x.map((row) => [...row]), pronoun: [...view.pronoun], tokens: [...view.sentence],
+  });
+
+  chips.forEach((chip) => chip.addEventListener("click", () => {
+    if (!live() || !widget.view || chip.getAttribute("aria-disabled") === "true") return;
+    const next = edited(widget.view);
+    const at = Number(chip.dataset.slot);
+    next.tokens.splice(at, 1);
+    refocus = at;
+    setExample(next);
+  }));
+  adds.forEach((button) => button.addEventListener("click", () => {
+    if (!live() || !widget.view || button.getAttribute("aria-disabled") === "true") return;
+    const next = edited(widget.view);
+    const at = Math.min(Number(position.value), next.tokens.length);
+    next.tokens.splice(at, 0, button.dataset.token);
+    position.value = String(at + 1);  // the next addition goes after this one
+    refocus = at;
+    setExample(next);
+  }));
+  roving(root.querySelector(".ex-chips"), () => shown(chips));
+  roving(root.querySelector(".ex-palette"), () => shown(adds));
+  [chips, adds].forEach((list) => list.forEach((b) => b.addEventListener("focus", () => {
+    list.forEach((other) => { other.tabIndex = other === b ? 0 : -1; });
+  })));
 
   function toggle(button) {
     const view = widget.view;
-    const next = { x: view.x.map((row) => [...row]), pronoun: [...view.pronoun] };
+    const next = edited(view);
     const { row, col } = button.dataset;
     const entries = row === "q" ? next.pronoun : next.x[Number(row)];
     entries[Number(col)] = entries[Number(col)] > 0 ? 0 : 1;

@@ -9,7 +9,8 @@
 //   [data-readout] line (the one in the same .part, else the widget's first) while the
 //   element is pointed at or focused.
 // - data-roving="n" on a figure: its [data-say] parts are one Tab stop, the arrow keys move
-//   between them (n columns: up and down move by a row; n = 0: a single row).
+//   between them (n columns: up and down move by a row; n = 0: a single row); a part that
+//   is data-hidden (an unused slot) is not stepped onto.
 
 const tokensOf = (el) => el.dataset.tokens.split(" ").filter(Boolean);
 
@@ -31,7 +32,7 @@ function rovingParts(figure) {
     const at = parts.indexOf(document.activeElement);
     if (at < 0 || !(event.key in moves)) return;
     const to = at + moves[event.key];
-    if (to < 0 || to >= parts.length) return;
+    if (to < 0 || to >= parts.length || parts[to].hasAttribute("data-hidden")) return;
     event.preventDefault();
     parts[at].tabIndex = -1;
     parts[to].tabIndex = 0;

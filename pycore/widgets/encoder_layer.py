@@ -18,7 +18,8 @@ import functools
 import numpy as np
 
 from .. import encoder, ffn, figure
-from ..example import TOKENS, embeddings, example_key, resolve_example, semantic_head_of
+from ..example import (TOKENS, embeddings, example_key, resolve_example, semantic_head_of,
+                       sentence_note)
 
 LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
 MAX_STEPS = 8
@@ -141,7 +142,8 @@ def picture(tokens, matrix, mean, std):
 
 
 def view(step, layout, shown=None, example=None):
-    steps, hidden, hidden_picture = layout_steps(layout, resolve_example(example)[0])
+    ex = resolve_example(example)[0]
+    steps, hidden, hidden_picture = layout_steps(layout, ex)
     i = min(step, len(steps)) - 1
     s = steps[i]
     name, formula, note = _text(layout, s["key"])
@@ -150,6 +152,7 @@ def view(step, layout, shown=None, example=None):
     n, d = s["matrix"].shape
     out = {
         "layout": layout, "layout_name": LAYOUT_NAMES[layout],
+        "sentence_note": sentence_note(ex),  # the nine book tokens only, so far
         "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
         "name": name, "label": s["label"], "formula": formula, "note": note,
         "shape": f"{n} × {d}", "is_norm": s["kind"] == "norm",

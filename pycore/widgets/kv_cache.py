@@ -13,7 +13,7 @@ or not yet there); the multiply-adds of this step and so far as bars; and the ca
 chosen model beside the other presets' at the same length and format.
 """
 from .. import example, figure
-from ..example import TOKENS, embeddings, resolve_example
+from ..example import TOKENS, embeddings, resolve_example, sentence_note
 from ..kvcache import PRESETS, cache_bytes, generation_steps
 
 DTYPES = {"fp32": 4, "fp16": 2, "int8": 1}
@@ -129,7 +129,8 @@ def _model(preset, context, dtype):
 
 
 def view(step, prompt, preset, context, dtype, example=None):
-    d, k, v, steps, s = _toy(step, prompt, DTYPES[dtype], resolve_example(example)[0])
+    ex = resolve_example(example)[0]
+    d, k, v, steps, s = _toy(step, prompt, DTYPES[dtype], ex)
     c = s["context"]
     tokens = TOKENS[:N_TOKENS - 1]
     new_from = s["rows_cache"][0] + 1  # rows new_from..c (1-based) are computed now
@@ -137,6 +138,7 @@ def view(step, prompt, preset, context, dtype, example=None):
     kv = [list(kr) + list(vr) for kr, vr in zip(k, v)]  # (8, 12): K | V
     return {
         "tokens": tokens, "d": d, "prompt": prompt,
+        "sentence_note": sentence_note(ex),  # the nine book tokens only, so far
         "step": s["step"], "n_steps": len(steps), "context_rows": c,
         "prefix": " ".join(TOKENS[:c]), "current": TOKENS[c - 1],
         "produced": TOKENS[c],

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import figure, multihead
 from ..example import (FEATURES, TOKENS, embeddings, example_key, resolve_example,
-                       semantic_head_of)
+                       semantic_head_of, sentence_note)
 
 HEAD_CHOICES = ["A+B", "A", "B"]
 HEAD_NAMES = {"A": "头 A（语义）", "B": "头 B（位置）"}
@@ -152,14 +152,14 @@ def view(query, heads, shown=None, example=None):
     if isinstance(shown, dict) and shown.get("example") != example:
         shown = None  # another example: the page's weights are out of date, all is new
     if shown is not None:  # the page shows the weights, and the parts of `shown`'s parameters
-        part = {"output_row": out[i]}
+        part = {"output_row": out[i], "sentence_note": sentence_note(ex)}
         if shown.get("query") != query:
             part.update(query_part(query, heads, i, ex))
         if shown.get("heads") != heads:
             part.update(heads_part(heads, concat, w_o, out, ex))
         return part
     part = {**query_part(query, heads, i, ex), **heads_part(heads, concat, w_o, out, ex),
-            "output_row": out[i]}
+            "output_row": out[i], "sentence_note": sentence_note(ex)}
     return {
         **part,
         "weights_a": head_a["weights"], "weights_b": head_b["weights"],

@@ -11,7 +11,8 @@ small linear congruential generator, so CPython and Pyodide draw the same order 
 import numpy as np
 
 from .. import figure, positional
-from ..example import FEATURES, TOKENS, embeddings, resolve_example, semantic_head_of
+from ..example import (FEATURES, TOKENS, embeddings, resolve_example, semantic_head_of,
+                       sentence_note)
 
 N = len(TOKENS)
 CELL = 22               # SVG units of a heatmap cell
@@ -83,6 +84,7 @@ def view(seed, perm, positions, example=None):
     changed = [d > 1e-9 for d in r["diff_per_slot"]]
     return {
         "seed": seed, "perm": r["perm"], "positions": positions,
+        "sentence_note": sentence_note(ex),  # the nine book tokens only, so far
         "tokens": r["tokens"], "original_tokens": TOKENS, "features": FEATURES,
         "sentence": "".join(r["tokens"]),
         "original": r["original"], "shuffled": r["shuffled"], "moved": r["original_moved"],

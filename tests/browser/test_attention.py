@@ -59,7 +59,7 @@ def test_causal_mask_makes_the_matrix_lower_triangular(book_pages):
     view = pycore_view("attention", causal=True)
     assert_shows(root, view)
     cells = root.locator('table[data-matrix="weights"] tbody tr').nth(2).locator("td").all_text_contents()
-    assert cells[3:] == ["0.00"] * 6
+    assert cells[3:9] == ["0.00"] * 6  # (the 3 spare slots of 12 are hidden)
     root.locator("[data-action=reset]").click()
     assert root.locator("[data-control=causal]").get_attribute("aria-checked") == "false"
     assert_shows(root, pycore_view("attention"))
@@ -89,7 +89,7 @@ def test_the_picture_is_pycores(book_pages):
 
 def test_pointing_at_a_cell_lights_its_tokens_and_says_its_value(book_pages):
     root = book_pages("attention").widget("attention")
-    cell = root.locator(".heat .cell").nth(5 * 9 + 0)  # 它 -> 小猫
+    cell = root.locator(".heat .cell").nth(5 * 12 + 0)  # 它 -> 小猫 (12 slots a row)
     cell.hover()
     assert root.locator("[data-readout]").inner_text() == "它 → 小猫：0.2101"
     lit = root.locator(".linked").evaluate_all("els => els.map(e => e.textContent.trim())")

@@ -1,11 +1,14 @@
 """Browser tests of the embedding widget (pycore/widgets/embedding.py,
 assets/widgets/embedding.js)."""
+import json
 import math
 
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
-# 6 + 6 vector entries, dot, two lengths, cos, two names, 9x6 table, two 9x9 tables
-SHOWN = 12 + 4 + 2 + 54 + 81 + 81
+# 6 + 6 vector entries, dot, two lengths, cos, two names, the table (12 slots x 6: 9 rows
+# used), the two similarity tables (12 x 12 slots: 9 x 9 used)
+S = 12  # the sentence's slots (pycore.example.MAX_TOKENS)
+SHOWN = 12 + 4 + 2 + 9 * 6 + 81 + 81
 
 
 def readout(root):
@@ -65,7 +68,7 @@ def test_the_chapter_pairs_by_click(book_pages):
         assert [cells[j] for j in words] == ["1.00"] * 4
     # ... and in the cosine heatmap: 16 cells of the darkest class
     cos = view["cos_heat"]["cells"]
-    assert {cos[9 * i + j]["c"] for i in words for j in words} == {8}
+    assert {cos[S * i + j]["c"] for i in words for j in words} == {8}
 
 
 def test_the_pronoun_and_the_cat_by_keyboard(book_pages):
@@ -83,8 +86,8 @@ def test_the_pronoun_and_the_cat_by_keyboard(book_pages):
     # the pair is framed in both 9x9 heatmaps, at (它, 小猫) and (小猫, 它)
     for path in ("dot_heat", "cos_heat"):
         cells = view[path]["cells"]
-        assert frames(root, path) == [(cells[9 * 5 + 0]["x"], cells[9 * 5 + 0]["y"]),
-                                      (cells[9 * 0 + 5]["x"], cells[9 * 0 + 5]["y"])]
+        assert frames(root, path) == [(cells[S * 5 + 0]["x"], cells[S * 5 + 0]["y"]),
+                                      (cells[S * 0 + 5]["x"], cells[S * 0 + 5]["y"])]
     # and the picked rows in the embedding table: A (它) is row 5, B (小猫) row 0
     rows = view["table"]["rows"]
     cell = view["table"]["cell"]
@@ -103,7 +106,7 @@ def test_dot_table_is_the_hand_gram_matrix(book_pages):
              [0, 0, 0, 1, 0, 0]]  # the chapter's table, typed in again
     rows = root.locator('table[data-matrix="dots"] tbody tr')
     for i, x in enumerate(table):
-        shown = rows.nth(i).locator("td").all_text_contents()
+        shown = rows.nth(i).locator("td").all_text_contents()[:9]  # (3 spare slots hidden)
         assert shown == [str(sum(p * q for p, q in zip(x, y))) for y in table]
     # the heatmap of the same numbers says them when pointed at: 小猫 · 小猫 = 2
     root.locator(".emb-sim .cell").first.hover()
@@ -117,7 +120,8 @@ def test_pointing_at_a_token_lights_its_row_in_every_heatmap(book_pages):
     assert lit.count() == 6  # 累's row of the table, nothing else there
     assert {float(y) for y in lit.evaluate_all("els => els.map(e => e.getAttribute('y'))")} == \
         {pycore_view("embedding")["table"]["cells"][7 * 6]["y"]}
-    assert root.locator(".emb-sim .cell.linked").count() == 2 * 17  # row and column, twice
+    # row and column, twice (the spare slots, hidden, left out)
+    assert root.locator(".emb-sim .cell.linked:not([data-hidden])").count() == 2 * 17
     root.locator(".emb-table .cell").nth(5 * 6 + 5).hover()  # 它, 代词
     assert root.locator(".emb-table [data-readout]").inner_text() == "它 的「代词」 = 1"
 
@@ -135,3 +139,60 @@ def test_reset_restores_the_block_pair(book_pages):
     assert_shows(root, view, min_count=SHOWN)
     assert_drawn(root, view)
     assert button(root, "b", "马路").get_attribute("aria-checked") == "true"
+
+
+def test_the_readers_sentence_is_drawn(browser, server):
+    """A sentence with palette tokens and without some book ones (in the link, as the example
+    editor leaves it): one picker button, table row and matrix row and column per token, the
+    pickers pick the new tokens, and every number and drawn attribute is pycore's."""
+    tokens = ["小猫", "马路", "小狗", "因为", "它", "累", "汽车", "跑", "很", "饿", "它们",
+              "了"]
+    context = browser.new_context()  # of its own: the edited example stays out of other tests
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "03-embeddings.html?example=" + json.dumps({"tokens": tokens}))
+    root = page.locator('[data-widget="embedding"][data-state=live]').first
+    root.wait_for(state="attached", timeout=60_000)
+    example = {"tokens": tokens}
+    view = pycore_view("embedding", example=example)
+    assert view["tokens"] == tokens
+    assert_shows(root, view, min_count=12 * 6 + 2 * 12 * 12)
+    assert_drawn(root, view, min_count=12 * 6)
+    shown = lambda sel: root.locator(sel).evaluate_all(  # noqa: E731
+        "els => els.filter(e => e.getClientRects().length).map(e => e.textContent.trim())"
+        ".filter(Boolean)")
+    assert shown("[data-control=a] [data-value]") == tokens
+    assert shown(".emb-table .row-label") == tokens
+    assert shown(".emb-sim .row-label") == tokens * 2
+    assert shown(".emb-sim .col-label") == tokens * 2
+    assert root.locator(".emb-table .cell:not([data-hidden])").count() == 12 * 6
+    assert not root.locator(".sentence-note").count()
+    # 小狗 and 小猫 have the same features: cosine 1; 汽车 is an entity like 马路
+    pick(root, "a", "小狗")
+    pick(root, "b", "小猫")
+    view = pycore_view("embedding", a="小狗", b="小猫", example=example)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert readout(root) == ("2", "1.0000")
+    pick(root, "b", "汽车")
+    view = pycore_view("embedding", a="小狗", b="汽车", example=example)
+    assert_drawn(root, view)
+    assert readout(root) == ("1", "0.7071")
+    # the picked rows are framed: A (小狗) is row 2, B (汽车) row 6
+    rows, cell = view["table"]["rows"], view["table"]["cell"]
+    assert [y for _, y in frames(root, "table")] == [rows[2]["y"] - cell / 2,
+                                                     rows[6]["y"] - cell / 2]
+    # a shorter sentence: the spare slots hide, a pick the sentence lacks falls back
+    short = ["马路", "因为", "它", "累"]
+    page.goto(server + "03-embeddings.html?example=" + json.dumps({"tokens": short}))
+    root = page.locator('[data-widget="embedding"][data-state=live]').first
+    root.wait_for(state="attached", timeout=60_000)
+    view = pycore_view("embedding", example={"tokens": short})
+    assert (view["a"], view["b"]) == ("马路", "马路")  # 小猫 is gone: the sentence's first
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert shown(".emb-table .row-label") == short
+    assert root.locator(".emb-sim .cell:not([data-hidden])").count() == 2 * 4 * 4
+    assert errors == []
+    context.close()

@@ -24,6 +24,8 @@ CHAPTERS = {
     "08-decoder.html": ["attention"],
     "09-sampling.html": ["kv-cache"],
 }
+# the widgets that draw the reader's sentence (the others keep the book's nine tokens)
+DRAW_THE_SENTENCE = {"attention", "embedding"}
 ROAD_ALIVE = book.default_example()["x"]
 ROAD_ALIVE[3][1] = 1  # 马路 gets 有生命: the experiment of chapters 3, 4, 6 and 8
 EDITED = {"x": ROAD_ALIVE}
@@ -268,4 +270,127 @@ def test_a_follower_off_screen_recomputes_after_the_editor_and_catches_up(open_p
     view = pycore_view("multi-head", **params_of(follower), example=EDITED)
     assert_shows(follower, view, min_count=10)
     assert_drawn(follower, view)
+# --- the sentence: tokens removed, and added from the palette ------------------------------
+
+def chip(page, token):
+    """The sentence's chip of `token` (it removes the token)."""
+    return page.editor().locator(f"[data-action=remove]:not([hidden])", has_text=token)
+
+
+def add(page, token, after=None):
+    """Add `token` from the palette, after the token `after` (None: at the start)."""
+    index = 0 if after is None else page.sentence().index(after) + 1
+    page.editor().locator(".ex-pos").select_option(str(index))
+    page.editor().locator(f'[data-action=add][data-token="{token}"]').click()
+
+
+def sentence(self):
+    return [t.strip() for t in self.editor().locator("[data-action=remove]:not([hidden])")
+            .all_text_contents()]
+
+
+Page.sentence = sentence
+
+
+def assert_attention_follows(page, tokens):
+    attention = page.page.locator('[data-widget="attention"]').first
+    view = pycore_view("attention", **params_of(attention), example={"tokens": tokens})
+    assert view["tokens"] == tokens
+    assert_shows(attention, view, min_count=len(tokens) ** 2)
+    assert_drawn(attention, view, min_count=len(tokens) * 6)
+    # what the reader sees: one label, curve and query button per token of the sentence (the
+    # heatmap's spare labels are empty, outside its viewBox)
+    shown = lambda sel: attention.locator(sel).evaluate_all(  # noqa: E731
+        "els => els.filter(e => e.getClientRects().length).map(e => e.textContent.trim())"
+        ".filter(Boolean)")
+    assert shown(".curves .key-row") == tokens
+    assert shown(".heat .row-label") == tokens and shown(".heat .col-label") == tokens
+    assert shown("[data-control=query] [data-value]") == tokens
+    assert attention.locator(".curves .curve:not([data-hidden])").count() == len(tokens)
+    assert attention.locator(".heat .cell:not([data-hidden])").count() == len(tokens) ** 2
+    assert shown('table[data-matrix="weights"] tbody th') == tokens
+    return attention, view
+
+
+def test_adding_a_palette_token_moves_attention(open_page):
+    page = open_page("04-attention.html")
+    add(page, "小狗", after="马路")
+    tokens = ["小猫", "没有", "过", "马路", "小狗", "因为", "它", "太", "累", "了"]
+    assert page.sentence() == tokens
+    attention, view = assert_attention_follows(page, tokens)
+    # 小狗 is an animate entity like 小猫: 它 splits its attention between the two
+    row = attention.locator('[data-bind^="row."]').all_text_contents()
+    assert row[0] == row[4] and float(row[0]) > float(row[3])
+    assert page.url_example() == {"tokens": tokens} and page.stored_example() == {"tokens": tokens}
+    # the picker's new button picks the new token
+    attention.locator("""[data-control=query] [data-value='"小狗"']""").click()
+    view = pycore_view("attention", query="小狗", example={"tokens": tokens})
+    assert_shows(attention, view)
+    assert_drawn(attention, view)
+    assert page.errors == []
+
+
+def test_removing_tokens_moves_attention_and_a_reload_keeps_it(open_page):
+    page = open_page("04-attention.html")
+    chip(page, "没有").click()
+    chip(page, "过").click()
+    tokens = ["小猫", "马路", "因为", "它", "太", "累", "了"]
+    assert page.sentence() == tokens
+    assert_attention_follows(page, tokens)
+    assert chip(page, "它").get_attribute("aria-disabled") == "true"  # 它 stays
+    chip(page, "它").dispatch_event("click")  # a click on it changes nothing
+    assert page.sentence() == tokens and page.url_example() == {"tokens": tokens}
+    page.page.reload()
+    page.wait_live()
+    assert page.sentence() == tokens
+    assert_attention_follows(page, tokens)
+    page.editor().locator("[data-action=reset]").click()
+    assert page.sentence() == book.TOKENS
+    assert_attention_follows(page, book.TOKENS)
+    assert page.url_example() is None and page.stored_example() is None
+    assert page.errors == []
+
+
+def test_the_sentence_is_keyboard_operable(open_page):
+    page = open_page("04-attention.html")
+    first = page.editor().locator("[data-action=remove]").first
+    assert first.get_attribute("tabindex") == "0"
+    first.focus()
+    page.page.keyboard.press("ArrowRight")
+    page.page.keyboard.press("Enter")  # removes 没有
+    assert page.sentence() == [t for t in book.TOKENS if t != "没有"]
+    palette = page.editor().locator("[data-action=add]:visible")
+    palette.first.focus()
+    page.page.keyboard.press("Enter")  # adds the first one (没有 again) at the end
+    assert page.sentence() == [t for t in book.TOKENS if t != "没有"] + ["没有"]
+    assert_attention_follows(page, page.sentence())
+
+
+@pytest.mark.parametrize("tokens", [["它", "了"], ["它", "了", "累", "狮子"],
+                                    ["小猫", "了", "累", "太"], "它了累太",
+                                    ["它", "它", "累", "了"]])
+def test_a_junk_sentence_in_the_url_shows_the_books_example(open_page, tokens):
+    page = open_page("04-attention.html?example=" + json.dumps({"tokens": tokens}))
+    assert page.sentence() == book.TOKENS
+    assert_attention_follows(page, book.TOKENS)
+    assert page.editor().locator("[data-bind=problem_text]").inner_text()
+    assert page.url_example() is None and page.errors == []
+
+
+@pytest.mark.parametrize("href", [h for h, names in sorted(CHAPTERS.items())
+                                  if not set(names) <= DRAW_THE_SENTENCE])
+def test_a_widget_that_keeps_the_books_tokens_says_so(open_page, href):
+    """A changed sentence: the widgets that draw the book's nine tokens only say so in their
+    caption (and still show pycore's numbers); with the book's sentence they say nothing."""
+    tokens = ["小猫", "马路", "小狗", "因为", "它", "累"]
+    page = open_page(href + "?example=" + json.dumps({"tokens": tokens}))
+    assert page.sentence() == tokens
+    assert_follows(page, {"tokens": tokens})
+    for name in CHAPTERS[href]:
+        note = page.page.locator(f'[data-widget="{name}"] .sentence-note').first
+        assert note.inner_text() == book.SENTENCE_NOTE
+    page.editor().locator("[data-action=reset]").click()
+    assert_follows(page, None)
+    for name in CHAPTERS[href]:
+        assert not page.page.locator(f'[data-widget="{name}"] .sentence-note').first.is_visible()
     assert page.errors == []
