@@ -45,38 +45,7 @@ function inTurn(work) {
   return run;
 }
 
-// book.css lets the browser skip the chapter's far blocks (content-visibility: auto), so that
-// the first paint lays out about a screenful. Right after it they are all laid out for real,
-// a few per task (about 8 ms each): from then on scroll positions, anchors and innerText are the
-// whole page's, and nothing the reader sees moves (the blocks near the screen are already
-// drawn). `now` lays everything out at once: a page swapped in place, whose scroll position is
-// restored at once.
-const BLOCKS = ".chapter > *";
-function layOutBlocks(container, { now = false } = {}) {
-  const blocks = [...container.querySelectorAll(BLOCKS)];
-  const show = (block) => { block.style.contentVisibility = "visible"; };
-  if (now) {
-    blocks.forEach(show);
-    return Promise.resolve();
-  }
-  return (async () => {
-    if (!document.hidden) {  // (a tab in the background draws no frames)
-      await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
-    }
-    for (let i = 0; i < blocks.length;) {
-      const until = performance.now() + 8;
-      while (i < blocks.length && performance.now() < until) {
-        show(blocks[i]);
-        blocks[i++].getBoundingClientRect();  // its layout now, in this slice
-      }
-      await yieldToBrowser();
-    }
-  })();
-}
-let laidOut = Promise.resolve();
-
 async function mountAll(roots, modules, runtime) {
-  await laidOut;  // a widget goes live on a page laid out in full
   await Promise.all(roots.map(async (root, i) => {
     try {
       const module = await modules[i];
@@ -142,7 +111,6 @@ function mountExercises(container) {
 
 // Every widget inside `container`: loading -> live (or error, keeping the static numbers).
 function makeLive(container) {
-  laidOut = layOutBlocks(container, { now: container !== document });
   mountExercises(container);
   const roots = [...container.querySelectorAll("[data-widget]")];
   if (!roots.length) return Promise.resolve();
