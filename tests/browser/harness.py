@@ -76,16 +76,7 @@ def page_names(site):
 
 def run_axe(page, source):
     """Load axe through the DevTools protocol (page.evaluate is not subject to the page's CSP,
-    which stays enforced for the page itself), then run it. Every block of the chapter is
-    rendered first: the browser skips drawing the blocks far from the screen
-    (content-visibility: auto, book.css), and axe would judge the contrast of text it cannot
-    see drawn (after a switch of theme, against the wrong background)."""
-    page.evaluate("""() => new Promise((done) => {
-        document.querySelectorAll('.chapter > *').forEach((el) => {
-            el.style.contentVisibility = 'visible';
-        });
-        requestAnimationFrame(() => requestAnimationFrame(done));
-    })""")
+    which stays enforced for the page itself), then run it."""
     page.evaluate(source + "\n;true")
     return page.evaluate("""() => axe.run(document, {resultTypes: ['violations']})
         .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
