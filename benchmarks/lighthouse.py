@@ -1,14 +1,18 @@
 """Lighthouse (mobile and desktop) on the landing page and two chapters, with Debian's Chromium.
 
     python3 benchmarks/lighthouse.py [--runs 3] [--pages index.html,04-attention.html,11-vit.html]
+                                     [--forms mobile,desktop] [--keep DIR]
 
 Prints, per page and form factor, the median of the runs: the performance score, Cumulative
 Layout Shift, Largest Contentful Paint, Total Blocking Time and First Contentful Paint, and
-the accessibility score. Lighthouse 12 (npm `lighthouse@12.2.3`, which runs on this machine's
-Node.js 20; benchmarks/package.json) is installed on first use into benchmarks/node_modules. The book
-is built and served as a static host would serve it (brotli is not applied: the figures are
-for an uncompressed localhost host; Lighthouse simulates a slow 4G network and a 4x slower CPU
-for mobile). Not a test: it asserts nothing.
+the accessibility score, and the machine's load (it is shared: compare runs at similar load).
+--keep DIR keeps every Lighthouse JSON report (render-blocking resources, main-thread work,
+network requests). Lighthouse 12 (npm `lighthouse@12.2.3`, which runs on this machine's Node.js
+20; benchmarks/package.json) is installed on first use into benchmarks/node_modules. The book is
+built and served as a static host such as GitHub Pages or Netlify serves it: HTML, CSS, JS, JSON
+and SVG gzip-compressed (bookbuild/serve.py's GzipSiteHandler; no brotli, which some hosts add).
+Lighthouse simulates a slow 4G network and a 4x slower CPU for mobile. Not a test: it asserts
+nothing.
 """
 import argparse
 import json
@@ -20,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from common import ROOT, build_site, find_chromium, load_note, serving
+from bookbuild.serve import GzipSiteHandler
 
 HERE = Path(__file__).resolve().parent
 LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"
@@ -54,6 +59,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--pages", default="index.html,04-attention.html,11-vit.html")
+    ap.add_argument("--forms", default="mobile,desktop")
+    ap.add_argument("--keep", metavar="DIR", help="keep every Lighthouse JSON report in DIR")
     args = ap.parse_args()
     if not shutil.which("npm"):
         raise SystemExit("npm is needed to install Lighthouse")
@@ -61,16 +68,21 @@ def main():
     print(load_note())
     with tempfile.TemporaryDirectory(prefix="tbook-lh-") as tmp:
         site = build_site(tmp)
-        with serving(site) as base:
+        keep = args.keep or tmp
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        with serving(site, handler=GzipSiteHandler) as base:
             print(f"{'page':<22} {'form':<8} {'perf':>5} {'a11y':>5} {'CLS':>6} {'LCP s':>6} "
-                  f"{'TBT ms':>7} {'FCP s':>6}   (median of {args.runs})")
+                  f"{'TBT ms':>7} {'FCP s':>6}   (median of {args.runs}; range, 1-min load after)")
             for page in args.pages.split(","):
-                for form in ("mobile", "desktop"):
-                    runs = [audit(base + page, form, Path(tmp) / f"r{i}.json")
+                for form in args.forms.split(","):
+                    runs = [audit(base + page, form, Path(keep) / f"{page}-{form}-{i}.json")
                             for i in range(args.runs)]
                     m = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                     print(f"{page:<22} {form:<8} {m['performance']:5.0f} {m['accessibility']:5.0f} "
-                          f"{m['cls']:6.3f} {m['lcp']:6.2f} {m['tbt']:7.0f} {m['fcp']:6.2f}")
+                          f"{m['cls']:6.3f} {m['lcp']:6.2f} {m['tbt']:7.0f} {m['fcp']:6.2f}   "
+                          f"perf {min(r['performance'] for r in runs):.0f}-"
+                          f"{max(r['performance'] for r in runs):.0f}, load {os.getloadavg()[0]:.1f}",
+                          flush=True)
 
 
 if __name__ == "__main__":

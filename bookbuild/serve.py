@@ -5,8 +5,11 @@ clients: it answers only requests addressed to this machine by name (DNS rebindi
 only files that really live in site/ (no symlink leads out, no folder is listed), closes idle
 connections, and answers every malformed request with a short plain-text error.
 """
+import email.utils
 import functools
+import gzip
 import http.server
+import io
 import os
 import re
 import socket
@@ -146,6 +149,41 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, fmt, *args):  # quiet: the terminal is for build messages
         pass
+
+
+# What GitHub Pages, Netlify and Cloudflare Pages compress: text, scripts, data, SVG.
+COMPRESSIBLE = re.compile(r"^(text/|application/(json|javascript)|image/svg\+xml)")
+
+
+@functools.lru_cache(maxsize=256)
+def gzipped(path, mtime_ns, size):
+    """The gzip body of a file (level 6, as static hosts use), kept while the file is unchanged
+    (mtime_ns and size are part of the key)."""
+    return gzip.compress(Path(path).read_bytes(), compresslevel=6, mtime=0)
+
+
+class GzipSiteHandler(SiteHandler):
+    """SiteHandler that answers text with Content-Encoding: gzip when the client accepts it, as
+    real static hosts do. For measurements of page weight and speed (benchmarks/lighthouse.py):
+    the plain preview server sends bytes as they are."""
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if (not accepts or "If-Modified-Since" in self.headers or os.path.isdir(path)
+                or self.path.split("?", 1)[0].endswith("/") or not os.path.isfile(path)
+                or not self.inside_site(path) or not COMPRESSIBLE.match(self.guess_type(path))):
+            return super().send_head()  # folders, errors and revalidations as usual
+        st = os.stat(path)
+        body = gzipped(path, st.st_mtime_ns, st.st_size)
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
+        self.end_headers()
+        return io.BytesIO(body)
 
 
 def free_port(host="127.0.0.1", preferred=8000):

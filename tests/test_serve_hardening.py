@@ -1,8 +1,9 @@
-"""The preview servers (serve.py's SiteHandler, dev.py's DevHandler) against a hostile or
-clumsy client: foreign Host headers, symlinks out of site/, directory listings, idle sockets,
-malformed requests, and a build that crashes under `build.py serve`. Real servers on real
-sockets, started in the test."""
+"""The preview servers (serve.py's SiteHandler and GzipSiteHandler, dev.py's DevHandler) against
+a hostile or clumsy client: foreign Host headers, symlinks out of site/, directory listings,
+idle sockets, malformed requests, and a build that crashes under `build.py serve`. Real servers
+on real sockets, started in the test."""
 import contextlib
+import gzip
 import http.client
 import queue
 import socket
@@ -13,7 +14,7 @@ import pytest
 
 from bookbuild import dev
 from bookbuild.dev import DevHandler, Hub
-from bookbuild.serve import SiteHandler, make_server
+from bookbuild.serve import GzipSiteHandler, SiteHandler, make_server
 
 SECRET = "root:x:0:0 (a file outside site/)"
 
@@ -48,7 +49,7 @@ def dev_handler():
     return type("Handler", (DevHandler,), {"hub": Hub()})
 
 
-HANDLERS = {"site": lambda: SiteHandler, "dev": dev_handler}
+HANDLERS = {"site": lambda: SiteHandler, "gzip": lambda: GzipSiteHandler, "dev": dev_handler}
 
 
 @contextlib.contextmanager
@@ -71,12 +72,16 @@ def server(request, site):
 
 
 def get(port, path, host=None):
+    """(status, Content-Type, body as text) of a GET that, like a browser, accepts gzip."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    conn.request("GET", path, headers={} if host is None else {"Host": host})
+    headers = {"Accept-Encoding": "gzip, deflate, br"}
+    conn.request("GET", path, headers=headers if host is None else {**headers, "Host": host})
     resp = conn.getresponse()
-    body = resp.read().decode("utf-8", "replace")
+    body = resp.read()
+    if resp.getheader("Content-Encoding") == "gzip":
+        body = gzip.decompress(body)
     conn.close()
-    return resp.status, resp.getheader("Content-Type", ""), body
+    return resp.status, resp.getheader("Content-Type", ""), body.decode("utf-8", "replace")
 
 
 def raw(port, data, timeout=5):
@@ -153,10 +158,47 @@ def test_folder_with_index_serves_it(server, path, text):
     assert status == 200 and text in body
 
 
+# --- compression (GzipSiteHandler, as static hosts compress) -----------------------------------
+
+def fetch_raw(port, path, headers):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("GET", path, headers=headers)
+    resp = conn.getresponse()
+    answer = resp.status, dict(resp.getheaders()), resp.read()
+    conn.close()
+    return answer
+
+
+@pytest.mark.parametrize("path,text", [("/a.html", b"chapter a"), ("/pic.svg", b"<svg"),
+                                       ("/pyodide/pyodide.mjs", b"export")])
+def test_gzip_handler_compresses_text_for_clients_that_accept_it(site, path, text):
+    with running(site, GzipSiteHandler) as srv:
+        status, headers, body = fetch_raw(srv.server_port, path, {"Accept-Encoding": "gzip"})
+        assert (status, headers["Content-Encoding"], headers["Vary"]) == (200, "gzip",
+                                                                          "Accept-Encoding")
+        assert int(headers["Content-Length"]) == len(body)
+        assert gzip.decompress(body) == (site / path[1:]).read_bytes()
+        assert text in gzip.decompress(body)
+        if path.endswith(".svg"):  # the headers of the plain answer are kept
+            assert headers["Content-Security-Policy"].startswith("default-src 'none'")
+        status, headers, body = fetch_raw(srv.server_port, path, {})
+        assert status == 200 and "Content-Encoding" not in headers and text in body
+
+
+def test_gzip_handler_follows_a_changed_file(tmp_path):
+    (tmp_path / "p.html").write_text("first")
+    with running(tmp_path, GzipSiteHandler) as srv:
+        assert gzip.decompress(fetch_raw(srv.server_port, "/p.html",
+                                         {"Accept-Encoding": "gzip"})[2]) == b"first"
+        (tmp_path / "p.html").write_text("second, longer")
+        assert gzip.decompress(fetch_raw(srv.server_port, "/p.html",
+                                         {"Accept-Encoding": "gzip"})[2]) == b"second, longer"
+
+
 # --- idle sockets ------------------------------------------------------------------------------
 
 def test_every_handler_has_an_idle_timeout():
-    for handler in (SiteHandler, DevHandler):
+    for handler in (SiteHandler, GzipSiteHandler, DevHandler):
         assert handler.timeout is not None and 0 < handler.timeout <= 60
 
 
