@@ -32,7 +32,9 @@ function markCurrentSection() {
   const observer = new IntersectionObserver(show, { rootMargin: "0px 0px -60% 0px" });
   byId.forEach((_, heading) => observer.observe(heading));
   addEventListener("scroll", show, { passive: true });
-  show();
+  // no show() now: measuring the headings while the page's modules load would force the whole
+  // chapter's first layout inside that task; the observer's first report comes once the
+  // browser has laid the page out anyway
   return () => { observer.disconnect(); removeEventListener("scroll", show); };
 }
 
