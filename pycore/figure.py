@@ -163,21 +163,23 @@ def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
     scaled='row' colours each row over its own range (a row of attention weights), 'global'
     over the whole matrix (or [lo, hi] if given). diverging=True uses the diverging map around
     0. masked: a same-shape matrix of booleans, cells drawn as hidden (the causal mask)."""
-    m = [[float(x) for x in row] for row in matrix]
+    m = _float_rows(matrix)
     n_rows, n_cols = len(m), len(m[0]) if m else 0
     flat = [x for row in m for x in row]
     g_lo = min(flat) if lo is None else lo
     g_hi = max(flat) if hi is None else hi
     limit = max(abs(g_lo), abs(g_hi))
-    cells = []
-    for i, row in enumerate(m):
-        r_lo, r_hi = (min(row), max(row)) if scaled == "row" else (g_lo, g_hi)
-        for j, v in enumerate(row):
-            c = div_class(v, limit) if diverging else seq_class(v, r_lo, r_hi)
-            hidden = bool(masked[i][j]) if masked is not None else False
-            cells.append({"i": i, "j": j, "x": label_w + j * cell, "y": label_h + i * cell,
-                          "w": cell, "h": cell, "c": c, "v": v, "text": fmt(v, digits),
-                          "say": f"{rows[i]} → {cols[j]}：{fmt(v, 4)}", "masked": hidden})
+    classes = _cell_classes(m, scaled, g_lo, g_hi, limit, diverging)
+    hidden = [[bool(x) for x in row] for row in masked] if masked is not None else None
+    row_names, col_names = [str(t) for t in rows], [str(t) for t in cols]
+    xs = [label_w + j * cell for j in range(n_cols)]
+    cells = []  # a live view sends every cell: one dict each, the values formatted in place
+    for i, (row, c_row) in enumerate(zip(m, classes)):
+        y, name, h_row = label_h + i * cell, row_names[i], hidden[i] if hidden else None
+        cells += [{"i": i, "j": j, "x": xs[j], "y": y, "w": cell, "h": cell, "c": c, "v": v,
+                   "text": f"{v:.{digits}f}", "say": f"{name} → {col_names[j]}：{v:.4f}",
+                   "masked": h_row[j] if h_row else False}
+                  for j, (v, c) in enumerate(zip(row, c_row))]
     kind = "div" if diverging else "seq"
     key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
                  width=min(180, label_w + n_cols * cell), scaled=scaled, digits=digits)
@@ -198,6 +200,45 @@ def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
             {"x": label_w + selected_col * cell, "y": 0, "w": cell,
              "h": label_h + n_rows * cell},
             "row_name": row_name, "col_name": col_name}
+
+
+def _float_rows(matrix):
+    """A matrix as rows of Python floats (one .tolist() for an array: per-entry float() calls
+    on NumPy scalars cost several times more, in Pyodide most of all)."""
+    if isinstance(matrix, np.ndarray) and matrix.ndim == 2:
+        return matrix.astype(float).tolist()
+    return [[float(x) for x in row] for row in matrix]
+
+
+def _cell_classes(m, scaled, lo, hi, limit, diverging):
+    """The colour class of every cell of heatmap(): the rule of div_class or seq_class, for the
+    whole matrix in a few NumPy calls. A matrix that NumPy cannot take in one piece (ragged
+    rows) or that holds a NaN or an infinity goes cell by cell (where seq_class raises)."""
+    try:
+        a = np.array(m, dtype=float)
+    except ValueError:
+        a = None
+    if a is None or a.ndim != 2 or not np.isfinite(a).all() or \
+            not all(math.isfinite(float(x)) for x in (lo, hi)):
+        out = []
+        for row in m:
+            r_lo, r_hi = (min(row), max(row)) if scaled == "row" else (lo, hi)
+            out.append([div_class(v, limit) if diverging else seq_class(v, r_lo, r_hi)
+                        for v in row])
+        return out
+    if diverging:  # as div_class: round half to even, like Python's round
+        if limit <= 0:
+            return np.full(a.shape, DIV // 2).tolist()
+        half = DIV // 2
+        return (half + np.rint(np.clip(a / limit, -1.0, 1.0) * half)).astype(int).tolist()
+    if scaled == "row":
+        r_lo, r_hi = a.min(axis=1, keepdims=True), a.max(axis=1, keepdims=True)  # (n, 1)
+    else:
+        r_lo, r_hi = np.float64(lo), np.float64(hi)
+    flat = r_hi <= r_lo  # a row (or a matrix) of one value: seq_class's special case
+    span = np.where(flat, 1.0, r_hi - r_lo)
+    t = np.clip(np.floor((a - r_lo) / span * SEQ), 0, SEQ - 1)
+    return np.where(flat, np.where(a >= r_hi, SEQ - 1, 0), t).astype(int).tolist()
 
 
 # ---------------------------------------------------------------- line chart
