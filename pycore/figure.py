@@ -263,21 +263,20 @@ def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
     through with the arrow keys), each {x, y (SVG), x0, w (its hit strip), say (the readout:
     say(x, y), default "x = …, y = …")}: the chart's crosshair."""
     top, right, bottom, left = margin
-    xs = [float(x) for s in series for x in s["x"]]
-    ys = [float(y) for s in series for y in s["y"]]
-    x0, x1 = x_domain or (min(xs), max(xs))
-    y0, y1 = y_domain or (min([0.0] + ys), max(ys))
+    x0, x1 = x_domain or _extent([x for s in series for x in s["x"]])
+    y0, y1 = y_domain or _extent([y for s in series for y in s["y"]], 0.0)
     px, py, pw, ph = left, top, width - left - right, height - top - bottom
     sx = lambda v: scale(v, x0, x1, px, px + pw)  # noqa: E731
     sy = lambda v: scale(v, y0, y1, py + ph, py)  # noqa: E731
     paths = []
     for k, s in enumerate(series):
-        d = " ".join(f"{'M' if n == 0 else 'L'}{r(sx(x))},{r(sy(y))}"
-                     for n, (x, y) in enumerate(zip(s["x"], s["y"])))
-        entry = {"name": s.get("name", ""), "d": d, "k": k}
+        cx = svg_coords(s["x"], x0, x1, px, px + pw)
+        cy = svg_coords(s["y"], y0, y1, py + ph, py)
+        d = " ".join([f"L{x},{y}" for x, y in zip(cx, cy)])
+        entry = {"name": s.get("name", ""), "d": "M" + d[1:] if d else d, "k": k}
         if points:
-            entry["points"] = [{"x": r(sx(x)), "y": r(sy(y)), "vx": float(x), "vy": float(y)}
-                               for x, y in zip(s["x"], s["y"])]
+            entry["points"] = [{"x": x, "y": y, "vx": float(vx), "vy": float(vy)}
+                               for x, y, vx, vy in zip(cx, cy, s["x"], s["y"])]
         paths.append(entry)
 
     chart_probes = []
@@ -296,6 +295,21 @@ def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
             "paths": paths, "x_ticks": xt, "y_ticks": yt, "x_label": x_label,
             "probes": chart_probes,
             "y_label": y_label, "x_axis_y": py + ph, "y_axis_x": px}
+
+
+def _extent(values, floor=None):
+    """(min, max) of values as floats (with floor in the min: a y axis starts at 0)."""
+    values = [float(v) for v in values]
+    return (min(values if floor is None else [floor] + values), max(values))
+
+
+def svg_coords(values, d0, d1, r0, r1):
+    """[r(scale(v, d0, d1, r0, r1)) for v in values], the arithmetic in one NumPy pass (the
+    same operations in the same order, so the same floats): a curve's hundreds of points."""
+    if d1 == d0:
+        return [r((r0 + r1) / 2)] * len(values)
+    v = np.asarray(values, dtype=float)
+    return [round(x, 2) for x in (r0 + (v - d0) / (d1 - d0) * (r1 - r0)).tolist()]
 
 
 # ---------------------------------------------------------------- arrows on a grid
