@@ -83,9 +83,11 @@ def _heads(query, causal):
     query and mask (9 x 2 cases; neither the head nor theta touches them, the head only moves
     the frame; a view is never changed after it is returned)."""
     i = TOKENS.index(query)
-    rows = [R.alibi_row(query, head=h, causal=causal) for h in range(1, H + 1)]
-    bias = np.array([r["bias"] for r in rows])  # (H, 9), -inf after the query if causal
-    weights = np.array([r["weights_after"] for r in rows])  # (H, 9)
+    heads = R.alibi_heads(query, causal=causal)
+    bias, weights = heads["bias"], heads["weights_after"]  # (H, 9), -inf after i if causal
+    rows = [{"scores": heads["scores"], "weights_before": heads["weights_before"],
+             "bias": bias[h], "logits": heads["logits"][h], "weights_after": weights[h]}
+            for h in range(H)]  # what the view takes of R.alibi_row, per head
     masked = np.broadcast_to(np.arange(len(TOKENS)) > i, bias.shape) if causal else \
         np.zeros(bias.shape, dtype=bool)
     lowest = float(-SLOPES[0] * (len(TOKENS) - 1))  # the steepest head at the longest distance
