@@ -441,26 +441,36 @@ def histogram(counts, edges, *, width=560, height=150, top=None, x_ticks=None, r
     follow the bins), bars.y, bars.h (the counts) and bars.say (the readout). A live view
     redraws a hundred bars at a time, so they are computed with NumPy, not bar by bar."""
     counts = np.asarray(counts, dtype=int)
-    edges = np.asarray(edges, dtype=float)
-    lo, hi = float(edges[0]), float(edges[-1])
+    edges = tuple(np.asarray(edges, dtype=float).tolist())
+    lo, hi = edges[0], edges[-1]
     top = nice_max(int(counts.max(initial=1))) if top is None else top
     m_top, m_right, m_bottom, m_left = margin
     px, py, pw, ph = m_left, m_top, width - m_left - m_right, height - m_top - m_bottom
     sx = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
-    sy = lambda v: scale(v, 0.0, top, py + ph, py)  # noqa: E731
     base = py + ph
-    xs = np.round(px + (edges - lo) * (pw / (hi - lo)), 2)           # (bins + 1,)
+    bar_x, bar_w, x_axis, y_axis = _histogram_axes(
+        edges, top, px, py, pw, ph, None if x_ticks is None else tuple(x_ticks))
     ys = np.round(base - np.minimum(counts, top) * (ph / top), 2)   # (bins,)
-    says = [f"{label}：{c} {unit}"
-            for label, c in zip(bin_labels(tuple(edges.tolist()), digits), counts.tolist())]
+    says = [f"{label}：{c} {unit}" for label, c in zip(bin_labels(edges, digits), counts.tolist())]
     inside = lambda v: lo <= v <= hi  # noqa: E731
     return {"width": width, "height": height, "plot": {"x": px, "y": py, "w": pw, "h": ph},
             "baseline": r(base), "top": top,
-            "bars": {"x": xs[:-1], "w": np.round(np.diff(xs), 2), "y": ys,
+            "bars": {"x": bar_x.copy(), "w": bar_w.copy(), "y": ys,
                      "h": np.round(base - ys, 2), "say": says},
-            "x_ticks": axis_ticks(x_ticks, sx, lo, hi),
-            "y_ticks": axis_ticks(None, sy, 0.0, top),
+            "x_ticks": [dict(t) for t in x_axis], "y_ticks": [dict(t) for t in y_axis],
             "rules": [{"x": r(sx(v) if inside(v) else px), "hidden": not inside(v)} for v in rules]}
+
+
+@functools.lru_cache(maxsize=64)
+def _histogram_axes(edges, top, px, py, pw, ph, x_ticks):
+    """histogram()'s bins' columns and both axes: the same for every draw on fixed bins, so
+    worked out once ((bins,) arrays of the bars' left edges and widths, the ticks)."""
+    lo, hi = edges[0], edges[-1]
+    sx = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    sy = lambda v: scale(v, 0.0, top, py + ph, py)  # noqa: E731
+    xs = np.round(px + (np.array(edges) - lo) * (pw / (hi - lo)), 2)  # (bins + 1,)
+    return (xs[:-1], np.round(np.diff(xs), 2), tuple(axis_ticks(x_ticks, sx, lo, hi)),
+            tuple(axis_ticks(None, sy, 0.0, top)))
 
 
 # ---------------------------------------------------------------- log-log line chart
