@@ -133,22 +133,29 @@ def bars(values, labels, *, width=360, height=170, top=None, bottom=None, digits
     y = lambda v: scale(v, lo, hi, plot_bottom, plot_top)  # noqa: E731
     slot = (width - axis_space) / max(len(values), 1)  # the tick labels sit left of the bars
     bw = slot * (1 - gap)
+    y0, w, biggest = y(0.0), r(bw), max(abs(lo), abs(hi))
     out = []
     for i, (v, label) in enumerate(zip(values, labels)):
-        y0, y1 = y(0.0), y(max(lo, min(hi, v)))
+        y1 = y(max(lo, min(hi, v)))
         top_y, h = min(y0, y1), abs(y1 - y0)
         left = axis_space + i * slot
-        out.append({"x": r(left + (slot - bw) / 2), "y": r(top_y), "w": r(bw), "h": r(h),
+        out.append({"x": r(left + (slot - bw) / 2), "y": r(top_y), "w": w, "h": r(h),
                     "cx": r(left + slot / 2),
                     "ty": r(top_y - 4 if v >= 0 else top_y + h + 12),
-                    "value": v, "text": fmt(v, digits), "label": str(label),
-                    "say": f"{label}：{fmt(v, 4)}",
-                    "seq": seq_class(abs(v), 0.0, max(abs(lo), abs(hi)))})
-    step = nice_step(hi - lo)
-    ticks = padded([{"y": r(y(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
-                   {"y": r(y(0.0)), "label": ""})
-    return {"width": width, "height": height, "baseline": r(y(0.0)), "ticks": ticks,
+                    "value": v, "text": f"{v:.{digits}f}", "label": str(label),
+                    "say": f"{label}：{v:.4f}", "seq": seq_class(abs(v), 0.0, biggest)})
+    return {"width": width, "height": height, "baseline": r(y0),
+            "ticks": [dict(t) for t in _bar_ticks(lo, hi, plot_bottom, plot_top)],
             "bars": out, "top": hi, "bottom": lo, "label_y": height - 4, "axis_x": axis_space}
+
+
+@functools.lru_cache(maxsize=64)
+def _bar_ticks(lo, hi, plot_bottom, plot_top):
+    """bars' axis: the same for every view on a fixed axis, so worked out once."""
+    y = lambda v: scale(v, lo, hi, plot_bottom, plot_top)  # noqa: E731
+    step = nice_step(hi - lo)
+    return tuple(padded([{"y": r(y(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
+                        {"y": r(y(0.0)), "label": ""}))
 
 
 # ---------------------------------------------------------------- heatmap
@@ -349,9 +356,22 @@ def plane(extent, size=300, step=1.0):
 
 def token_row(tokens, *, width, y, pad=6):
     """The tokens of a sentence laid out evenly across `width`: [{i, x (centre), y, label}]."""
-    slot = width / max(len(tokens), 1)
-    return [{"i": i, "x": r(i * slot + slot / 2), "y": y, "label": str(t), "w": r(slot - pad)}
-            for i, t in enumerate(tokens)]
+    return [dict(t) for t in _token_row(tuple(str(t) for t in tokens), width, y, pad)]
+
+
+@functools.lru_cache(maxsize=64)
+def _token_row(labels, width, y, pad):
+    """token_row of a sentence's labels: a figure's fixed sentence is laid out once."""
+    slot = width / max(len(labels), 1)
+    return tuple({"i": i, "x": r(i * slot + slot / 2), "y": y, "label": t, "w": r(slot - pad)}
+                 for i, t in enumerate(labels))
+
+
+def _floats(values):
+    """values as a list of Python floats (an array in one .tolist())."""
+    if isinstance(values, np.ndarray):
+        return values.astype(float).ravel().tolist()
+    return [float(v) for v in values]
 
 
 def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0,
@@ -364,19 +384,20 @@ def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0
     top_y, bottom_y = 16, height - 20  # token baselines; each key's weight goes under it
     top = [{**t, "query": t["i"] == query} for t in token_row(tokens, width=width, y=top_y)]
     bottom = [{**t, "wy": height - 4} for t in token_row(tokens, width=width, y=bottom_y)]
-    biggest = max(max(float(w) for w in row), 1e-12)
-    q = top[query]
+    weights = _floats(row)
+    biggest = max(max(weights), 1e-12)
+    qx = top[query]["x"]
+    y0, y1 = top_y + 8, bottom_y - 16
+    start, bend, end = r(y0), r((y0 + y1) / 2), r(y1)
     curves = []
-    for j, w in enumerate(row):
-        w = float(w)
-        k = bottom[j]
-        y0, y1 = top_y + 8, bottom_y - 16
-        mid = (y0 + y1) / 2
-        d = f"M{q['x']},{r(y0)} C{q['x']},{r(mid)} {k['x']},{r(mid)} {k['x']},{r(y1)}"
+    for j, w in enumerate(weights):
+        kx = bottom[j]["x"]
         share = w / biggest
-        curves.append({"j": j, "tokens": f"{query} {j}", "d": d, "sw": r(0.6 + (max_width - 0.6) * share),
+        curves.append({"j": j, "tokens": f"{query} {j}",
+                       "d": f"M{qx},{start} C{qx},{bend} {kx},{bend} {kx},{end}",
+                       "sw": r(0.6 + (max_width - 0.6) * share),
                        "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
-                       "text": fmt(w, digits), "say": f"{tokens[query]} → {tokens[j]}：{fmt(w, 4)}",
+                       "text": f"{w:.{digits}f}", "say": f"{tokens[query]} → {tokens[j]}：{w:.4f}",
                        "masked": bool(masked[j]) if masked is not None else False,
                        "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
@@ -578,21 +599,22 @@ def cross_curves(top_tokens, bottom_tokens, row, query, *, width=400, height=170
            for t in token_row(top_tokens, width=width, y=top_y)]
     bottom = [{**t, "tokens": f"{bottom_prefix}{t['i']}", "wy": height - 4}
               for t in token_row(bottom_tokens, width=width, y=bottom_y)]
-    biggest = max(max(float(w) for w in row), 1e-12)
-    q = top[query]
+    weights = _floats(row)
+    biggest = max(max(weights), 1e-12)
+    qx = top[query]["x"]
     y0, y1 = top_y + 8, bottom_y - 16
-    mid = (y0 + y1) / 2
+    start, bend, end = r(y0), r((y0 + y1) / 2), r(y1)
     curves = []
-    for j, w in enumerate(row):
-        w, k = float(w), bottom[j]
+    for j, w in enumerate(weights):
+        kx = bottom[j]["x"]
         share = w / biggest
-        text = say(j, w) if say else f"{top_tokens[query]} → {bottom_tokens[j]}：{fmt(w, 4)}"
+        text = say(j, w) if say else f"{top_tokens[query]} → {bottom_tokens[j]}：{w:.4f}"
         curves.append({
             "j": j, "tokens": f"{top_prefix}{query} {bottom_prefix}{j}",
-            "d": f"M{q['x']},{r(y0)} C{q['x']},{r(mid)} {k['x']},{r(mid)} {k['x']},{r(y1)}",
+            "d": f"M{qx},{start} C{qx},{bend} {kx},{bend} {kx},{end}",
             "sw": r(0.6 + (max_width - 0.6) * share),
             "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
-            "text": fmt(w, digits), "say": text,
+            "text": f"{w:.{digits}f}", "say": text,
             "masked": bool(masked[j]) if masked is not None else False,
             "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
