@@ -105,12 +105,17 @@ def tick_label(value, step):
 def legend(lo, hi, *, kind="seq", width=180, height=10, scaled="global", digits=2):
     """A colour legend: one swatch per class over `width`, the range's ends as labels, and
     what the map is scaled over ('global': the whole figure; 'row': each row on its own)."""
-    n = SEQ if kind == "seq" else DIV
-    w = width / n
-    swatches = [{"x": r(k * w), "w": r(w), "c": k} for k in range(n)]
     note = {"global": "全图统一刻度", "row": "每行单独刻度"}[scaled]
+    swatches = [dict(s) for s in _swatches(SEQ if kind == "seq" else DIV, width)]
     return {"kind": kind, "width": width, "height": height, "swatches": swatches,
             "lo": fmt(lo, digits), "hi": fmt(hi, digits), "scaled": scaled, "note": note}
+
+
+@functools.lru_cache(maxsize=32)
+def _swatches(n, width):
+    """A legend's n swatches over width: the same for every view of a figure."""
+    w = width / n
+    return tuple({"x": r(k * w), "w": r(w), "c": k} for k in range(n))
 
 
 # ---------------------------------------------------------------- bars

@@ -102,6 +102,21 @@ def _rope(query, theta, causal):
     return R.rope_row(query, theta=theta, causal=causal)
 
 
+@functools.lru_cache(maxsize=1024)
+def _chart(query, causal, row, arg, top, live):
+    """The bars of one of the three rows (row: "before", "alibi" with arg the head, "rope"
+    with arg theta) on an axis up to top, whole or lean (cached: a move of the head or of
+    theta redraws one chart of three; callers must not modify it)."""
+    if row == "before":
+        w = _heads(query, causal)[0][0]["weights_before"]
+    elif row == "alibi":
+        w = _heads(query, causal)[0][arg - 1]["weights_after"]
+    else:
+        w = _rope(query, arg, causal)["weights_after"]
+    chart = figure.bars(w, TOKENS, top=top, bottom=0.0, **BARS)
+    return _lean_bars(chart) if live else chart
+
+
 def view(query, head, theta, causal, live=False):
     theta = round(theta, 2)  # the value shown is the value used
     i = TOKENS.index(query)
@@ -112,16 +127,15 @@ def view(query, head, theta, causal, live=False):
     before = ali["weights_before"]
     top = figure.nice_max(max(before.max(), ali["weights_after"].max(),
                               rope["weights_after"].max()))
-    charts = [figure.bars(w, TOKENS, top=top, bottom=0.0, **BARS)
-              for w in (before, ali["weights_after"], rope["weights_after"])]
+    charts = [_chart(query, causal, "before", 0, top, live),
+              _chart(query, causal, "alibi", head, top, live),
+              _chart(query, causal, "rope", theta, top, live)]
 
     def best(w):
         j = int(np.argmax(w))
         return {"token": TOKENS[j], "w": float(w[j])}
 
     m = float(SLOPES[head - 1])
-    if live:
-        charts = [_lean_bars(c) for c in charts]
     return {
         "query": query, "head": head, "theta": theta, "causal": causal, "position": i,
         "slope": m, "slope_text": _slope_text(head),
