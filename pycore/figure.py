@@ -958,7 +958,7 @@ def heat_grid(matrix, rows, cols, *, cell=32, left=0, top=0, diverging=True, lim
         t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
         classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
         key = legend(lo, hi, kind="seq", digits=digits)
-    say = [[f"{rows[i]} → {cols[j]}：{fmt(v, 4)}" for j, v in enumerate(row)]
+    say = [[f"{rows[i]} → {cols[j]}：{v:.4f}" for j, v in enumerate(row)]
            for i, row in enumerate(m.tolist())]
     return {"xs": [left + j * cell for j in range(m.shape[1])],
             "ys": [top + i * cell for i in range(m.shape[0])],
