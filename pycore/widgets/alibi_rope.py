@@ -102,7 +102,7 @@ def _rope(query, theta, causal):
     return R.rope_row(query, theta=theta, causal=causal)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)
 def _chart(query, causal, row, arg, top, live):
     """The bars of one of the three rows (row: "before", "alibi" with arg the head, "rope"
     with arg theta) on an axis up to top, whole or lean (cached: a move of the head or of

@@ -211,7 +211,7 @@ def memory_part(n, block, d, dtype):
                        "viewbox": f"-2 -2 {SQUARE + 4} {SQUARE + 4}"}}
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def reading(query, tile, step):
     """What the tiles read so far show, for a step within the tiles (cached: the memory
     figure's controls leave it as it is, and the reader steps back and forth; callers must not
