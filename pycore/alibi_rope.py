@@ -84,6 +84,25 @@ def alibi_row(query="它", head=None, slope=None, n_heads=N_HEADS, causal=False)
             "top_after": example.TOKENS[int(np.argmax(after))]}
 
 
+def alibi_heads(query="它", n_heads=N_HEADS, causal=False):
+    """alibi_row of every head at once, steepest first: the query's scores and its weights
+    without a bias (shared by all heads), and per head (rows of (n_heads, 9) arrays) the bias,
+    the logits and the weights with it. One pass instead of a row per head: the widget shows
+    all heads together."""
+    i, _, _, scores = _row_scores(query)
+    n = len(scores)
+    slopes = positional.alibi_slopes(n_heads)  # (H,)
+    j = np.arange(n)  # (9,) the keys
+    bias = 0.0 - slopes[:, None] * np.abs(i - j)[None, :]  # (H, 9); 0.0 - avoids -0.
+    if causal:
+        bias = np.where(j > i, -np.inf, bias)  # (H, 9): keys after the query left out
+    plain = np.where(j <= i, scores, -np.inf) if causal else scores
+    logits = scores + bias  # (H, 9)
+    return {"query": query, "position": i, "causal": causal, "slopes": slopes,
+            "scores": scores, "weights_before": softmax(plain),
+            "bias": bias, "logits": logits, "weights_after": softmax(logits)}
+
+
 def alibi_rows(query="它", n_heads=N_HEADS, causal=False):
     """(H, 9): the row of `query` under each head's slope, steepest first."""
     return np.array([alibi_row(query, head=h, n_heads=n_heads, causal=causal)["weights_after"]

@@ -105,12 +105,17 @@ def tick_label(value, step):
 def legend(lo, hi, *, kind="seq", width=180, height=10, scaled="global", digits=2):
     """A colour legend: one swatch per class over `width`, the range's ends as labels, and
     what the map is scaled over ('global': the whole figure; 'row': each row on its own)."""
-    n = SEQ if kind == "seq" else DIV
-    w = width / n
-    swatches = [{"x": r(k * w), "w": r(w), "c": k} for k in range(n)]
     note = {"global": "全图统一刻度", "row": "每行单独刻度"}[scaled]
+    swatches = [dict(s) for s in _swatches(SEQ if kind == "seq" else DIV, width)]
     return {"kind": kind, "width": width, "height": height, "swatches": swatches,
             "lo": fmt(lo, digits), "hi": fmt(hi, digits), "scaled": scaled, "note": note}
+
+
+@functools.lru_cache(maxsize=32)
+def _swatches(n, width):
+    """A legend's n swatches over width: the same for every view of a figure."""
+    w = width / n
+    return tuple({"x": r(k * w), "w": r(w), "c": k} for k in range(n))
 
 
 # ---------------------------------------------------------------- bars
@@ -133,22 +138,29 @@ def bars(values, labels, *, width=360, height=170, top=None, bottom=None, digits
     y = lambda v: scale(v, lo, hi, plot_bottom, plot_top)  # noqa: E731
     slot = (width - axis_space) / max(len(values), 1)  # the tick labels sit left of the bars
     bw = slot * (1 - gap)
+    y0, w, biggest = y(0.0), r(bw), max(abs(lo), abs(hi))
     out = []
     for i, (v, label) in enumerate(zip(values, labels)):
-        y0, y1 = y(0.0), y(max(lo, min(hi, v)))
+        y1 = y(max(lo, min(hi, v)))
         top_y, h = min(y0, y1), abs(y1 - y0)
         left = axis_space + i * slot
-        out.append({"x": r(left + (slot - bw) / 2), "y": r(top_y), "w": r(bw), "h": r(h),
+        out.append({"x": r(left + (slot - bw) / 2), "y": r(top_y), "w": w, "h": r(h),
                     "cx": r(left + slot / 2),
                     "ty": r(top_y - 4 if v >= 0 else top_y + h + 12),
-                    "value": v, "text": fmt(v, digits), "label": str(label),
-                    "say": f"{label}：{fmt(v, 4)}",
-                    "seq": seq_class(abs(v), 0.0, max(abs(lo), abs(hi)))})
-    step = nice_step(hi - lo)
-    ticks = padded([{"y": r(y(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
-                   {"y": r(y(0.0)), "label": ""})
-    return {"width": width, "height": height, "baseline": r(y(0.0)), "ticks": ticks,
+                    "value": v, "text": f"{v:.{digits}f}", "label": str(label),
+                    "say": f"{label}：{v:.4f}", "seq": seq_class(abs(v), 0.0, biggest)})
+    return {"width": width, "height": height, "baseline": r(y0),
+            "ticks": [dict(t) for t in _bar_ticks(lo, hi, plot_bottom, plot_top)],
             "bars": out, "top": hi, "bottom": lo, "label_y": height - 4, "axis_x": axis_space}
+
+
+@functools.lru_cache(maxsize=64)
+def _bar_ticks(lo, hi, plot_bottom, plot_top):
+    """bars' axis: the same for every view on a fixed axis, so worked out once."""
+    y = lambda v: scale(v, lo, hi, plot_bottom, plot_top)  # noqa: E731
+    step = nice_step(hi - lo)
+    return tuple(padded([{"y": r(y(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
+                        {"y": r(y(0.0)), "label": ""}))
 
 
 # ---------------------------------------------------------------- heatmap
@@ -163,21 +175,23 @@ def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
     scaled='row' colours each row over its own range (a row of attention weights), 'global'
     over the whole matrix (or [lo, hi] if given). diverging=True uses the diverging map around
     0. masked: a same-shape matrix of booleans, cells drawn as hidden (the causal mask)."""
-    m = [[float(x) for x in row] for row in matrix]
+    m = _float_rows(matrix)
     n_rows, n_cols = len(m), len(m[0]) if m else 0
     flat = [x for row in m for x in row]
     g_lo = min(flat) if lo is None else lo
     g_hi = max(flat) if hi is None else hi
     limit = max(abs(g_lo), abs(g_hi))
-    cells = []
-    for i, row in enumerate(m):
-        r_lo, r_hi = (min(row), max(row)) if scaled == "row" else (g_lo, g_hi)
-        for j, v in enumerate(row):
-            c = div_class(v, limit) if diverging else seq_class(v, r_lo, r_hi)
-            hidden = bool(masked[i][j]) if masked is not None else False
-            cells.append({"i": i, "j": j, "x": label_w + j * cell, "y": label_h + i * cell,
-                          "w": cell, "h": cell, "c": c, "v": v, "text": fmt(v, digits),
-                          "say": f"{rows[i]} → {cols[j]}：{fmt(v, 4)}", "masked": hidden})
+    classes = _cell_classes(m, scaled, g_lo, g_hi, limit, diverging)
+    hidden = [[bool(x) for x in row] for row in masked] if masked is not None else None
+    row_names, col_names = [str(t) for t in rows], [str(t) for t in cols]
+    xs = [label_w + j * cell for j in range(n_cols)]
+    cells = []  # a live view sends every cell: one dict each, the values formatted in place
+    for i, (row, c_row) in enumerate(zip(m, classes)):
+        y, name, h_row = label_h + i * cell, row_names[i], hidden[i] if hidden else None
+        cells += [{"i": i, "j": j, "x": xs[j], "y": y, "w": cell, "h": cell, "c": c, "v": v,
+                   "text": f"{v:.{digits}f}", "say": f"{name} → {col_names[j]}：{v:.4f}",
+                   "masked": h_row[j] if h_row else False}
+                  for j, (v, c) in enumerate(zip(row, c_row))]
     kind = "div" if diverging else "seq"
     key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
                  width=min(180, label_w + n_cols * cell), scaled=scaled, digits=digits)
@@ -198,6 +212,45 @@ def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
             {"x": label_w + selected_col * cell, "y": 0, "w": cell,
              "h": label_h + n_rows * cell},
             "row_name": row_name, "col_name": col_name}
+
+
+def _float_rows(matrix):
+    """A matrix as rows of Python floats (one .tolist() for an array: per-entry float() calls
+    on NumPy scalars cost several times more, in Pyodide most of all)."""
+    if isinstance(matrix, np.ndarray) and matrix.ndim == 2:
+        return matrix.astype(float).tolist()
+    return [[float(x) for x in row] for row in matrix]
+
+
+def _cell_classes(m, scaled, lo, hi, limit, diverging):
+    """The colour class of every cell of heatmap(): the rule of div_class or seq_class, for the
+    whole matrix in a few NumPy calls. A matrix that NumPy cannot take in one piece (ragged
+    rows) or that holds a NaN or an infinity goes cell by cell (where seq_class raises)."""
+    try:
+        a = np.array(m, dtype=float)
+    except ValueError:
+        a = None
+    if a is None or a.ndim != 2 or not np.isfinite(a).all() or \
+            not all(math.isfinite(float(x)) for x in (lo, hi)):
+        out = []
+        for row in m:
+            r_lo, r_hi = (min(row), max(row)) if scaled == "row" else (lo, hi)
+            out.append([div_class(v, limit) if diverging else seq_class(v, r_lo, r_hi)
+                        for v in row])
+        return out
+    if diverging:  # as div_class: round half to even, like Python's round
+        if limit <= 0:
+            return np.full(a.shape, DIV // 2).tolist()
+        half = DIV // 2
+        return (half + np.rint(np.clip(a / limit, -1.0, 1.0) * half)).astype(int).tolist()
+    if scaled == "row":
+        r_lo, r_hi = a.min(axis=1, keepdims=True), a.max(axis=1, keepdims=True)  # (n, 1)
+    else:
+        r_lo, r_hi = np.float64(lo), np.float64(hi)
+    flat = r_hi <= r_lo  # a row (or a matrix) of one value: seq_class's special case
+    span = np.where(flat, 1.0, r_hi - r_lo)
+    t = np.clip(np.floor((a - r_lo) / span * SEQ), 0, SEQ - 1)
+    return np.where(flat, np.where(a >= r_hi, SEQ - 1, 0), t).astype(int).tolist()
 
 
 # ---------------------------------------------------------------- line chart
@@ -222,21 +275,20 @@ def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
     through with the arrow keys), each {x, y (SVG), x0, w (its hit strip), say (the readout:
     say(x, y), default "x = …, y = …")}: the chart's crosshair."""
     top, right, bottom, left = margin
-    xs = [float(x) for s in series for x in s["x"]]
-    ys = [float(y) for s in series for y in s["y"]]
-    x0, x1 = x_domain or (min(xs), max(xs))
-    y0, y1 = y_domain or (min([0.0] + ys), max(ys))
+    x0, x1 = x_domain or _extent([x for s in series for x in s["x"]])
+    y0, y1 = y_domain or _extent([y for s in series for y in s["y"]], 0.0)
     px, py, pw, ph = left, top, width - left - right, height - top - bottom
     sx = lambda v: scale(v, x0, x1, px, px + pw)  # noqa: E731
     sy = lambda v: scale(v, y0, y1, py + ph, py)  # noqa: E731
     paths = []
     for k, s in enumerate(series):
-        d = " ".join(f"{'M' if n == 0 else 'L'}{r(sx(x))},{r(sy(y))}"
-                     for n, (x, y) in enumerate(zip(s["x"], s["y"])))
-        entry = {"name": s.get("name", ""), "d": d, "k": k}
+        cx = svg_coords(s["x"], x0, x1, px, px + pw)
+        cy = svg_coords(s["y"], y0, y1, py + ph, py)
+        d = " ".join([f"L{x},{y}" for x, y in zip(cx, cy)])
+        entry = {"name": s.get("name", ""), "d": "M" + d[1:] if d else d, "k": k}
         if points:
-            entry["points"] = [{"x": r(sx(x)), "y": r(sy(y)), "vx": float(x), "vy": float(y)}
-                               for x, y in zip(s["x"], s["y"])]
+            entry["points"] = [{"x": x, "y": y, "vx": float(vx), "vy": float(vy)}
+                               for x, y, vx, vy in zip(cx, cy, s["x"], s["y"])]
         paths.append(entry)
 
     chart_probes = []
@@ -255,6 +307,21 @@ def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
             "paths": paths, "x_ticks": xt, "y_ticks": yt, "x_label": x_label,
             "probes": chart_probes,
             "y_label": y_label, "x_axis_y": py + ph, "y_axis_x": px}
+
+
+def _extent(values, floor=None):
+    """(min, max) of values as floats (with floor in the min: a y axis starts at 0)."""
+    values = [float(v) for v in values]
+    return (min(values if floor is None else [floor] + values), max(values))
+
+
+def svg_coords(values, d0, d1, r0, r1):
+    """[r(scale(v, d0, d1, r0, r1)) for v in values], the arithmetic in one NumPy pass (the
+    same operations in the same order, so the same floats): a curve's hundreds of points."""
+    if d1 == d0:
+        return [r((r0 + r1) / 2)] * len(values)
+    v = np.asarray(values, dtype=float)
+    return [round(x, 2) for x in (r0 + (v - d0) / (d1 - d0) * (r1 - r0)).tolist()]
 
 
 # ---------------------------------------------------------------- arrows on a grid
@@ -294,9 +361,22 @@ def plane(extent, size=300, step=1.0):
 
 def token_row(tokens, *, width, y, pad=6):
     """The tokens of a sentence laid out evenly across `width`: [{i, x (centre), y, label}]."""
-    slot = width / max(len(tokens), 1)
-    return [{"i": i, "x": r(i * slot + slot / 2), "y": y, "label": str(t), "w": r(slot - pad)}
-            for i, t in enumerate(tokens)]
+    return [dict(t) for t in _token_row(tuple(str(t) for t in tokens), width, y, pad)]
+
+
+@functools.lru_cache(maxsize=64)
+def _token_row(labels, width, y, pad):
+    """token_row of a sentence's labels: a figure's fixed sentence is laid out once."""
+    slot = width / max(len(labels), 1)
+    return tuple({"i": i, "x": r(i * slot + slot / 2), "y": y, "label": t, "w": r(slot - pad)}
+                 for i, t in enumerate(labels))
+
+
+def _floats(values):
+    """values as a list of Python floats (an array in one .tolist())."""
+    if isinstance(values, np.ndarray):
+        return values.astype(float).ravel().tolist()
+    return [float(v) for v in values]
 
 
 def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0,
@@ -309,19 +389,20 @@ def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0
     top_y, bottom_y = 16, height - 20  # token baselines; each key's weight goes under it
     top = [{**t, "query": t["i"] == query} for t in token_row(tokens, width=width, y=top_y)]
     bottom = [{**t, "wy": height - 4} for t in token_row(tokens, width=width, y=bottom_y)]
-    biggest = max(max(float(w) for w in row), 1e-12)
-    q = top[query]
+    weights = _floats(row)
+    biggest = max(max(weights), 1e-12)
+    qx = top[query]["x"]
+    y0, y1 = top_y + 8, bottom_y - 16
+    start, bend, end = r(y0), r((y0 + y1) / 2), r(y1)
     curves = []
-    for j, w in enumerate(row):
-        w = float(w)
-        k = bottom[j]
-        y0, y1 = top_y + 8, bottom_y - 16
-        mid = (y0 + y1) / 2
-        d = f"M{q['x']},{r(y0)} C{q['x']},{r(mid)} {k['x']},{r(mid)} {k['x']},{r(y1)}"
+    for j, w in enumerate(weights):
+        kx = bottom[j]["x"]
         share = w / biggest
-        curves.append({"j": j, "tokens": f"{query} {j}", "d": d, "sw": r(0.6 + (max_width - 0.6) * share),
+        curves.append({"j": j, "tokens": f"{query} {j}",
+                       "d": f"M{qx},{start} C{qx},{bend} {kx},{bend} {kx},{end}",
+                       "sw": r(0.6 + (max_width - 0.6) * share),
                        "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
-                       "text": fmt(w, digits), "say": f"{tokens[query]} → {tokens[j]}：{fmt(w, 4)}",
+                       "text": f"{w:.{digits}f}", "say": f"{tokens[query]} → {tokens[j]}：{w:.4f}",
                        "masked": bool(masked[j]) if masked is not None else False,
                        "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
@@ -386,26 +467,36 @@ def histogram(counts, edges, *, width=560, height=150, top=None, x_ticks=None, r
     follow the bins), bars.y, bars.h (the counts) and bars.say (the readout). A live view
     redraws a hundred bars at a time, so they are computed with NumPy, not bar by bar."""
     counts = np.asarray(counts, dtype=int)
-    edges = np.asarray(edges, dtype=float)
-    lo, hi = float(edges[0]), float(edges[-1])
+    edges = tuple(np.asarray(edges, dtype=float).tolist())
+    lo, hi = edges[0], edges[-1]
     top = nice_max(int(counts.max(initial=1))) if top is None else top
     m_top, m_right, m_bottom, m_left = margin
     px, py, pw, ph = m_left, m_top, width - m_left - m_right, height - m_top - m_bottom
     sx = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
-    sy = lambda v: scale(v, 0.0, top, py + ph, py)  # noqa: E731
     base = py + ph
-    xs = np.round(px + (edges - lo) * (pw / (hi - lo)), 2)           # (bins + 1,)
+    bar_x, bar_w, x_axis, y_axis = _histogram_axes(
+        edges, top, px, py, pw, ph, None if x_ticks is None else tuple(x_ticks))
     ys = np.round(base - np.minimum(counts, top) * (ph / top), 2)   # (bins,)
-    says = [f"{label}：{c} {unit}"
-            for label, c in zip(bin_labels(tuple(edges.tolist()), digits), counts.tolist())]
+    says = [f"{label}：{c} {unit}" for label, c in zip(bin_labels(edges, digits), counts.tolist())]
     inside = lambda v: lo <= v <= hi  # noqa: E731
     return {"width": width, "height": height, "plot": {"x": px, "y": py, "w": pw, "h": ph},
             "baseline": r(base), "top": top,
-            "bars": {"x": xs[:-1], "w": np.round(np.diff(xs), 2), "y": ys,
+            "bars": {"x": bar_x.copy(), "w": bar_w.copy(), "y": ys,
                      "h": np.round(base - ys, 2), "say": says},
-            "x_ticks": axis_ticks(x_ticks, sx, lo, hi),
-            "y_ticks": axis_ticks(None, sy, 0.0, top),
+            "x_ticks": [dict(t) for t in x_axis], "y_ticks": [dict(t) for t in y_axis],
             "rules": [{"x": r(sx(v) if inside(v) else px), "hidden": not inside(v)} for v in rules]}
+
+
+@functools.lru_cache(maxsize=64)
+def _histogram_axes(edges, top, px, py, pw, ph, x_ticks):
+    """histogram()'s bins' columns and both axes: the same for every draw on fixed bins, so
+    worked out once ((bins,) arrays of the bars' left edges and widths, the ticks)."""
+    lo, hi = edges[0], edges[-1]
+    sx = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    sy = lambda v: scale(v, 0.0, top, py + ph, py)  # noqa: E731
+    xs = np.round(px + (np.array(edges) - lo) * (pw / (hi - lo)), 2)  # (bins + 1,)
+    return (xs[:-1], np.round(np.diff(xs), 2), tuple(axis_ticks(x_ticks, sx, lo, hi)),
+            tuple(axis_ticks(None, sy, 0.0, top)))
 
 
 # ---------------------------------------------------------------- log-log line chart
@@ -513,21 +604,22 @@ def cross_curves(top_tokens, bottom_tokens, row, query, *, width=400, height=170
            for t in token_row(top_tokens, width=width, y=top_y)]
     bottom = [{**t, "tokens": f"{bottom_prefix}{t['i']}", "wy": height - 4}
               for t in token_row(bottom_tokens, width=width, y=bottom_y)]
-    biggest = max(max(float(w) for w in row), 1e-12)
-    q = top[query]
+    weights = _floats(row)
+    biggest = max(max(weights), 1e-12)
+    qx = top[query]["x"]
     y0, y1 = top_y + 8, bottom_y - 16
-    mid = (y0 + y1) / 2
+    start, bend, end = r(y0), r((y0 + y1) / 2), r(y1)
     curves = []
-    for j, w in enumerate(row):
-        w, k = float(w), bottom[j]
+    for j, w in enumerate(weights):
+        kx = bottom[j]["x"]
         share = w / biggest
-        text = say(j, w) if say else f"{top_tokens[query]} → {bottom_tokens[j]}：{fmt(w, 4)}"
+        text = say(j, w) if say else f"{top_tokens[query]} → {bottom_tokens[j]}：{w:.4f}"
         curves.append({
             "j": j, "tokens": f"{top_prefix}{query} {bottom_prefix}{j}",
-            "d": f"M{q['x']},{r(y0)} C{q['x']},{r(mid)} {k['x']},{r(mid)} {k['x']},{r(y1)}",
+            "d": f"M{qx},{start} C{qx},{bend} {kx},{bend} {kx},{end}",
             "sw": r(0.6 + (max_width - 0.6) * share),
             "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
-            "text": fmt(w, digits), "say": text,
+            "text": f"{w:.{digits}f}", "say": text,
             "masked": bool(masked[j]) if masked is not None else False,
             "seq": seq_class(w, 0.0, biggest)})
     return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
@@ -866,7 +958,7 @@ def heat_grid(matrix, rows, cols, *, cell=32, left=0, top=0, diverging=True, lim
         t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
         classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
         key = legend(lo, hi, kind="seq", digits=digits)
-    say = [[f"{rows[i]} → {cols[j]}：{fmt(v, 4)}" for j, v in enumerate(row)]
+    say = [[f"{rows[i]} → {cols[j]}：{v:.4f}" for j, v in enumerate(row)]
            for i, row in enumerate(m.tolist())]
     return {"xs": [left + j * cell for j in range(m.shape[1])],
             "ys": [top + i * cell for i in range(m.shape[0])],

@@ -70,6 +70,23 @@ def test_causal_alibi():
                        softmax(PLAIN[:6]))
 
 
+def test_all_heads_at_once_by_hand():
+    both = R.alibi_heads()
+    assert both["weights_before"] == pytest.approx(softmax(PLAIN))
+    for head in range(1, 9):
+        m = 2.0 ** -head
+        logits = [s - m * abs(5 - j) for j, s in enumerate(PLAIN)]
+        assert both["bias"][head - 1].tolist() == pytest.approx([-m * abs(5 - j)
+                                                                 for j in range(9)])
+        assert both["logits"][head - 1].tolist() == pytest.approx(logits)
+        assert both["weights_after"][head - 1].tolist() == pytest.approx(softmax(logits))
+    causal = R.alibi_heads(causal=True)
+    assert np.all(causal["weights_after"][:, 6:] == 0) and np.all(causal["bias"][:, 6:] == -np.inf)
+    assert causal["weights_after"][1, :6].tolist() == \
+        pytest.approx(softmax([s - abs(5 - j) / 4 for j, s in enumerate(PLAIN[:6])]))
+    assert causal["weights_before"][:6].tolist() == pytest.approx(softmax(PLAIN[:6]))
+
+
 def test_rope_by_hand():
     row = R.rope_row()
     # only the first pair (实体, 有生命) is non-zero for the query [1 1] and for 小猫, 马路;

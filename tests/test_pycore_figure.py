@@ -67,6 +67,15 @@ def test_line_chart_maps_values_to_the_plot():
     assert ch["probes"][1]["x"] == 110 and ch["probes"][1]["y"] == 10
 
 
+def test_svg_coords_map_many_values_at_once():
+    assert figure.svg_coords([0, 5, 10], 0, 10, 10, 110) == [10.0, 60.0, 110.0]
+    assert figure.svg_coords([0, 2.5, 5], 0, 5, 60, 10) == [60.0, 35.0, 10.0]  # y points down
+    assert figure.svg_coords([1 / 3, 2 / 3], 0, 1, 0, 1) == [0.33, 0.67]  # 2 decimals
+    assert figure.svg_coords([7, 8], 3, 3, 0, 100) == [50.0, 50.0]  # an empty domain: middle
+    assert figure.svg_coords([], 0, 1, 0, 1) == []
+    assert all(isinstance(v, float) for v in figure.svg_coords([1, 2], 0, 4, 0, 8))
+
+
 def test_an_arrow_ends_in_its_head():
     a = figure.arrow(0, 0, 30, 40, head=10)  # length 50, direction (0.6, 0.8)
     assert (a["x2"], a["y2"]) == (24.0, 32.0)

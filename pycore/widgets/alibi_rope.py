@@ -55,10 +55,11 @@ def _slope_text(h):
     return f"1/{2 ** h}"  # H = 8: slope 2^(-8h/8)
 
 
-def _heat(matrix, masked, lo, hi, head, query_pos, cols, digits):
+def _heat(matrix, masked, lo, hi, query_pos, cols, digits):
+    """One of the two heatmaps, its first head's row framed (_framed moves the frame)."""
     rows = [f"头 {h}" for h in range(1, H + 1)]
     heat = figure.heatmap(np.where(masked, 0.0, matrix), rows, cols, cell=CELL, lo=lo, hi=hi,
-                          digits=digits, label_w=40, selected_row=head - 1,
+                          digits=digits, label_w=40, selected_row=0,
                           selected_col=query_pos, masked=masked)
     for c in heat["cells"]:
         if c["masked"]:
@@ -66,43 +67,75 @@ def _heat(matrix, masked, lo, hi, head, query_pos, cols, digits):
     return heat
 
 
-@functools.lru_cache(maxsize=512)
-def _heads(query, head, causal, live):
-    """Every head's row of `query` and the two heatmaps: worked out once per setting (the
-    frequency theta does not touch them; a view is never changed after it is returned)."""
+def _framed(heat, head):
+    """The heatmap (whole or lean) with the chosen head's row framed instead of the first: the
+    one part of it the head changes."""
+    band = heat["row_band"]
+    out = {**heat, "row_band": {**band, "y": band["y"] + (head - 1) * CELL}}
+    if "selected_row" in heat:
+        out["selected_row"] = head - 1
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _heads(query, causal):
+    """Every head's row of `query` and the two heatmaps, whole and lean: worked out once per
+    query and mask (9 x 2 cases; neither the head nor theta touches them, the head only moves
+    the frame; a view is never changed after it is returned)."""
     i = TOKENS.index(query)
-    rows = [R.alibi_row(query, head=h, causal=causal) for h in range(1, H + 1)]
-    bias = np.array([r["bias"] for r in rows])  # (H, 9), -inf after the query if causal
-    weights = np.array([r["weights_after"] for r in rows])  # (H, 9)
+    heads = R.alibi_heads(query, causal=causal)
+    bias, weights = heads["bias"], heads["weights_after"]  # (H, 9), -inf after i if causal
+    rows = [{"scores": heads["scores"], "weights_before": heads["weights_before"],
+             "bias": bias[h], "logits": heads["logits"][h], "weights_after": weights[h]}
+            for h in range(H)]  # what the view takes of R.alibi_row, per head
     masked = np.broadcast_to(np.arange(len(TOKENS)) > i, bias.shape) if causal else \
         np.zeros(bias.shape, dtype=bool)
     lowest = float(-SLOPES[0] * (len(TOKENS) - 1))  # the steepest head at the longest distance
-    pen = _heat(bias, masked, lowest, 0.0, head, i, TOKENS, 2)
+    pen = _heat(bias, masked, lowest, 0.0, i, TOKENS, 2)
     pen["legend"]["lo"] = figure.fmt(lowest, 1)
-    w_heat = _heat(weights, masked, 0.0, float(weights.max()), head, i, TOKENS, 3)
-    if live:
-        pen, w_heat = _lean_heat(pen), _lean_heat(w_heat)
-    return rows[head - 1], masked[0], pen, w_heat
+    w_heat = _heat(weights, masked, 0.0, float(weights.max()), i, TOKENS, 3)
+    return rows, masked[0], {False: (pen, w_heat), True: (_lean_heat(pen), _lean_heat(w_heat))}
+
+
+@functools.lru_cache(maxsize=512)
+def _rope(query, theta, causal):
+    return R.rope_row(query, theta=theta, causal=causal)
+
+
+@functools.lru_cache(maxsize=256)
+def _chart(query, causal, row, arg, top, live):
+    """The bars of one of the three rows (row: "before", "alibi" with arg the head, "rope"
+    with arg theta) on an axis up to top, whole or lean (cached: a move of the head or of
+    theta redraws one chart of three; callers must not modify it)."""
+    if row == "before":
+        w = _heads(query, causal)[0][0]["weights_before"]
+    elif row == "alibi":
+        w = _heads(query, causal)[0][arg - 1]["weights_after"]
+    else:
+        w = _rope(query, arg, causal)["weights_after"]
+    chart = figure.bars(w, TOKENS, top=top, bottom=0.0, **BARS)
+    return _lean_bars(chart) if live else chart
 
 
 def view(query, head, theta, causal, live=False):
     theta = round(theta, 2)  # the value shown is the value used
     i = TOKENS.index(query)
-    ali, masked, pen, w_heat = _heads(query, head, causal, live)
-    rope = R.rope_row(query, theta=theta, causal=causal)
+    rows, masked, heats = _heads(query, causal)
+    ali = rows[head - 1]
+    pen, w_heat = (_framed(h, head) for h in heats[bool(live)])
+    rope = _rope(query, theta, causal)
     before = ali["weights_before"]
     top = figure.nice_max(max(before.max(), ali["weights_after"].max(),
                               rope["weights_after"].max()))
-    charts = [figure.bars(w, TOKENS, top=top, bottom=0.0, **BARS)
-              for w in (before, ali["weights_after"], rope["weights_after"])]
+    charts = [_chart(query, causal, "before", 0, top, live),
+              _chart(query, causal, "alibi", head, top, live),
+              _chart(query, causal, "rope", theta, top, live)]
 
     def best(w):
         j = int(np.argmax(w))
         return {"token": TOKENS[j], "w": float(w[j])}
 
     m = float(SLOPES[head - 1])
-    if live:
-        charts = [_lean_bars(c) for c in charts]
     return {
         "query": query, "head": head, "theta": theta, "causal": causal, "position": i,
         "slope": m, "slope_text": _slope_text(head),

@@ -33,6 +33,12 @@ PARAMS = {
 }
 
 
+# What templates/widgets/_marks.html live_heatmap reads of a cell (at build time and live): a
+# cell's value and its text at 2 digits are not drawn (its readout says the value), and
+# leaving them out makes the view that goes to the page a quarter lighter.
+HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
+
+
 @lru_cache(maxsize=64)
 def _matrix(scale):
     """The whole (13, 9) cross-attention at this scale and its heatmap (cached; callers must
@@ -40,25 +46,35 @@ def _matrix(scale):
     ca = CA.cross_attention(scale=scale)
     heat = figure.heatmap(ca["weights"], TARGET, SOURCE, cell=CELL, lo=0.0, hi=1.0,
                           selected_row=0, label_w=58, row_name="译文", col_name="原文")
+    heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
     return ca, heat
 
 
-def view(step=1, scale=CA.SCALE):
-    """Every number the widget shows, and its picture, computed from the parameters."""
-    i = step - 1
-    ca, full = _matrix(float(scale))
+@lru_cache(maxsize=64)
+def _step(i, scale):
+    """What step i + 1 draws at this scale: the decoder's step, the heatmap with the rows not
+    written yet masked, and the curves (cached: stepping back and forth draws them again;
+    callers must not modify them)."""
+    ca, full = _matrix(scale)
     s = CA.decoder_step(i, scale=scale)
     weights = s["weights"]  # (9,) the same as row i of the whole matrix
     # rows after this step are not computed yet in generation: drawn as masked
     cells = [{**c, "masked": c["i"] > i} for c in full["cells"]]
     heat = {**full, "cells": cells, "selected_row": i,
             "row_band": {**full["row_band"], "y": full["label_h"] + i * CELL}}
-    order = np.argsort(-weights)
-    j = int(order[0])
     curves = figure.cross_curves(
         TARGET, SOURCE, weights, i, width=CURVES_W, height=170,
         dim=[k > i for k in range(N_STEPS)], top_prefix="t", bottom_prefix="s",
         say=lambda k, w: f"写 {TARGET[i]} 时看「{SOURCE[k]}」：{figure.fmt(w, 4)}")
+    return ca, s, heat, curves
+
+
+def view(step=1, scale=CA.SCALE):
+    """Every number the widget shows, and its picture, computed from the parameters."""
+    i = step - 1
+    ca, s, heat, curves = _step(i, float(scale))
+    weights = s["weights"]
+    order = np.argsort(-weights)
     written = " ".join(TARGET[:i]) if i else "（还没有）"
     return {
         "step": step, "scale": float(scale), "n_steps": N_STEPS,

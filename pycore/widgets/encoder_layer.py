@@ -143,16 +143,27 @@ def picture(tokens, matrix, mean, std):
 
 def view(step, layout, shown=None, example=None):
     ex = resolve_example(example)[0]
-    steps, hidden, hidden_picture = layout_steps(layout, ex)
+    out = {**_step_view(step, layout, example_key(ex)),
+           "sentence_note": sentence_note(ex)}  # the nine book tokens only, so far
+    if isinstance(shown, dict) and shown.get("layout") == layout \
+            and shown.get("example") == example:
+        return {k: v for k, v in out.items() if k not in LAYOUT_ONLY}
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _step_view(step, layout, key):
+    """The whole view of one step of a layout for a checked example's key (cached: the reader
+    steps back and forth; callers must not modify it)."""
+    steps, hidden, hidden_picture = _layout_steps(layout, key)
     i = min(step, len(steps)) - 1
     s = steps[i]
     name, formula, note = _text(layout, s["key"])
     mean, std = _clean(s["row_mean"], 3), s["row_std"]
     grid = np.column_stack([_clean(s["matrix"], 3), mean, std])  # (9, 8): 6 values, mean, std
     n, d = s["matrix"].shape
-    out = {
+    return {
         "layout": layout, "layout_name": LAYOUT_NAMES[layout],
-        "sentence_note": sentence_note(ex),  # the nine book tokens only, so far
         "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
         "name": name, "label": s["label"], "formula": formula, "note": note,
         "shape": f"{n} × {d}", "is_norm": s["kind"] == "norm",
@@ -174,8 +185,3 @@ def view(step, layout, shown=None, example=None):
         "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
         "hidden_shape": f"{hidden.shape[0]} × {hidden.shape[1]}",
     }
-    if isinstance(shown, dict) and shown.get("layout") == layout \
-            and shown.get("example") == example:
-        for key in LAYOUT_ONLY:
-            del out[key]
-    return out

@@ -100,9 +100,16 @@ def blocks(used, n_tokens, d_v, d_model):
     return out
 
 
-def query_part(query, heads, i, ex):
+def query_part(query, i, ex):
     """What the query changes: its rows, each head's strongest key, the curves, the frames."""
-    full, heat = fixed(ex)
+    return _query_part(query, i, example_key(ex))
+
+
+@lru_cache(maxsize=64)
+def _query_part(query, i, key):
+    """query_part of a checked example's key (cached: clicking through the words comes back
+    to the same ones; callers must not modify it)."""
+    full, heat = _fixed(key)
     head_a, head_b = full["heads"]
     tokens = TOKENS
 
@@ -122,9 +129,26 @@ def query_part(query, heads, i, ex):
     }
 
 
-def heads_part(heads, concat, w_o, out, ex):
+def heads_part(heads, ex):
     """What the choice of heads changes: the layer's matrices, their shapes and blocks."""
-    head_a = fixed(ex)[0]["heads"][0]
+    return _heads_part(heads, example_key(ex))
+
+
+@lru_cache(maxsize=16)
+def layer(heads, key):
+    """(concat, W_O, output) of the chosen heads for a checked example's key (cached; callers
+    must not modify them)."""
+    full = _fixed(key)[0]
+    if heads == "A+B":
+        return full["concat"], full["w_o"], full["output"]
+    return _layer(full["heads"], heads)
+
+
+@lru_cache(maxsize=16)
+def _heads_part(heads, key):
+    """heads_part of a checked example's key (cached; callers must not modify it)."""
+    concat, w_o, out = layer(heads, key)
+    head_a = _fixed(key)[0]["heads"][0]
     d_v = head_a["v"].shape[1]
     used = heads.replace("+", "")
     return {
@@ -142,23 +166,21 @@ def heads_part(heads, concat, w_o, out, ex):
 
 def view(query, heads, shown=None, example=None):
     ex, _ = resolve_example(example)
-    full, heat = fixed(ex)
+    key = example_key(ex)
+    full, heat = _fixed(key)
     head_a, head_b = full["heads"]
-    if heads == "A+B":
-        concat, w_o, out = full["concat"], full["w_o"], full["output"]
-    else:
-        concat, w_o, out = _layer(full["heads"], heads)
+    out = layer(heads, key)[2]  # (9, 6) the layer's output
     i = TOKENS.index(query)
     if isinstance(shown, dict) and shown.get("example") != example:
         shown = None  # another example: the page's weights are out of date, all is new
     if shown is not None:  # the page shows the weights, and the parts of `shown`'s parameters
         part = {"output_row": out[i], "sentence_note": sentence_note(ex)}
         if shown.get("query") != query:
-            part.update(query_part(query, heads, i, ex))
+            part.update(query_part(query, i, ex))
         if shown.get("heads") != heads:
-            part.update(heads_part(heads, concat, w_o, out, ex))
+            part.update(heads_part(heads, ex))
         return part
-    part = {**query_part(query, heads, i, ex), **heads_part(heads, concat, w_o, out, ex),
+    part = {**query_part(query, i, ex), **heads_part(heads, ex),
             "output_row": out[i], "sentence_note": sentence_note(ex)}
     return {
         **part,

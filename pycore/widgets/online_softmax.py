@@ -196,7 +196,10 @@ def ledger(rows):
     return out
 
 
+@lru_cache(maxsize=128)
 def memory_part(n, block, d, dtype):
+    """The memory figure (cached: the reader steps through tiles with it unchanged; callers
+    must not modify it)."""
     mem = flash.memory(n, d=d, tile=block, dtype=dtype)
     side = max(1.5, SQUARE * block / n)  # the tile, to scale (at least a visible dot)
     return {**mem, "full_text": binary_bytes(mem["full_scores"]),
@@ -208,10 +211,13 @@ def memory_part(n, block, d, dtype):
                        "viewbox": f"-2 -2 {SQUARE + 4} {SQUARE + 4}"}}
 
 
-def view(query, tile, step, n, block, d, dtype):
+@lru_cache(maxsize=64)
+def reading(query, tile, step):
+    """What the tiles read so far show, for a step within the tiles (cached: the memory
+    figure's controls leave it as it is, and the reader steps back and forth; callers must not
+    modify it)."""
     part = tiles(query, tile)
     rows = part["steps"]
-    step = min(step, len(rows))
     s = rows[step - 1]
     unread = [j >= s["stop"] for j in range(N_KEYS)]
     bars = _row_bars(s["so_far"], unread)
@@ -239,6 +245,13 @@ def view(query, tile, step, n, block, d, dtype):
         "state": state_cells(rows, step, part["acc_max"]),
         "legend": {**figure.legend(0, part["acc_max"], digits=2), "note": "acc 的大小，全图统一刻度"},
         "ledger": ledger(rows),
+    }
+
+
+def view(query, tile, step, n, block, d, dtype):
+    step = min(step, len(tiles(query, tile)["steps"]))
+    return {
+        **reading(query, tile, step),
         "n": n, "n_say": f"n = {n:,}", "block": block, "d": d, "dtype": dtype,
         "memory": memory_part(n, block, d, dtype),
         "width": WIDTH, "height": ROW_Y + len(STATE_ROWS) * ROW_H + ACC_GAP + 4,
