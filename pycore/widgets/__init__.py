@@ -64,32 +64,35 @@ def quoted(value, limit=60):
 
 def check_value(name, value, spec):
     """Return the value in its canonical type, or raise ValueError saying what is allowed."""
-    t, bad = spec["type"], ValueError(f"parameter {name} = {quoted(value)} is not allowed: "
-                                      f"{name} must be {describe(spec)}")
+    t = spec["type"]
+
+    def bad():  # the message is built only for a value that is refused (every move checks)
+        return ValueError(f"parameter {name} = {quoted(value)} is not allowed: "
+                          f"{name} must be {describe(spec)}")
     if t == "bool":
         if not isinstance(value, bool):
-            raise bad
+            raise bad()
         return value
     if t == "choice":  # same type too: 4.0 or true do not pick the choice 4 or 1
         for choice in spec["choices"]:
             if type(choice) is type(value) and choice == value:
                 return choice
-        raise bad
+        raise bad()
     if t == "int":
         if not isinstance(value, int) or isinstance(value, bool) or \
                 not spec["min"] <= value <= spec["max"]:
-            raise bad
+            raise bad()
         return value
     if t == "float":
         if not is_number(value) or not spec["min"] <= value <= spec["max"]:
-            raise bad
+            raise bad()
         return float(value)
     if t == "vector":
         ok_len = (len(value) == spec["length"]) if "length" in spec and isinstance(value, list) \
             else isinstance(value, list) and \
             spec.get("min_length", 1) <= len(value) <= spec.get("max_length", 10**6)
         if not ok_len or not all(is_number(v) and spec["min"] <= v <= spec["max"] for v in value):
-            raise bad
+            raise bad()
         return [float(v) for v in value]
     raise AssertionError(f"unknown parameter type {t!r} in a widget's PARAMS")
 
