@@ -182,12 +182,12 @@ def _chips(tokens, marks):
              "rep": i < len(tokens) and marks[i]} for i in range(MAX_NEW)]
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)  # a slider walked there and back: 17 values of each
 def _dists(temperature):
     return B.step_distributions(temperature)
 
 
-@functools.lru_cache(maxsize=16)  # a move of the beam's controls does not draw again
+@functools.lru_cache(maxsize=256)  # a move of the beam's controls does not draw again
 def _samples(seed, temperature, max_new):
     dists = _dists(temperature)
     out = []
