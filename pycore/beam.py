@@ -33,6 +33,8 @@ Numbers the chapter quotes (tests/test_pycore_beam.py), max_new = 12:
 - Sampling at T = 1, seeds 0 .. 999: 14.7 % of the samples repeat a trigram (beam: every
   time, 5 of them), 78.9 % end with 。 within 12 tokens; mean length 6.7 tokens.
 """
+import functools
+
 import numpy as np
 
 from . import example, sampling
@@ -76,6 +78,14 @@ def log_probs(table=None):
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def book_log_probs():
+    """log_probs() of the book's table, worked out once (read-only: it is shared)."""
+    lp = log_probs()
+    lp.flags.writeable = False
+    return lp
+
+
 def score(logp, length, alpha):
     """The length-penalised score used to pick the answer: logp / length ** alpha."""
     return logp / (length ** alpha) if length else logp
@@ -96,7 +106,7 @@ def beam_search(width=3, max_new=12, alpha=1.0, table=None, start=None, eos=EOS)
     """
     if width < 1 or max_new < 1:
         raise ValueError(f"width and max_new must be >= 1, not {width} and {max_new}")
-    lp = log_probs(table)
+    lp = book_log_probs() if table is None else log_probs(table)
     eos_id = VOCAB.index(eos) if eos is not None else -1
     alive = [((), 0.0)]  # (token ids, log p)
     last = _start(start)
@@ -176,12 +186,15 @@ def sample_sentence(seed, temperature=1.0, top_k=None, top_p=None, max_new=12, t
     logp is the sentence's log-probability under the model itself (T = 1, no cuts), to set
     beside the beam's. dists: step_distributions(...) computed already (for many seeds).
     """
-    lp = log_probs(table)
+    lp = book_log_probs() if table is None else log_probs(table)
     if dists is None:
         dists = step_distributions(temperature, top_k, top_p, table)
     cur, tokens, logp, probs = _start(start), [], 0.0, []
     for step in range(max_new):
-        nxt = int(sampling.sample(dists[cur], 1, [seed, step])[0])
+        # sampling.sample(dists[cur], 1, [seed, step]), with the uniform kept
+        c = np.cumsum(dists[cur])
+        c = c / c[-1]
+        nxt = int(np.searchsorted(c, uniform(seed, step), side="right"))
         logp += float(lp[cur, nxt])
         probs.append(float(dists[cur, nxt]))
         tokens.append(VOCAB[nxt])
@@ -190,6 +203,13 @@ def sample_sentence(seed, temperature=1.0, top_k=None, top_p=None, max_new=12, t
             break
     return {"seed": seed, "tokens": tokens, "logp": logp, "step_probs": probs,
             "repeated_trigrams": repeated_ngrams(tokens, 3)}
+
+
+@functools.lru_cache(maxsize=4096)
+def uniform(seed, step):
+    """The uniform in [0, 1) that draws token `step` of the sentence of `seed`, from its own
+    stream [seed, step]: the same at every temperature, so it is drawn once."""
+    return float(np.random.default_rng([seed, step]).random())
 
 
 def repeated_ngrams(tokens, n=3):

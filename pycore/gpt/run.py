@@ -18,7 +18,7 @@ import numpy as np
 from .. import ffn, norms, sampling
 from ..softmax import softmax
 from . import corpus, model
-from .layers import merge_heads, sub
+from .layers import self_attention, split_heads, sub
 
 WEIGHTS = "gpt_weights.npz"
 RECORD = "gpt_weights.json"
@@ -74,34 +74,40 @@ def trace(words, params=None, cfg=None, top=10):
         params, cfg, _ = book_model()
     ids = check_words(words, cfg)
     T = ids.shape[1]
-    h, cache = model.forward(params, cfg, ids)
     tok, pos = params["tok_emb"][ids[0]], params["pos_emb"][:T]  # (T, D) each
     out = {"tokens": list(words), "ids": ids[0], "config": cfg, "vocab": corpus.VOCAB,
            "embedding": {"token": tok, "position": pos, "sum": tok + pos}, "layers": []}
     shapes = [("token embedding", tok.shape), ("position embedding", pos.shape)]
-    for i, c in enumerate(cache["blocks"]):
+    x = params["tok_emb"][ids] + pos  # (1, T, D), as model.forward
+    for i in range(cfg["n_layers"]):
+        # model.forward's block (pycore.gpt.layers.block), step by step, on the same (1, T, .)
+        # arrays, keeping what the block does not: the FFN's hidden layer and its output
         p = sub(params, f"layers.{i}.")
-        a = c["attn"]
-        heads = a["weights"][0] @ a["v"][0]  # (H, T, T) @ (H, T, Dh) = (H, T, Dh)
-        attn_out = merge_heads(heads[None])[0] @ p["attn.w_o"]  # (T, D)
-        hidden = ffn.activate(c["h2"][0] @ p["ffn.w1"] + p["ffn.b1"], cfg["activation"])
-        ffn_out = hidden @ p["ffn.w2"] + p["ffn.b2"]  # (T, D)
+        h1 = norms.layer_norm(x, p["ln1.gamma"], p["ln1.beta"])  # (1, T, D)
+        attn_out, a = self_attention(h1, sub(p, "attn."), cfg["n_heads"])  # (1, T, D)
+        r = x + attn_out  # (1, T, D)
+        h2 = norms.layer_norm(r, p["ln2.gamma"], p["ln2.beta"])  # (1, T, D)
+        hidden = ffn.activate(h2 @ p["ffn.w1"] + p["ffn.b1"], cfg["activation"])  # (1, T, F)
+        ffn_out = hidden @ p["ffn.w2"] + p["ffn.b2"]  # (1, T, D)
+        heads = split_heads(a["merged"], cfg["n_heads"])[0]  # (H, T, Dh): weights @ v
         layer = {
-            "ln1": _norm_stats(c["x"][0], c["h1"][0]),
+            "ln1": _norm_stats(x[0], h1[0]),
             "attention": {"q": a["q"][0], "k": a["k"][0], "v": a["v"][0],
-                          "weights": a["weights"][0], "heads": heads, "output": attn_out},
-            "residual1": c["r"][0],
-            "ln2": _norm_stats(c["r"][0], c["h2"][0]),
-            "ffn": {"hidden": hidden, "output": ffn_out},
-            "residual2": c["r"][0] + ffn_out,
+                          "weights": a["weights"][0], "heads": heads, "output": attn_out[0]},
+            "residual1": r[0],
+            "ln2": _norm_stats(r[0], h2[0]),
+            "ffn": {"hidden": hidden[0], "output": ffn_out[0]},
+            "residual2": r[0] + ffn_out[0],
         }
         out["layers"].append(layer)
-        shapes += [(f"layer {i} LN1", c["h1"][0].shape), (f"layer {i} Q, K, V", a["q"][0].shape),
+        shapes += [(f"layer {i} LN1", h1[0].shape), (f"layer {i} Q, K, V", a["q"][0].shape),
                    (f"layer {i} attention weights", a["weights"][0].shape),
-                   (f"layer {i} attention output", attn_out.shape),
-                   (f"layer {i} LN2", c["h2"][0].shape), (f"layer {i} FFN hidden", hidden.shape),
-                   (f"layer {i} output", ffn_out.shape)]
-    out["final_norm"] = _norm_stats(cache["x"][0], h[0])
+                   (f"layer {i} attention output", attn_out[0].shape),
+                   (f"layer {i} LN2", h2[0].shape), (f"layer {i} FFN hidden", hidden[0].shape),
+                   (f"layer {i} output", ffn_out[0].shape)]
+        x = r + ffn_out  # (1, T, D)
+    h = norms.layer_norm(x, params["ln_f.gamma"], params["ln_f.beta"])  # (1, T, D)
+    out["final_norm"] = _norm_stats(x[0], h[0])
     out["logits"] = model.logits(params, h[0])  # (T, V)
     probs = softmax(out["logits"][-1])
     order = np.argsort(-probs, kind="stable")[:top]

@@ -91,20 +91,19 @@ def _lattice(run, best, width):
             x, y = _node_xy(step, rank)
             on = rank < len(st["beams"])
             hyp = st["beams"][rank] if on else None
-            node = {"x": figure.r(x), "y": figure.r(y), "tx": figure.r(x + NODE_W / 2),
-                    "ty": figure.r(y + 15), "off": not on, "best": False, "rep": False,
+            node = {**_slot(step, rank), "off": not on, "best": False, "rep": False,
                     "token": "", "logp": "", "say": ""}
-            parent = (0.0, _parent_y(step))
             if on:
                 key = tuple(hyp["tokens"])
-                parent = where[key[:-1]]
                 anchors[key] = (x + NODE_W / 2, y + NODE_H)
                 node.update(token=hyp["tokens"][-1], logp=figure.fmt(hyp["logp"], 2),
                             best=key in best_prefixes,
                             say=f"第 {step} 步第 {rank + 1} 名：{_sentence(key)}，"
                                 f"log p = {hyp['logp']:.2f}")
                 node["rep"] = node["best"] and rep[step - 1]
-            node.update(_edge(parent, (x + NODE_W / 2, y)))
+                node.update(_edge(where[key[:-1]], (x + NODE_W / 2, y)))
+            else:
+                node.update(_unused_edge(step, rank))
             nodes.append(node)
         ends.append(_ended(st["finished"], step, where, best, fin_x))
         where.update(anchors)
@@ -117,6 +116,21 @@ def _lattice(run, best, width):
                      for k in range(MAX_WIDTH)],
             "steps": [{"y": figure.r(TOP + (s - 1) * ROW + 20), "label": str(s)}
                       for s in range(1, MAX_NEW + 1)]}
+
+
+@functools.lru_cache(maxsize=None)
+def _slot(step, rank):
+    """Where a node's slot sits: the same in every lattice."""
+    x, y = _node_xy(step, rank)
+    return {"x": figure.r(x), "y": figure.r(y), "tx": figure.r(x + NODE_W / 2),
+            "ty": figure.r(y + 15)}
+
+
+@functools.lru_cache(maxsize=None)
+def _unused_edge(step, rank):
+    """The hidden edge of a slot the beam leaves empty."""
+    x, y = _node_xy(step, rank)
+    return _edge((0.0, _parent_y(step)), (x + NODE_W / 2, y))
 
 
 def _parent_y(step):
@@ -182,12 +196,12 @@ def _chips(tokens, marks):
              "rep": i < len(tokens) and marks[i]} for i in range(MAX_NEW)]
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)  # a slider walked there and back: 17 values of each
 def _dists(temperature):
     return B.step_distributions(temperature)
 
 
-@functools.lru_cache(maxsize=16)  # a move of the beam's controls does not draw again
+@functools.lru_cache(maxsize=256)  # a move of the beam's controls does not draw again
 def _samples(seed, temperature, max_new):
     dists = _dists(temperature)
     out = []

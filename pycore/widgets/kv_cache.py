@@ -12,8 +12,12 @@ row marked by what this step did with it (computed again, read from the cache, c
 or not yet there); the multiply-adds of this step and so far as bars; and the cache of the
 chosen model beside the other presets' at the same length and format.
 """
+import functools
+
+import numpy as np
+
 from .. import example, figure
-from ..example import TOKENS, embeddings, resolve_example, sentence_note
+from ..example import TOKENS, example_key, resolve_example, sentence_note
 from ..kvcache import PRESETS, cache_bytes, generation_steps
 
 DTYPES = {"fp32": 4, "fp16": 2, "int8": 1}
@@ -73,9 +77,9 @@ def _grid(tokens, states, kv):
             "rows": rows}
 
 
-def _toy(step, prompt, bytes_per_value, ex):
+def _toy(step, prompt, bytes_per_value, x):
     d = len(example.FEATURES)
-    x = embeddings(ex)[:N_TOKENS - 1]  # (8, 6): the sentence minus its last token
+    x = np.array(x, dtype=float)[:N_TOKENS - 1]  # (8, 6): the sentence minus its last token
     _, w_k, w_v = example.semantic_head()
     n_steps = N_TOKENS - prompt
     steps = generation_steps(n_steps, prompt_len=prompt, d_model=d, d_head=d,
@@ -110,6 +114,7 @@ def _presets_bars(preset, context, b):
     return chart
 
 
+@functools.lru_cache(maxsize=64)
 def _model(preset, context, dtype):
     p = PRESETS[preset]
     b = DTYPES[dtype]
@@ -130,7 +135,19 @@ def _model(preset, context, dtype):
 
 def view(step, prompt, preset, context, dtype, example=None):
     ex = resolve_example(example)[0]
-    d, k, v, steps, s = _toy(step, prompt, DTYPES[dtype], ex)
+    x = example_key(ex)[0]  # the example's X, as tuples
+    return {**_generation(step, prompt, dtype, x), **_model(preset, context, dtype),
+            "dtype_labels": DTYPE_LABELS,
+            "sentence_note": sentence_note(ex)}  # the nine book tokens only, so far
+
+
+# The view's two halves, each worked out once per setting: a step leaves the model's cache
+# as it is, another model or length leaves the toy's grids. Shared: never changed.
+
+@functools.lru_cache(maxsize=64)
+def _generation(step, prompt, dtype, x):
+    """The toy's generation at one step: the grids and the multiply-adds (x: X as tuples)."""
+    d, k, v, steps, s = _toy(step, prompt, DTYPES[dtype], x)
     c = s["context"]
     tokens = TOKENS[:N_TOKENS - 1]
     new_from = s["rows_cache"][0] + 1  # rows new_from..c (1-based) are computed now
@@ -138,7 +155,6 @@ def view(step, prompt, preset, context, dtype, example=None):
     kv = [list(kr) + list(vr) for kr, vr in zip(k, v)]  # (8, 12): K | V
     return {
         "tokens": tokens, "d": d, "prompt": prompt,
-        "sentence_note": sentence_note(ex),  # the nine book tokens only, so far
         "step": s["step"], "n_steps": len(steps), "context_rows": c,
         "prefix": " ".join(TOKENS[:c]), "current": TOKENS[c - 1],
         "produced": TOKENS[c],
@@ -157,6 +173,4 @@ def view(step, prompt, preset, context, dtype, example=None):
                   _grid(tokens, [f or ("new" if r >= new_from else "cached")
                                  for r, f in enumerate(shown, 1)], kv)],
         "madds_bars": _madds_bars(s, steps[-1]),
-        "dtype_labels": DTYPE_LABELS,
-        **_model(preset, context, dtype),
     }

@@ -5,6 +5,8 @@ peak's power of ten, so the axis reads 0 to 3.0 "x 10^-4"), with the end of warm
 chosen step marked on the curve. The page maps a pointer on the plot to a step with the
 plot's geometry (view["chart"]["plot"], the total and the grid of sample steps).
 """
+import functools
+
 from .. import figure
 from ..notation import sci
 from ..schedule import DECAYS, learning_rate, lr_curve
@@ -41,6 +43,16 @@ def sci_text(x, digits=2):
     return f"{s['m']:.{digits}f} × {power_of_ten(s['e'])}"
 
 
+@functools.lru_cache(maxsize=64)
+def curve_chart(warmup, peak, total, decay, min_lr, unit):
+    """The curve, worked out once per schedule: picking another step (a key, a pointer on the
+    plot) only moves the marker. Shared between views: never changed."""
+    steps, rates = lr_curve(warmup, peak, total, decay, min_lr, n=SAMPLES)
+    return figure.line_chart([{"name": "学习率", "x": steps, "y": rates / unit}],
+                             width=380, height=210, margin=(22, 16, 32, 30),
+                             x_domain=(0, total), y_domain=(0, peak / unit))
+
+
 def view(warmup, peak, total, decay, min_ratio, step):
     warmup, step = min(warmup, total), min(step, total)
     min_lr = peak * min_ratio if decay == "cosine" else 0.0  # the other two ignore it
@@ -48,14 +60,11 @@ def view(warmup, peak, total, decay, min_ratio, step):
     def rate(t):
         return learning_rate(t, warmup, peak, total, decay, min_lr)
 
-    steps, rates = lr_curve(warmup, peak, total, decay, min_lr, n=SAMPLES)
     e = sci(peak)["e"]
     unit = 10.0 ** e  # the y axis counts in units of the peak's power of ten
     mid = warmup + (total - warmup) // 2  # halfway through the decay
     lr = rate(step)
-    chart = figure.line_chart([{"name": "学习率", "x": steps, "y": rates / unit}],
-                              width=380, height=210, margin=(22, 16, 32, 30),
-                              x_domain=(0, total), y_domain=(0, peak / unit))
+    chart = curve_chart(warmup, peak, total, decay, min_lr, unit)
     plot = chart["plot"]
 
     def to_x(t):

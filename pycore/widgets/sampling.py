@@ -10,6 +10,8 @@ is seen as such; a token a stage cuts keeps a hatched ghost of the probability i
 (its value column says 已截断). A fourth panel shows how often each token came up in the N
 draws, with a tick at its final probability: the bars reach the ticks as N grows.
 """
+import functools
+
 import numpy as np
 
 from .. import example, figure
@@ -90,22 +92,35 @@ def _draws_panel(counts, draws, final, tokens, final_panel):
 
 def view(temperature, top_k, top_p, seed, draws, live=False):
     temperature = round(temperature, 2)  # the T the slider shows is the T used
-    s = pipeline(temperature=temperature, top_k=top_k or None, top_p=top_p)
+    shaped = _distribution(temperature, top_k, top_p, live)
+    drawn = _draws(temperature, top_k, top_p, seed, draws, live)
+    return {
+        **shaped, **drawn, "seed": seed, "draws": draws,
+        "titles": shaped["titles"] + [f"④ 抽 {draws} 次：次数"],
+    }
+
+
+@functools.lru_cache(maxsize=128)
+def _pipeline(temperature, top_k, top_p):
+    return pipeline(temperature=temperature, top_k=top_k or None, top_p=top_p)
+
+
+# The two parts of the view, each worked out once per setting (a draw leaves the first as it
+# is; a slider walked there and back meets its settings again). Shared: never changed.
+
+@functools.lru_cache(maxsize=128)
+def _distribution(temperature, top_k, top_p, live):
+    """What the three knobs decide: the stages and their panels."""
+    s = _pipeline(temperature, top_k, top_p)
     final, tokens = s["final"], s["tokens"]
-    counts = sample_counts(final, draws, seed) if seed else np.zeros(V, dtype=int)
     keep_k, keep_p = s["keep_top_k"], s["keep_top_p"]
     best = int(np.argmax(final))
     top_k_text = str(top_k) if top_k else "关闭"
     top_p_text = f"{top_p:.2f}" if top_p < 1 else "关闭"
-    stages = [_stage(s["after_temperature"], tokens)]
-    stages.append(_stage(s["after_top_k"], tokens, stages[0], keep_k))
-    stages.append(_stage(final, tokens, stages[1], keep_p))
-    drawn = _draws_panel(counts, draws, final, tokens, stages[2])
-    if live:
-        stages, drawn = [_lean(p) for p in stages], _lean(drawn)
+    stages = _panels(temperature, top_k, top_p)
     return {
         "tokens": tokens, "logits": s["logits"],
-        "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed, "draws": draws,
+        "temperature": temperature, "top_k": top_k, "top_p": top_p,
         "top_k_text": top_k_text, "top_p_text": top_p_text,
         "p_temp": s["after_temperature"], "p_topk": s["after_top_k"], "p_final": final,
         "cum_topk": _cumulative(s["after_top_k"]),
@@ -113,12 +128,30 @@ def view(temperature, top_k, top_p, seed, draws, live=False):
         "mark_final": ["" if k else CUT for k in keep_p],
         "n_topk": int(keep_k.sum()), "n_final": int(keep_p.sum()),
         "mass_final": float(s["after_top_k"][keep_p].sum()),  # >= top_p: why top-p stopped here
-        "counts": counts,
-        "sample_note": _sample_note(seed, draws, counts, final),
         "best": {"token": tokens[best], "p": float(final[best])},
         "titles": [f"① 温度 T = {temperature:.2f}", f"② top-k（k = {top_k_text}）",
-                   f"③ top-p（p = {top_p_text}）：最终分布",
-                   f"④ 抽 {draws} 次：次数"],
-        "stages": stages,
-        "drawn": drawn,
+                   f"③ top-p（p = {top_p_text}）：最终分布"],
+        "stages": [_lean(p) for p in stages] if live else stages,
     }
+
+
+@functools.lru_cache(maxsize=128)
+def _panels(temperature, top_k, top_p):
+    """The three stages' panels of bars."""
+    s = _pipeline(temperature, top_k, top_p)
+    stages = [_stage(s["after_temperature"], s["tokens"])]
+    stages.append(_stage(s["after_top_k"], s["tokens"], stages[0], s["keep_top_k"]))
+    stages.append(_stage(s["final"], s["tokens"], stages[1], s["keep_top_p"]))
+    return stages
+
+
+@functools.lru_cache(maxsize=128)
+def _draws(temperature, top_k, top_p, seed, draws, live):
+    """The seeded draw from the final distribution and its panel."""
+    s = _pipeline(temperature, top_k, top_p)
+    final = s["final"]
+    counts = sample_counts(final, draws, seed) if seed else np.zeros(V, dtype=int)
+    # the ticks sit at the ends of the final panel's bars
+    drawn = _draws_panel(counts, draws, final, s["tokens"], _panels(temperature, top_k, top_p)[2])
+    return {"counts": counts, "sample_note": _sample_note(seed, draws, counts, final),
+            "drawn": _lean(drawn) if live else drawn}

@@ -212,8 +212,18 @@ def score_bars(glob, windowed):
 
 def view(image_size, P, M, layer):
     h, w = grid_shape(image_size, image_size, P)
-    layers = swin.two_layers(h, w, M)
-    m, shift = layers["M"], layers["shift"]
+    return {"image_size": image_size, "P": P, "M": M, "layer": layer,
+            **_windows(h, w, M), **_layer(h, w, M, layer)}
+
+
+# The view in two parts, each worked out once per setting: another layer leaves the windows
+# and the counts as they are. Shared between views: never changed.
+
+@lru_cache(maxsize=64)
+def _windows(h, w, M):
+    """The windows of an h x w grid and what they cost, whatever layer is drawn."""
+    layers = _two_layers(h, w, M)
+    m = layers["M"]
     counts = swin.score_counts(h, w, m)
     Hp, Wp = counts["padded_grid"]
     n = counts["n_patches"]
@@ -223,8 +233,7 @@ def view(image_size, P, M, layer):
     elif (Hp, Wp) != (h, w):
         note = f"M = {m} 不能整除网格边长：网格补齐到 {Hp}×{Wp}（灰色），补齐的空图块也参与窗口计算。"
     return {
-        "image_size": image_size, "P": P, "M": M, "layer": layer,
-        "M_used": m, "shift": shift, "shrunk": m != M,
+        "M_used": m, "shift": layers["shift"], "shrunk": m != M,
         "grid_h": h, "grid_w": w, "padded_h": Hp, "padded_w": Wp,
         "n_patches": n, "n_windows": counts["n_windows"],
         "window_tokens": m * m, "window_scores": (m * m) ** 2,
@@ -234,9 +243,24 @@ def view(image_size, P, M, layer):
         "n_cyclic_windows": len(np.unique(layers["cyclic"])),
         "shifted_pairs": swin.allowed_pairs(layers["shifted"]),
         "note": note, "layer_names": LAYER_NAMES,
+        "bars": score_bars(counts["global"], counts["windowed"]),
+    }
+
+
+@lru_cache(maxsize=64)
+def _two_layers(h, w, M):
+    return swin.two_layers(h, w, M)
+
+
+@lru_cache(maxsize=64)
+def _layer(h, w, M, layer):
+    """The picture of one layer's windows."""
+    layers = _two_layers(h, w, M)
+    m, shift = layers["M"], layers["shift"]
+    Hp, Wp = swin.padded(h, m), swin.padded(w, m)
+    return {
         "caption": CAPTIONS[layer].format(s=shift),
         "grid_say": f"{h}×{w} 的图块网格（{LAYER_NAMES[layer]}），颜色区分窗口，数字是窗口编号",
         "fig": picture(layers, layer, h, w, Hp, Wp, m, shift),
         "roll": rolled(h, w, m, shift) if layer == "cyclic" else NO_ROLL,
-        "bars": score_bars(counts["global"], counts["windowed"]),
     }

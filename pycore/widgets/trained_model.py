@@ -194,7 +194,7 @@ def shapes(words):
             for name, shape in trace(words)["shapes"]]
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=256)
 def dist_part(words, i, temperature, top_k, top_p, seed, draws):
     """The distribution after words[i] through pycore.sampling's pipeline, its TOP most
     probable words as bars (on a 0-1 axis; a cut word's bar is empty), and a seeded draw."""
@@ -208,8 +208,11 @@ def dist_part(words, i, temperature, top_k, top_p, seed, draws):
     for bar, j in zip(b["bars"], order):
         if not s["keep_top_p"][j]:
             bar["text"], bar["say"] = "截断", f"{bar['label']}：已截断"
-    counts = sampling.sample_counts(final, draws, seed) if seed else np.zeros(len(final), int)
-    first = corpus.VOCAB[int(sampling.sample(final, 1, seed)[0])] if seed else ""
+    # one seeded draw of `draws` words: its counts, and its first word (the first uniform of
+    # the seed's stream, so the same word as a draw of one)
+    drawn = sampling.sample(final, draws, seed) if seed else None
+    counts = np.bincount(drawn, minlength=len(final)) if seed else np.zeros(len(final), int)
+    first = corpus.VOCAB[int(drawn[0])] if seed else ""
     rest = int(counts.sum() - counts[order].sum())
     kept = int(s["keep_top_p"].sum())
     others = len(final) - 1 - TOP  # padding is not a word
@@ -279,12 +282,15 @@ def stream_part(words, stage):
                        "caption": f"{STREAM_CAPTION[kind_of(stage)]}（{m.shape[0]} × {m.shape[1]}）"}}
 
 
+def attention_weights(words, layer):
+    return trace(words)["layers"][layer]["attention"]["weights"]  # (H, T, T)
+
+
 @functools.lru_cache(maxsize=64)
-def attention_part(words, layer, i, head):
-    """The 4 heads of a layer at word i: curves over the sentence, each head's strongest key,
-    and one head's whole matrix as a heatmap (0-1, the row of word i and its strongest key
-    framed)."""
-    w = trace(words)["layers"][layer]["attention"]["weights"]  # (H, T, T)
+def attention_rows_part(words, layer, i):
+    """The 4 heads of a layer at word i: curves over the sentence and each head's strongest
+    key (what a click on another head leaves as it is)."""
+    w = attention_weights(words, layer)  # (H, T, T)
     future = np.arange(T) > i  # causal: word i never sees a later word
     pointer = pointing_head()
     heads = []
@@ -296,18 +302,26 @@ def attention_part(words, layer, i, head):
             "pointing": (layer, h) == pointer,
             "say": f"L{layer} 头 {h}：「{words[i]}」最看重「{words[j]}」，{w[h, i, j]:.4f}",
         })
-    j = int(np.argmax(w[head, i]))
-    heat = figure.dense_heatmap(w[head], words, words, diverging=False, lo=0.0, hi=1.0,
-                                cell_w=HEAT_CELL, cell_h=HEAT_CELL, label_w=44.0, label_h=22.0,
-                                digits=4)
+    return {"attn": {"layer": layer, "heads": heads, "rows": w[:, i],
+                     "queried": np.arange(T) == i, "query": words[i]}}
+
+
+@functools.lru_cache(maxsize=64)
+def attention_matrix_part(words, layer, head):
+    """One head's whole matrix as a heatmap (0-1): the same for every word of the sentence."""
+    heat = figure.dense_heatmap(attention_weights(words, layer)[head], words, words,
+                                diverging=False, lo=0.0, hi=1.0, cell_w=HEAT_CELL,
+                                cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, digits=4)
     return {"attn": {
-        "layer": layer, "heads": heads, "rows": w[:, i], "head": head,
-        "queried": np.arange(T) == i,
-        "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"],
-                 "row_y": 22.0 + i * HEAT_CELL, "col_x": 44.0 + j * HEAT_CELL},
+        "head": head, "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"]},
         "title": f"L{layer} 头 {head} 的整张注意力矩阵：行是查询，列是键，颜色 0 到 1",
-        "query": words[i],
     }}
+
+
+def attention_frame_part(words, layer, i, head):
+    """The frames on that heatmap: the row of word i and its strongest key."""
+    j = int(np.argmax(attention_weights(words, layer)[head, i]))
+    return {"attn": {"heat": {"row_y": 22.0 + i * HEAT_CELL, "col_x": 44.0 + j * HEAT_CELL}}}
 
 
 @functools.lru_cache(maxsize=64)
@@ -373,7 +387,10 @@ def keys(p):
         "sentence": (sentence_part, (words,)),
         "dist": (dist_part, (words, i) + sampler),
         "stream": (stream_part, (words, stage)),
-        "attn": (attention_part, (words, layer, i, head)),
+        # the attention panel in three parts: a click on another word leaves the matrix
+        "attn": (attention_rows_part, (words, layer, i)),
+        "attn_matrix": (attention_matrix_part, (words, layer, head)),
+        "attn_frame": (attention_frame_part, (words, layer, i, head)),
         "norm": (norm_part, (words, norm_of(stage))),
         "ffn": (ffn_part, (words, layer, i)),
         "logits": (logits_part, (words, i)),
@@ -395,5 +412,16 @@ def view(frame, animal, obstacle, adjective, position, stage, head, temperature,
         out.update(fixed(), shapes=shapes(now["sentence"][1][0]))
     for name, (part, args) in now.items():
         if before.get(name) != (part, args):
-            out.update(part(*args))
+            merge(out, part(*args))
+    return out
+
+
+def merge(out, part):
+    """out updated with a part's keys; a dict that two parts fill in (attn, attn.heat) gets
+    both parts' keys. The parts are cached: their dicts are copied, never changed."""
+    for key, value in part.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(dict(out[key]), value)
+        else:
+            out[key] = value
     return out

@@ -115,8 +115,15 @@ def bars_path(relative):
     a twentieth of a unit are left out: they could not be seen)."""
     heights = BAR * np.asarray(relative)  # (N,)
     tops = np.round(BAR_BASE - heights, 2).tolist()
-    return "".join(f"M{PITCH * (i + 1) + 3} {tops[i]:g}h14V{BAR_BASE}h-14z"
-                   for i in np.flatnonzero(heights >= 0.05).tolist())
+    starts, end = bar_starts(len(tops)), f"h14V{BAR_BASE}h-14z"
+    return "".join([f"{starts[i]}{tops[i]:g}{end}"
+                    for i in np.flatnonzero(heights >= 0.05).tolist()])
+
+
+@lru_cache(maxsize=3)
+def bar_starts(n):
+    """Where each of n tokens' bars starts in the strip's path (the same at every click)."""
+    return [f"M{PITCH * (i + 1) + 3} " for i in range(n)]
 
 
 def view(P, index, temperature, shown=None):
