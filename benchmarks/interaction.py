@@ -7,7 +7,9 @@ inside the page: performance.now() before dispatching a real input event (a clic
 event on a slider or number box with a new value, a `change` on a select, a keydown), and again
 when the widget's `data-updates` grows (a MutationObserver sees it at once); a sample without
 an update within 5 s is dropped. Each widget is first scrolled to the middle of the screen (the
-reader looks at what they move), and between samples the page gets a frame.
+reader looks at what they move), and between samples the page gets a frame. Before the first
+page, the worker computes every widget's default view for 8 s (WARM_JS: steady state, not a
+fresh worker's baseline-tier WebAssembly).
 
 The example editor (chapters 3-9): an edit is answered when the editor *and every widget on
 screen that follows the example* show it (`total` waits for all of them). Widgets off screen
@@ -360,6 +362,34 @@ def cpython_reference(name, params, repeats=50, budget_s=2.0):
     return statistics.median(times)
 
 
+# A fresh worker runs Pyodide's WebAssembly on V8's baseline tier until its hot functions are
+# optimised: the first page measured was 2-3x slower than the same widget measured later
+# (softmax 7.5 vs 2.8 ms median). So before the first page, every widget of the book computes
+# its default view over and over for a few seconds (the code lab, a whole program, aside). No
+# state a move visits is cached by that: each widget's block starts from its defaults.
+WARM_JS = r"""
+async ({ names, seconds }) => {
+  const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+  const { bootRuntime } = await import(new URL("assets/runtime.js", base).href);
+  const runtime = await bootRuntime();
+  const end = performance.now() + 1000 * seconds;
+  let calls = 0;
+  while (names.length && performance.now() < end) {
+    for (const name of [...names]) {
+      try { await runtime.compute(name, {}); calls++; }
+      catch (notHere) { names.splice(names.indexOf(name), 1); }  // e.g. the model's weights
+    }                                                            // come with its own page
+  }
+  return calls;
+}
+"""
+
+
+def warm_up(page, names, seconds=8):
+    names = sorted(set(names) - {"code-lab"})
+    return page.evaluate(WARM_JS, {"names": names, "seconds": seconds})
+
+
 def measure_page(page, widgets, n, profile=False):
     """Run the interactions for every widget of an open, live page."""
     results = []
@@ -470,6 +500,9 @@ def main():
             widgets = page.eval_on_selector_all(
                 "[data-widget]", "els => els.map(e => [e.id, e.dataset.widget, JSON.parse(e.dataset.params)])")
             widgets = [w for w in widgets if not only or w[1] in only]
+            if not raw:
+                every = {n for _, names in chapters_with_widgets(site) for n in names}
+                print(f"# warm-up: {warm_up(page, every)} default views of every widget first")
             for r in measure_page(page, widgets, args.n, profile=args.profile):
                 r["page"] = html.name
                 raw.append(r)
