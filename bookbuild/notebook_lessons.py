@@ -63,9 +63,8 @@ LESSONS = {
             ("运行示例里每个词是一行 6 维的特征向量；取出两行，点积和余弦就是它们的相似程度。",
              "from pycore import example\n"
              "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
-             "E = example.embeddings(ex)  # (9, 6)：一行一个词\n"
-             "va = E[example.TOKENS.index(params[\"a\"])]\n"
-             "vb = E[example.TOKENS.index(params[\"b\"])]\n"
+             "va = np.array(example.features_of(ex, params[\"a\"]), dtype=float)  # (6,)\n"
+             "vb = np.array(example.features_of(ex, params[\"b\"]), dtype=float)  # (6,)\n"
              "same(va @ vb, view[\"dot\"])\n"
              "same(va @ vb / (np.linalg.norm(va) * np.linalg.norm(vb)), view[\"cos\"])"),
         ],
@@ -78,17 +77,19 @@ LESSONS = {
              "需要时遮住未来的位置，再逐行 softmax。",
              "from pycore import example\n"
              "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
-             "X = example.embeddings(ex)  # (9, 6)\n"
+             "tokens = ex[\"tokens\"]  # 句子里的词（你可能增删过）\n"
+             "n = len(tokens)\n"
+             "X = example.sentence_embeddings(ex)  # (n, 6)\n"
              "W_q, W_k, W_v = example.semantic_head_of(ex)  # W_Q 的代词行也可能改过\n"
-             "Q, K, V = X @ W_q, X @ W_k, X @ W_v  # 各 (9, 6)\n"
-             "scores = params[\"scale\"] * Q @ K.T / np.sqrt(Q.shape[1])  # (9, 9)\n"
+             "Q, K, V = X @ W_q, X @ W_k, X @ W_v  # 各 (n, 6)\n"
+             "scores = params[\"scale\"] * Q @ K.T / np.sqrt(Q.shape[1])  # (n, n)\n"
              "if params[\"causal\"]:\n"
-             "    scores = np.where(np.tril(np.ones((9, 9), dtype=bool)), scores, -np.inf)\n"
+             "    scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)\n"
              "w = np.exp(scores - scores.max(axis=1, keepdims=True))\n"
              "w = w / w.sum(axis=1, keepdims=True)  # 每行和为 1\n"
-             "i = example.TOKENS.index(params[\"query\"])\n"
-             "print(dict(zip(example.TOKENS, np.round(w[i], 3))))\n"
-             "same(w[i], view[\"row\"])"),
+             "i = tokens.index(params[\"query\"])\n"
+             "print(dict(zip(tokens, np.round(w[i], 3))))\n"
+             "same(w[i], view[\"row\"][:n])  # 图有 12 个位置，多出的为 0"),
             ("输出是值向量按这一行权重的加权平均。",
              "same(w[i] @ V, view[\"output\"])"),
         ],
