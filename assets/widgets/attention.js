@@ -5,16 +5,8 @@
 // curves and cells), which changes only with the reader's example, so it asks pycore for
 // the controls' part alone (`shown`: the example whose sentence is on the page; the build
 // drew the book's).
-import { liveWidget } from "./common.js";
+import { liveWidget, sendingShown } from "./common.js";
 
 export function mount(root, runtime) {
-  let shown = {};
-  const controlsOnly = {
-    async compute(name, params) {
-      const view = await runtime.compute(name, { ...params, shown });
-      shown = params.example ? { example: params.example } : {};
-      return view;
-    },
-  };
-  liveWidget(root, controlsOnly);
+  liveWidget(root, sendingShown(runtime, (p) => (p.example ? { example: p.example } : {})));
 }

@@ -100,6 +100,20 @@ function withExample(root, asked) {
   return example ? { ...asked, example } : asked;
 }
 
+// A runtime for a widget whose page already shows part of its view: each request names what
+// the last view drew (`shown`, from shownOf(params); nothing before the first live view), so
+// pycore sends only the parts that changed since.
+export function sendingShown(runtime, shownOf) {
+  let shown = {};
+  return {
+    async compute(name, params) {
+      const view = await runtime.compute(name, { ...params, shown });
+      shown = shownOf(params);
+      return view;
+    },
+  };
+}
+
 // Resolves once the widget mounted on root has drawn its first live view.
 export function firstView(root) {
   return firstViews.get(root) ?? Promise.reject(new Error(`${root.id}: not a live widget`));
