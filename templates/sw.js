@@ -15,6 +15,12 @@
 const SCOPE = self.registration.scope;
 const PREFIX = `tbook ${SCOPE} `;  // this book's caches, and no one else's
 const CACHE = PREFIX + {{ version|json }};
+// A replaced worker may still be answering requests (its page's files) when its successor
+// deletes this cache. caches.open() by name would then create the cache again, and it would
+// stay for good. So the worker opens its cache once, when it starts: a cache deleted while a
+// handle is open is only detached from its name, and writes through the handle go nowhere.
+// A retired worker does not write at all.
+const OWN = caches.open(CACHE);
 const URLS = {{ urls|json }};
 const OFFLINE = new URL({{ offline|json }}, SCOPE).href;
 const VERSIONED = new RegExp(String.raw`\/pyodide\/|\/assets\/pycore-[0-9a-f]+\.zip$|` +
@@ -22,7 +28,7 @@ const VERSIONED = new RegExp(String.raw`\/pyodide\/|\/assets\/pycore-[0-9a-f]+\.
 const fresh = (url) => new Request(url, { cache: "no-cache" });
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE)
+  event.waitUntil(OWN
     .then((cache) => cache.addAll(URLS.map((u) => fresh(new URL(u, SCOPE).href))))
     .then(() => self.skipWaiting()));
 });
@@ -44,15 +50,11 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
-// A replaced worker may still be answering a request when its successor deletes this cache:
-// writing then would bring the deleted cache back for good, so a retired worker does not
-// write, and drops the cache again if it was retired while writing.
 const retired = () => self.serviceWorker?.state === "redundant";
 
 async function keep(request, response) {
   if (!response.ok || retired()) return response;
-  await (await caches.open(CACHE)).put(request, response.clone());
-  if (retired()) await caches.delete(CACHE);
+  await (await OWN).put(request, response.clone());
   return response;
 }
 
