@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import figure, positional
-from ..example import (FEATURES, MAX_TOKENS, resolve_example, semantic_head_of,
+from ..example import (FEATURES, MAX_TOKENS, TOKENS, resolve_example, semantic_head_of,
                        sentence_embeddings)
 from .attention import padded
 
@@ -43,7 +43,7 @@ PARAMS = {
 }
 
 
-def seeded_order(seed, n=9):
+def seeded_order(seed, n=len(TOKENS)):
     """A permutation of 0..n-1 from seed (Fisher-Yates on an LCG: a=1103515245, c=12345, m=2^31)."""
     order = list(range(n))
     state = seed
