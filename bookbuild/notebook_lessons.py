@@ -146,7 +146,7 @@ LESSONS = {
     },
     "permutation": {
         "title": "打乱词序：没有位置信息时注意力看不出来",
-        "keys": ["perm", "positions", "tokens", "max_abs_diff", "n_changed"],
+        "keys": ["perm", "perm_note", "positions", "tokens", "max_abs_diff", "n_changed"],
         "steps": [
             ("把句子按 perm 重排后再算注意力，与“原输出跟着词挪位置”比较；"
              "加上正弦位置编码后，两者才会不同。",
@@ -162,11 +162,18 @@ LESSONS = {
              "    w = np.exp(s - s.max(axis=1, keepdims=True))\n"
              "    return (w / w.sum(axis=1, keepdims=True)) @ v\n"
              "\n"
-             "X, perm = example.embeddings(ex), np.array(view[\"perm\"])\n"
-             "pe = sinusoidal(9, 6) if params[\"positions\"] else np.zeros_like(X)\n"
+             "tokens = ex[\"tokens\"]  # 句子里的词（你可能增删过）\n"
+             "n = len(tokens)\n"
+             "X = example.sentence_embeddings(ex)  # (n, 6)\n"
+             "perm = np.array(view[\"perm\"])  # 第 s 个座位坐原来的第 perm[s] 个词\n"
+             "print(\"\".join(tokens[i] for i in perm))\n"
+             "if view[\"perm_note\"]:\n"
+             "    print(view[\"perm_note\"])  # 给定的 perm 不适用于这句话\n"
+             "pe = sinusoidal(n, 6) if params[\"positions\"] else np.zeros_like(X)  # (n, 6)\n"
              "diff = np.abs(semantic_attention(X[perm] + pe) - semantic_attention(X + pe)[perm])\n"
              "print(f\"最大差 {diff.max():.2e}\")\n"
-             "same(diff.max(), view[\"max_abs_diff\"])"),
+             "same(diff.max(), view[\"max_abs_diff\"])\n"
+             "same(diff.max(axis=1), view[\"diff_per_slot\"])"),
         ],
     },
     "positional-encoding": {

@@ -153,26 +153,30 @@ def _semantic_attention(x, w_q=None):
     return attention(x @ w_q, x @ w_k, x @ w_v)[1]  # (n, d)
 
 
-def permutation_outputs(perm, positions=False, x=None, w_q=None):
+def permutation_outputs(perm, positions=False, x=None, w_q=None, tokens=None):
     """The running example shuffled by `perm` (new slot s holds old token perm[s]).
 
     Attention is the semantic head. Without positions, the shuffled sentence's outputs are
     the original outputs moved along (difference ~1e-16). With positions, the sinusoidal
     PE (d_model = 6) of each slot is added to the embeddings first, so moving a token
-    changes its input and its output. x, w_q: another example's embeddings and W_Q
-    (default: the book's).
+    changes its input and its output. x, w_q, tokens: another sentence's (n, 6) embeddings,
+    W_Q and tokens (default: the book's nine).
     """
     perm = np.asarray(perm)
-    x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (9, 6)
-    if sorted(perm.tolist()) != list(range(len(x))):
-        raise ValueError("perm must be a permutation of 0..8")
-    pe = sinusoidal(len(x), x.shape[1]) if positions else np.zeros_like(x)  # (9, 6)
-    original = _semantic_attention(x + pe, w_q)  # (9, 6)
-    shuffled = _semantic_attention(x[perm] + pe, w_q)  # (9, 6): the slots keep their PE
+    x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (n, 6)
+    tokens = example.TOKENS if tokens is None else list(tokens)
+    n = len(x)
+    if len(tokens) != n:
+        raise ValueError(f"{len(tokens)} tokens for {n} rows of embeddings")
+    if sorted(perm.tolist()) != list(range(n)):
+        raise ValueError(f"perm must be a permutation of 0..{n - 1}")
+    pe = sinusoidal(n, x.shape[1]) if positions else np.zeros_like(x)  # (n, 6)
+    original = _semantic_attention(x + pe, w_q)  # (n, 6)
+    shuffled = _semantic_attention(x[perm] + pe, w_q)  # (n, 6): the slots keep their PE
     moved = original[perm]  # what pure re-seating would give
-    diff = np.abs(shuffled - moved).max(axis=1)  # (9,)
+    diff = np.abs(shuffled - moved).max(axis=1)  # (n,)
     return {
-        "tokens": [example.TOKENS[i] for i in perm], "perm": perm.tolist(),
+        "tokens": [tokens[i] for i in perm], "perm": perm.tolist(),
         "positions": positions,
         "original": original, "shuffled": shuffled, "original_moved": moved,
         "diff_per_slot": diff, "max_abs_diff": float(diff.max()),

@@ -2,7 +2,8 @@
 // keys on a word, or drag a word onto another slot); the positions switch and the picture are
 // the book's common ones. pycore: pycore/widgets/permutation.py (the state holds the seed and,
 // once the reader moves words by hand, the explicit order perm). What is special here: the
-// sortable sentence and the three reordering buttons.
+// sortable sentence and the three reordering buttons. The page keeps a chip for each of the
+// sentence's MAX_TOKENS slots; the view says how many the sentence uses (view.n).
 import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
@@ -17,13 +18,21 @@ export function mount(root, runtime) {
     chips[s].focus();
   };
   const draw = (view) => {
-    chips.forEach((chip, s) => chip.setAttribute("aria-label", `第 ${s + 1} 个位置：${view.tokens[s]}`));
+    chips.forEach((chip, s) => {
+      if (s < view.n) chip.setAttribute("aria-label", `第 ${s + 1} 个位置：${view.tokens[s]}`);
+      else chip.removeAttribute("aria-label");
+    });
+    // a shorter sentence may have hidden the tabbable chip: the first one takes its place
+    if (chips.findIndex((chip) => chip.tabIndex === 0) >= view.n) {
+      chips.forEach((chip, k) => { chip.tabIndex = k === 0 ? 0 : -1; });
+    }
   };
   const widget = liveWidget(root, runtime, { draw });
   const order = () => [...widget.view.perm];
+  const used = () => widget.view.n;  // the chips of the sentence's tokens
 
   function move(from, to) {
-    if (to < 0 || to >= chips.length || to === from) return false;
+    if (to < 0 || to >= used() || to === from) return false;
     const perm = order();
     const [token] = perm.splice(from, 1);
     perm.splice(to, 0, token);
@@ -48,9 +57,9 @@ export function mount(root, runtime) {
       if (shift) {
         if (move(s, s + shift)) focusSlot(s + shift);  // the focus follows the word
       } else if (look) {
-        focusSlot((s + look + chips.length) % chips.length);
+        focusSlot((s + look + used()) % used());
       } else if (event.key === "Home" || event.key === "End") {
-        focusSlot(event.key === "Home" ? 0 : chips.length - 1);
+        focusSlot(event.key === "Home" ? 0 : used() - 1);
       } else {
         return;
       }

@@ -1,10 +1,17 @@
 """Browser tests of the permutation widget (pycore/widgets/permutation.py,
 assets/widgets/permutation.js), and the widget's seeded shuffle."""
+import json
+
+import pytest
+
+from pycore.example import MAX_TOKENS
 from pycore.widgets.permutation import seeded_order
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.test_example_editor import Page, add, chip
 
 HREF = "06-positional-encoding.html"
 TOKENS = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
+WIDTH = 36 + 6 * 22 + 48 + 6 * 22 + 36  # labels, heatmap, the lines' gap, heatmap, labels
 
 
 # --- the seeded shuffle (pure Python) --------------------------------------------------
@@ -36,8 +43,14 @@ def shown_max_diff(root):
     return float(root.locator('[data-sci="max_abs_diff"]').inner_text())
 
 
+def visible(root, selector):
+    """The trimmed texts of the elements the reader sees (the spare slots are hidden)."""
+    return root.locator(selector).evaluate_all(
+        "els => els.filter(e => e.getClientRects().length).map(e => e.textContent.trim())")
+
+
 def shown_order(root):
-    return root.locator(".perm-chip").all_inner_texts()
+    return visible(root, ".perm-chip")
 
 
 def picture_shows_the_move(root, view):
@@ -64,12 +77,20 @@ def picture_shows_the_move(root, view):
 
 def check(root, **params):
     """Every number equals pycore's; the e-notation difference is ~0 without positions and
-    clearly positive with them; the picture is pycore's and shows the move. Returns the view."""
+    clearly positive with them; the picture is pycore's, frames the sentence's n rows and
+    shows the move. Returns the view."""
     view = pycore_view("permutation", **params)
-    assert_shows(root, view, min_count=3 * 54 + 9 + 9)
-    assert_drawn(root, view, min_count=108 * 3 + 9 * 3)
+    n = view["n"]
+    assert_shows(root, view, min_count=3 * 6 * n + 2 * n)
+    assert_drawn(root, view, min_count=12 * 6 * 2 * 3 + 12 * 3)
     picture_shows_the_move(root, view)
     assert shown_order(root) == view["tokens"]
+    assert root.locator(".perm-heat").get_attribute("viewBox") == f"0 0 {WIDTH} {40 + 22 * n}"
+    assert visible(root, ".perm-heat > .row-label") == view["original_tokens"]
+    assert visible(root, ".perm-heat > g .row-label") == view["tokens"]
+    assert root.locator(".perm-heat rect.cell:not([data-hidden])").count() == 2 * 6 * n
+    assert root.locator(".perm-heat .link:not([data-hidden])").count() == n
+    assert root.locator(".perm-fallback").inner_text() == view["perm_note"]
     diff = shown_max_diff(root)
     if view["positions"]:
         assert diff > 0.01 and abs(diff - view["max_abs_diff"]) <= 0.006 * view["max_abs_diff"]
@@ -181,8 +202,114 @@ def test_pointing_at_a_word_lights_its_rows_on_both_sides(book_pages):
     lit = root.locator(".perm-heat .linked").evaluate_all(
         "els => els.map(e => e.classList.contains('row-label') ? e.textContent : e.tagName)")
     assert lit.count("马路") == 2 and lit.count("path") == 1  # both row labels, its line
-    assert lit.count("rect") == 12  # its six cells on each side
+    assert lit.count("rect") == 12  # its six cells on each side (no spare slot lights up)
     cell = root.locator(".perm-heat > g rect.cell").nth(6 * slot + 1)
     cell.hover()
     assert root.locator(".perm-fig [data-readout]").inner_text() == \
         f"马路 → 有生命：{view['shuffled'][slot][1]:.4f}"
+
+
+# --- the reader's sentence -------------------------------------------------------------
+
+SHORT = ["马路", "因为", "它", "累", "小狗"]
+LONG = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了", "小狗", "饿", "它们"]
+
+
+@pytest.fixture
+def sentence_page(browser, server):
+    """A chapter in a context of its own (the edited example stays out of other tests)."""
+    opened = []
+
+    def open_(query):
+        opened.append(Page(browser, server, HREF + query))
+        return opened[-1], opened[-1].page.locator('[data-widget="permutation"]').first
+
+    yield open_
+    for page in opened:
+        page.close()
+
+
+@pytest.mark.parametrize("tokens", [SHORT, LONG], ids=["5", "12"])
+def test_the_readers_sentence_is_drawn(sentence_page, tokens):
+    """One chip, row label, heatmap row and line per token; the shuffle, the buttons and the
+    keys reorder this sentence; the shuffle of Pyodide is CPython's."""
+    n = len(tokens)
+    example = {"tokens": tokens}
+    page, root = sentence_page("?example=" + json.dumps(example))
+    seed = params_of(root)["seed"]
+    view = check(root, seed=seed, example=example)
+    assert view["original_tokens"] == tokens and view["perm"] == seeded_order(seed, n)
+    assert not root.locator(".sentence-note").count()
+    assert root.locator('table[data-matrix="shuffled"]').get_attribute("data-rows") == str(n)
+    # the picture's height follows the rows it frames (one unit per px of width over 384)
+    box = root.locator(".perm-heat").bounding_box()
+    assert abs(box["height"] - box["width"] * (40 + 22 * n) / WIDTH) < 1.5
+    root.locator("[data-action=shuffle]").click()
+    view = check(root, seed=seed + 1, example=example)
+    assert view["perm"] == seeded_order(seed + 1, n)
+    root.locator("[data-action=reverse]").click()
+    order = seeded_order(seed + 1, n)[::-1]
+    check(root, seed=seed + 1, perm=order, example=example)
+    # End reaches the last word of the sentence, not a spare slot; → there moves nothing
+    root.locator('.perm-chip[data-slot="0"]').focus()
+    page.page.keyboard.press("End")
+    assert root.evaluate("root => document.activeElement.dataset.slot") == str(n - 1)
+    before = updates(root)
+    page.page.keyboard.press("ArrowRight")
+    page.page.keyboard.press("ArrowLeft")  # the last word one slot to the left
+    order = order[:n - 2] + [order[n - 1], order[n - 2]]
+    assert updates(root) == before + 1
+    root.locator("[data-control=positions]").click()
+    view = check(root, seed=seed + 1, perm=order, positions=True, example=example)
+    assert view["n_changed"] > 0
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("tokens, perm", [
+    (SHORT, list(range(8, -1, -1))),  # a link made for the book's nine tokens
+    (None, list(range(MAX_TOKENS))),  # one made for a sentence of twelve
+], ids=["9-for-5", "12-for-book"])
+def test_a_perm_made_for_another_sentence_shows_the_seeds_order(sentence_page, tokens, perm):
+    example = {"tokens": tokens} if tokens else None
+    query = "?" + (f"example={json.dumps(example)}&" if tokens else "")
+    page, root = sentence_page(query + "permutation-06-positional-encoding="
+                               + json.dumps({"perm": perm}))
+    n = len(tokens or TOKENS)
+    extra = {"example": example} if tokens else {}
+    view = check(root, seed=1, perm=perm, **extra)
+    assert view["perm"] == seeded_order(1, n)
+    assert f"不是这句话 {n} 个词的排列" in root.locator(".perm-fallback").inner_text()
+    root.locator("[data-action=rotate]").click()  # an order of this sentence: the note goes
+    rotated = seeded_order(1, n)[1:] + seeded_order(1, n)[:1]
+    check(root, seed=1, perm=rotated, **extra)
+    assert not root.locator(".perm-fallback").is_visible()
+    assert page.errors == []
+
+
+def test_the_widget_follows_the_editor_and_its_reset(sentence_page):
+    page, root = sentence_page("")
+    seed = params_of(root)["seed"]
+    root.locator('.perm-chip[data-slot="0"]').focus()
+    page.page.keyboard.press("ArrowRight")  # a hand-made order of the nine
+    order = seeded_order(seed)
+    order = order[1:2] + order[:1] + order[2:]
+    check(root, seed=seed, perm=order)
+    chip(page, "没有").click()  # eight tokens: the nine's order is set aside for the seed's
+    tokens = [t for t in TOKENS if t != "没有"]
+    assert page.sentence() == tokens
+    view = check(root, seed=seed, perm=order, example={"tokens": tokens})
+    assert view["perm"] == seeded_order(seed, 8) and view["perm_note"]
+    root.locator("[data-action=shuffle]").click()
+    view = check(root, seed=seed + 1, example={"tokens": tokens})
+    add(page, "汽车", after="马路")
+    add(page, "饿", after="累")
+    tokens = tokens[:3] + ["汽车"] + tokens[3:7] + ["饿"] + tokens[7:]
+    assert page.sentence() == tokens
+    view = check(root, seed=seed + 1, example={"tokens": tokens})
+    assert "汽车" in shown_order(root) and len(shown_order(root)) == 10
+    page.editor().locator("[data-action=reset]").click()
+    assert page.sentence() == TOKENS
+    check(root, seed=seed + 1)
+    root.locator("[data-action=reset]").click()
+    check(root, **params_of(root))
+    assert page.errors == []
