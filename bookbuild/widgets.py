@@ -156,8 +156,13 @@ def expand_widgets(chapter, tokens, env):
         except Exception as e:  # a parameter combination the view cannot handle
             raise BuildError(f"widget {name}: pycore could not compute these parameters: {e}",
                              chapter.path, line)
-        # as the worker fetches them: assets/pycore-data/<name>?v=<content hash>
         module = registry().module(name)
+        # what a view accepts from a reader's link (and answers with a note) may still be a
+        # mistake in the book's own block: the widget's check_block says so
+        problem = getattr(module, "check_block", lambda params: None)(params)
+        if problem:
+            raise BuildError(f"widget {name}: {problem}", chapter.path, line)
+        # as the worker fetches them: assets/pycore-data/<name>?v=<content hash>
         files = [f"{f}?v={file_version(PYCORE / f)}" for f in getattr(module, "DATA_FILES", ())]
         # a view that takes the reader's edited example follows the page's example editor
         follows = "example" in getattr(module, "INPUTS", ())

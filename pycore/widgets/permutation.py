@@ -134,6 +134,17 @@ def picture(sen, order, original, shuffled, changed):
             "legend": before["legend"]}
 
 
+def check_block(params):
+    """A block of the book is written for the book's sentence: a perm that is not an order of
+    its tokens is a mistake there (a reader's link of another sentence gets perm_note)."""
+    perm = params.get("perm") or []
+    n = len(TOKENS)
+    if len(perm) and order_of(0, perm, n)[1]:
+        given = ", ".join(f"{p:g}" for p in perm)
+        return (f"perm = [{given}] is not an order of the book's {n} tokens: give each of "
+                f"0..{n - 1} once (slot s holds token perm[s]), or leave perm out to use seed")
+    return None
+
 def view(seed, perm, positions, example=None):
     sen = _sentence(json.dumps(example, sort_keys=True, ensure_ascii=False))
     n, tokens = sen["n"], sen["tokens"]
