@@ -10,6 +10,7 @@ from pycore import example
 from pycore.example import MAX_TOKENS
 from pycore.widgets import compute
 from pycore.widgets.permutation import seeded_order
+from tests.reference import semantic_attention
 
 SHORT = ["小猫", "它", "累", "了"]
 LONG = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了", "小狗", "饿", "它们"]
@@ -31,19 +32,6 @@ def pe_by_hand(n, d=6):
     return np.array([[math.sin(p * 10000 ** (-(k - k % 2) / d)) if k % 2 == 0 else
                       math.cos(p * 10000 ** (-(k - k % 2) / d)) for k in range(d)]
                      for p in range(n)])
-
-
-def attention_loops(x):
-    """The semantic head written with loops, one query at a time (no pycore.attention)."""
-    w_q, w_k, w_v = example.semantic_head()
-    q, k, v = x @ w_q, x @ w_k, x @ w_v
-    n, d = x.shape
-    out = np.zeros((n, d))
-    for i in range(n):
-        e = [math.exp(float(q[i] @ k[j]) / math.sqrt(d)) for j in range(n)]
-        for j in range(n):
-            out[i] += e[j] / sum(e) * v[j]
-    return out
 
 
 def lcg_shuffle(seed, n):
@@ -98,7 +86,7 @@ def test_outputs_over_the_sentence_equal_attention_with_loops(tokens, positions)
     assert view["perm"] == perm and view["perm_note"] == "" and view["n"] == n
     x = features(tokens)
     pe = pe_by_hand(n) if positions else np.zeros((n, 6))
-    original, shuffled = attention_loops(x + pe), attention_loops(x[perm] + pe)
+    original, shuffled = semantic_attention(x + pe), semantic_attention(x[perm] + pe)
     assert np.allclose(view["original"][:n], original)
     assert np.allclose(view["shuffled"][:n], shuffled)
     assert np.allclose(view["moved"][:n], original[perm])

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from pycore import example, positional as P
+from tests.reference import semantic_attention
 
 
 def pe_by_hand(p, d, base=10000.0):
@@ -103,20 +104,6 @@ def test_alibi():
                           [[0, -0.25, -0.5], [-0.25, 0, -0.25], [-0.5, -0.25, 0]])
 
 
-def attention_loops(x):
-    """The semantic head written with loops (no pycore.attention)."""
-    w_q, w_k, w_v = example.semantic_head()
-    q, k, v = x @ w_q, x @ w_k, x @ w_v
-    n, d = x.shape
-    out = np.zeros((n, d))
-    for i in range(n):
-        s = [float(q[i] @ k[j]) / math.sqrt(d) for j in range(n)]
-        e = [math.exp(t) for t in s]
-        for j in range(n):
-            out[i] += e[j] / sum(e) * v[j]
-    return out
-
-
 PERMS = [list(range(8, -1, -1)), [3, 1, 2, 0, 4, 5, 6, 7, 8], [5, 0, 1, 2, 3, 4, 6, 7, 8],
          [0, 1, 2, 3, 4, 5, 6, 8, 7]]
 
@@ -126,12 +113,12 @@ def test_permutation_equivariance(perm):
     plain = P.permutation_outputs(perm)
     assert plain["max_abs_diff"] < 1e-12
     assert plain["tokens"] == [example.TOKENS[i] for i in perm]
-    assert np.allclose(plain["shuffled"], attention_loops(example.EMBEDDINGS[perm]))
+    assert np.allclose(plain["shuffled"], semantic_attention(example.EMBEDDINGS[perm]))
     with_pos = P.permutation_outputs(perm, positions=True)
     assert with_pos["max_abs_diff"] > 0.01
     pe = np.array([pe_by_hand(p, 6) for p in range(9)])
-    assert np.allclose(with_pos["shuffled"], attention_loops(example.EMBEDDINGS[perm] + pe))
-    assert np.allclose(with_pos["original"], attention_loops(example.EMBEDDINGS + pe))
+    assert np.allclose(with_pos["shuffled"], semantic_attention(example.EMBEDDINGS[perm] + pe))
+    assert np.allclose(with_pos["original"], semantic_attention(example.EMBEDDINGS + pe))
 
 
 def test_identity_permutation_and_bad_input():
