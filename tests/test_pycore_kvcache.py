@@ -182,3 +182,15 @@ def test_kv_view_compares_the_presets_at_one_length_and_format():
     assert [r["text"] for r in bars["rows"]] == ["72.0 MiB", "1.0 GiB", "640.0 MiB", "9.0 GiB"]
     assert [r["value"] for r in bars["rows"]] == pytest.approx([72 / 1024, 1, 0.625, 9])
     assert [r["on"] for r in bars["rows"]] == [False, True, False, False]
+
+
+def test_a_longer_sentence_has_one_more_step_and_a_wider_gap():
+    """Chapter 9's experiment: a token more is a step more, and at the last step the gap
+    between the two ways grows: (1 + 2 + ... + (n - 1)) rows against n - 1, that is n / 2."""
+    from pycore.widgets import compute
+    others = [t for t in TWELVE if t != "它"]
+    for n in range(4, 13):
+        tokens = others[:n - 1] + ["它"]
+        v = compute("kv-cache", {"step": 11, "example": {"tokens": tokens}})
+        assert v["n_steps"] == v["step"] == n - 1
+        assert v["ratio"] == pytest.approx(n / 2)

@@ -194,7 +194,8 @@ def view(step, prompt, preset, context, dtype, example=None):
 
 
 # The view's two halves, each worked out once per setting: a step leaves the model's cache
-# as it is, another model or length leaves the toy's grids. Shared: never changed.
+# as it is, another model or length leaves the toy's grids (whose sentence's part, _sentence,
+# is worked out once per example). Shared: never changed.
 
 @functools.lru_cache(maxsize=64)
 def _generation(example_json, step, prompt, dtype):
