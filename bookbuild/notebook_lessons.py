@@ -254,15 +254,30 @@ LESSONS = {
     },
     "kv-cache": {
         "title": "KV 缓存省下的计算",
-        "keys": ["step", "prompt", "context_rows", "step_nocache", "step_cache",
+        "keys": ["step", "prompt", "n_steps", "context_rows", "step_nocache", "step_cache",
                  "total_nocache", "total_cache", "cache_bytes"],
         "steps": [
-            ("玩具模型 d = 6：每个位置的 K 和 V 是两次 6×6 投影，共 72 次乘加。"
-             "不缓存时每一步要为整个前缀重算，缓存后只算新来的那一行。",
+            ("玩具模型就是语义头（1 层、1 个头、d = 6）：句子里每个被读入的词（最后一个词只被"
+             "生成，不被读入）有一行 $K = XW_K$ 和一行 $V = XW_V$，算出来就不再变。",
+             "from pycore import example\n"
+             "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
+             "tokens = ex[\"tokens\"]  # 句子里的词（你可能增删过）\n"
+             "X = example.sentence_embeddings(ex)[:-1]  # (n - 1, 6)\n"
+             "_, W_k, W_v = example.semantic_head_of(ex)\n"
+             "KV = np.hstack([X @ W_k, X @ W_v])  # (n - 1, 12)：K | V\n"
+             "same(KV, view[\"kv\"][:len(X)])  # 表有 11 行位置，多出的为 0"),
+            ("每个位置的 K 和 V 是两次 6×6 投影，共 72 次乘加。不缓存时每一步要为整个前缀"
+             "重算，缓存后只算新来的那一行。n 个词的句子、P 个词的提示共有 n − P 步；"
+             "提示最长取到倒数第二个词，步数超出时显示最后一步（view 里的 prompt 和 step）。",
+             "n, P = len(tokens), min(params[\"prompt\"], len(tokens) - 1)\n"
+             "same(P, view[\"prompt\"])\n"
+             "same(min(params[\"step\"], n - P), view[\"step\"])\n"
              "per_row = 2 * 6 * 6\n"
              "steps = range(1, view[\"step\"] + 1)\n"
-             "context = [params[\"prompt\"] + s - 1 for s in steps]\n"
-             "new = [params[\"prompt\"] if s == 1 else 1 for s in steps]\n"
+             "context = [P + s - 1 for s in steps]\n"
+             "new = [P if s == 1 else 1 for s in steps]\n"
+             "print(\"读入：\", \" \".join(tokens[:context[-1]]), \"→ 产出：\", "
+             "tokens[context[-1]])\n"
              "same(context[-1] * per_row, view[\"step_nocache\"])\n"
              "same(new[-1] * per_row, view[\"step_cache\"])\n"
              "same(sum(context) * per_row, view[\"total_nocache\"])\n"

@@ -50,7 +50,8 @@ MOVED = {
     "encoder-layer": {"step": 4, "layout": "pre", "example": EDITED},
     "example-editor": {"query": "累", "head": False, "example": EDITED},
     "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
-                 "dtype": "int8", "example": EDITED},
+                 "dtype": "int8",  # six tokens, a prompt of 2: steps 1..4, step 5 shown as 4
+                 "example": {**EDITED, "tokens": ["小猫", "马路", "小狗", "因为", "它", "累"]}},
     "learned-vs-handmade": {"adjective": "宽", "head": "0-3"},
     "lr-schedule": {"warmup": 500, "peak": 0.001, "total": 20000, "decay": "cosine",
                     "min_ratio": 0.0, "step": 7000},

@@ -9,7 +9,8 @@
 //   choice    a radiogroup of buttons, each data-value = the choice as JSON (segmented)
 //   switch    a button role=switch (on/off)
 //   stepper   a spinbutton: − and + buttons (data-step) around the value, within
-//             data-min..data-max; the arrow keys step it, Home and End go to its ends
+//             data-min..data-max (data-max may be bound: read at each step); the arrow keys
+//             step it, Home and End go to its ends
 // Keyboard, the same in every widget: a group (radiogroup, stepper) is one Tab stop; the arrow
 // keys move inside it (and choose); Enter and Space press a button.
 
@@ -100,9 +101,10 @@ export function wireControls(root, widget) {
       el.addEventListener("click", () => widget.update({ [name]: !widget.state[name] }));
       syncs.push((state) => el.setAttribute("aria-checked", String(Boolean(state[name]))));
     } else if (kind === "stepper") {
-      const [lo, hi] = [Number(el.dataset.min), Number(el.dataset.max)];
+      const lo = Number(el.dataset.min);
+      const hi = () => Number(el.dataset.max);  // bound when the end follows the view
       const go = (to) => {  // at an end there is nothing new to ask pycore for
-        const next = clamp(to, lo, hi);
+        const next = clamp(to, lo, hi());
         if (next !== widget.state[name]) widget.update({ [name]: next });
       };
       const step = (d) => go(widget.state[name] + d);
@@ -110,7 +112,7 @@ export function wireControls(root, widget) {
       buttons().forEach((b) => b.addEventListener("click", () => step(Number(b.dataset.step))));
       el.addEventListener("keydown", (event) => {
         const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
-        const end = { Home: lo, End: hi }[event.key];
+        const end = { Home: lo, End: hi() }[event.key];
         if (d === undefined && end === undefined) return;
         event.preventDefault();
         if (d !== undefined) step(d); else go(end);
@@ -119,7 +121,7 @@ export function wireControls(root, widget) {
         el.setAttribute("aria-valuenow", String(state[name]));
         buttons().forEach((b) => {
           const d = Number(b.dataset.step);
-          b.disabled = state[name] + d < lo || state[name] + d > hi;
+          b.disabled = state[name] + d < lo || state[name] + d > hi();
         });
       });
     }

@@ -1,30 +1,43 @@
-"""Widget kv-cache: generate the running sentence token by token, with and without a KV cache,
+"""Widget kv-cache: generate the reader's sentence token by token, with and without a KV cache,
 and the cache size of a real model.
 
 The toy model is the running example's semantic head (one layer, one head, d = 6), so the
-K and V rows are K = X W_K and V = X W_V of the example's embeddings (the reader's edited
-example when the page has one: an input of the view). The prompt is the first
-`prompt` tokens; step s reads a context of prompt + s - 1 tokens and produces the next one,
-until the context holds all but the sentence's last token.
+K and V rows are K = X W_K and V = X W_V of the sentence's embeddings (the reader's edited
+example when the page has one: an input of the view). The prompt is the first `prompt`
+tokens; step s reads a context of prompt + s - 1 tokens and produces the next one, until the
+context holds all but the sentence's last token. A sentence of n tokens (4 to 12) thus has
+n - prompt steps; a prompt or step beyond them (a link made for a longer sentence) is shown
+as the longest prompt (n - 1 tokens) and the last step, and the view says so (`clamp_note`).
 
 The picture: the K | V rows of the context as two grids (without and with the cache), each
 row marked by what this step did with it (computed again, read from the cache, computed new,
 or not yet there); the multiply-adds of this step and so far as bars; and the cache of the
-chosen model beside the other presets' at the same length and format.
+chosen model beside the other presets' at the same length and format. The grids keep SLOTS
+rows on the page (the unused ones hidden, the viewBox framing the used ones), the tables of
+数值 SLOTS rows (padded with zeros), so the same elements redraw any sentence.
+
+A view is asked for at every click, in Pyodide: what only the example decides (the sentence,
+its K | V rows and the grids' places) is cached per example (`_sentence`), the generation at
+one step per example, step, prompt and format (`_generation`), the real model's part per
+preset, length and format (`_model`).
 """
 import functools
+import json
 
 import numpy as np
 
-from .. import example, figure
-from ..example import TOKENS, example_key, resolve_example, sentence_note
+from .. import figure
+from ..example import (FEATURES, MAX_TOKENS, resolve_example, semantic_head_of,
+                       sentence_embeddings)
 from ..kvcache import PRESETS, cache_bytes, generation_steps
 
 DTYPES = {"fp32": 4, "fp16": 2, "int8": 1}
 DTYPE_LABELS = {"fp32": "fp32（4 字节）", "fp16": "fp16 / bf16（2 字节）",
                 "int8": "int8（1 字节）"}
-N_TOKENS = len(example.TOKENS)
 MAX_CONTEXT = 1_048_576
+# The rows the model may read: the sentence minus its last token, which is only produced (at
+# the last step); also the most steps a sentence has (a prompt of one token).
+SLOTS = MAX_TOKENS - 1
 
 # the K | V grids: a row of d cells of K, a gap, d cells of V, in SVG units
 CELL, PITCH, GAP, LABEL_W, STATE_W, HEAD_H = 13, 16, 8, 40, 44, 16
@@ -33,10 +46,11 @@ STATES = {"recomputed": "重算", "cached": "读缓存", "new": "新算", "futur
 INPUTS = ("example",)  # the reader's edited example, from the page (None: the book's)
 
 PARAMS = {
-    "step": {"type": "int", "min": 1, "max": N_TOKENS - 1, "default": 3,
-             "help": "the generation step shown (clamped to the last step of the prompt)"},
-    "prompt": {"type": "int", "min": 1, "max": N_TOKENS - 1, "default": 1,
-               "help": "how many tokens of the sentence form the prompt (step 1 = prefill)"},
+    "step": {"type": "int", "min": 1, "max": SLOTS, "default": 3,
+             "help": "the generation step shown (beyond the sentence's last step: its last)"},
+    "prompt": {"type": "int", "min": 1, "max": SLOTS, "default": 1,
+               "help": "how many tokens of the sentence form the prompt (step 1 = prefill; "
+                       "at most all but the sentence's last token)"},
     "preset": {"type": "choice", "choices": list(PRESETS), "default": "GPT-2 small",
                "help": "the model whose cache size is computed"},
     "context": {"type": "int", "min": 1, "max": MAX_CONTEXT, "default": 1024,
@@ -56,45 +70,85 @@ def binary_size(n):
     return f"{int(x)} 字节" if i == 0 else f"{x:.1f} {UNITS[i]}"
 
 
-def _grid(tokens, states, kv):
-    """One K | V grid: a row per token, its K block and V block with their numbers, its state
-    and its label. The numbers of a row are one text whose characters sit one per cell (x is
-    a list): the running example's K and V entries are single digits."""
+def _grid_places(rows):
+    """One K | V grid's geometry for `rows` used rows of SLOTS: a row's K block, V block, the
+    cell centres of its numbers, its state and label; the viewBox framing the used rows."""
+    d = len(FEATURES)
     k_x = LABEL_W
-    v_x = k_x + 6 * CELL + GAP
-    digits = ["".join(f"{x:.0f}" for x in row) for row in kv]
-    assert all(len(d) == 12 for d in digits), "a K or V entry of more than one character"
-    rows = [{"i": i, "y": HEAD_H + i * PITCH, "ty": HEAD_H + i * PITCH + CELL / 2 + 4,
-             "digits": digits[i], "state": s, "text": STATES[s],
-             "say": f"{t}：{STATES[s] or '还没有读到'}"}
-            for i, (t, s) in enumerate(zip(tokens, states))]
-    width = v_x + 6 * CELL + STATE_W
-    return {"width": width, "height": HEAD_H + len(tokens) * PITCH, "cell": CELL,
-            "k_x": k_x, "v_x": v_x, "block_w": 6 * CELL, "state_x": width, "label_x": k_x - 5,
-            "k_mid": k_x + 3 * CELL, "v_mid": v_x + 3 * CELL,
-            "dividers": [figure.r(x0 + j * CELL) for x0 in (k_x, v_x) for j in range(1, 6)],
-            "cx": " ".join(f"{x0 + j * CELL + CELL / 2:g}" for x0 in (k_x, v_x) for j in range(6)),
-            "rows": rows}
+    v_x = k_x + d * CELL + GAP
+    width = v_x + d * CELL + STATE_W
+    height = HEAD_H + rows * PITCH
+    return {"width": width, "height": height, "viewbox": f"0 0 {width} {height}",
+            "cell": CELL, "k_x": k_x, "v_x": v_x, "block_w": d * CELL, "state_x": width,
+            "label_x": k_x - 5, "k_mid": k_x + d * CELL / 2, "v_mid": v_x + d * CELL / 2,
+            "dividers": [figure.r(x0 + j * CELL) for x0 in (k_x, v_x) for j in range(1, d)],
+            "cx": " ".join(f"{x0 + j * CELL + CELL / 2:g}" for x0 in (k_x, v_x)
+                           for j in range(d)),
+            "slots": [{"i": i, "y": HEAD_H + i * PITCH, "ty": HEAD_H + i * PITCH + CELL / 2 + 4}
+                      for i in range(SLOTS)]}
 
 
-def _toy(step, prompt, bytes_per_value, x):
-    d = len(example.FEATURES)
-    x = np.array(x, dtype=float)[:N_TOKENS - 1]  # (8, 6): the sentence minus its last token
-    _, w_k, w_v = example.semantic_head()
-    n_steps = N_TOKENS - prompt
-    steps = generation_steps(n_steps, prompt_len=prompt, d_model=d, d_head=d,
-                             bytes_per_value=bytes_per_value)
-    s = steps[min(step, n_steps) - 1]
-    return d, x @ w_k, x @ w_v, steps, s  # K, V: (8, 6) each
+def _grid(places, tokens, states, digits):
+    """One K | V grid: its places and a row per slot, with the token, its K | V numbers (one
+    text whose characters sit one per cell: the example's K and V entries are single digits)
+    and its state; a slot past the context's tokens is hidden."""
+    rows = []
+    for slot in places["slots"]:
+        i = slot["i"]
+        if i < len(tokens):
+            s, t = states[i], tokens[i]
+            rows.append({**slot, "label": t, "digits": digits[i], "state": s,
+                         "text": STATES[s], "say": f"{t}：{STATES[s] or '还没有读到'}",
+                         "hidden": False})
+        else:
+            rows.append({**slot, "label": "", "digits": "", "state": "future", "text": "",
+                         "say": "", "hidden": True})
+    return {**{k: v for k, v in places.items() if k != "slots"}, "rows": rows}
+
+
+@functools.lru_cache(maxsize=8)
+def _sentence(example_json):
+    """What only the example decides, for the example as the page sends it (JSON text): the
+    sentence, the K | V rows of the tokens the model reads (all but the last) and the grids'
+    places. Callers must not modify it."""
+    ex = resolve_example(json.loads(example_json))[0]
+    tokens = ex["tokens"]
+    read = tokens[:-1]  # the context's tokens at the last step
+    x = sentence_embeddings(ex)[:-1]  # (n - 1, 6)
+    _, w_k, w_v = semantic_head_of(ex)
+    kv = np.hstack([x @ w_k, x @ w_v])  # (n - 1, 12): K | V
+    digits = ["".join(f"{e:.0f}" for e in row) for row in kv.tolist()]
+    assert all(len(t) == kv.shape[1] for t in digits), "a K or V entry of more than one digit"
+    padded = np.zeros((SLOTS, kv.shape[1]))  # the 数值 table's SLOTS rows
+    padded[:len(read)] = kv
+    return {"tokens": tokens, "n": len(tokens), "read": read, "digits": digits,
+            "kv": padded.tolist(), "places": _grid_places(len(read)),
+            "read_slots": [{"label": t} for t in read] + [{"label": ""}] * (SLOTS - len(read))}
+
+
+def clamped(n, step, prompt):
+    """(prompt, step, note) shown for a sentence of n tokens: a prompt of at most n - 1 tokens
+    (one is left to produce) and a step of at most the last one, n - prompt; the note says
+    what was changed ("" when nothing was)."""
+    p = min(prompt, n - 1)
+    s = min(step, n - p)
+    note = []
+    if p < prompt:
+        note.append(f"这句话只有 {n} 个词，提示最多取前 {p} 个（至少留一个词去生成），"
+                    f"所以不是 {prompt} 个")
+    if s < step:
+        note.append(f"提示 {p} 个词时只有 {n - p} 步，所以显示第 {s} 步而不是第 {step} 步")
+    return p, s, "；".join(note) + ("。" if note else "")
 
 
 def _madds_bars(s, last):
     """This step's and the running total's multiply-adds, without and with the cache, each on
-    an axis that fits the last step (so that the bars grow as the reader steps on)."""
+    an axis that fits the last step (so that the bars grow as the reader steps on). The last
+    step depends on the sentence's length and the prompt: the axis is bound (not fixed)."""
     names = ["不用缓存", "用缓存"]
     now = [s["madds_no_cache"], s["madds_cache"]]
     total = [s["total_no_cache"], s["total_cache"]]
-    kw = {"width": 250, "row": 22, "label_w": 56, "value_w": 48, "bottom": 0.0}
+    kw = {"width": 250, "row": 22, "label_w": 56, "value_w": 48}
     return [figure.hbars(now, names, top=figure.nice_max(last["madds_no_cache"]),
                          texts=[f"{n:,}" for n in now], **kw),
             figure.hbars(total, names, top=figure.nice_max(last["total_no_cache"]),
@@ -134,31 +188,40 @@ def _model(preset, context, dtype):
 
 
 def view(step, prompt, preset, context, dtype, example=None):
-    ex = resolve_example(example)[0]
-    x = example_key(ex)[0]  # the example's X, as tuples
-    return {**_generation(step, prompt, dtype, x), **_model(preset, context, dtype),
-            "dtype_labels": DTYPE_LABELS,
-            "sentence_note": sentence_note(ex)}  # the nine book tokens only, so far
+    example_json = json.dumps(example, sort_keys=True, ensure_ascii=False)
+    return {**_generation(example_json, step, prompt, dtype), **_model(preset, context, dtype),
+            "dtype_labels": DTYPE_LABELS}
 
 
 # The view's two halves, each worked out once per setting: a step leaves the model's cache
-# as it is, another model or length leaves the toy's grids. Shared: never changed.
+# as it is, another model or length leaves the toy's grids (whose sentence's part, _sentence,
+# is worked out once per example). Shared: never changed.
 
 @functools.lru_cache(maxsize=64)
-def _generation(step, prompt, dtype, x):
-    """The toy's generation at one step: the grids and the multiply-adds (x: X as tuples)."""
-    d, k, v, steps, s = _toy(step, prompt, DTYPES[dtype], x)
+def _generation(example_json, step, prompt, dtype):
+    """The toy's generation over the example's sentence at one step: the grids and the
+    multiply-adds."""
+    sen = _sentence(example_json)
+    tokens, n, read = sen["tokens"], sen["n"], sen["read"]
+    prompt_shown, step_shown, note = clamped(n, step, prompt)
+    d = len(FEATURES)
+    steps = generation_steps(n - prompt_shown, prompt_len=prompt_shown, d_model=d, d_head=d,
+                             bytes_per_value=DTYPES[dtype])
+    s = steps[step_shown - 1]
     c = s["context"]
-    tokens = TOKENS[:N_TOKENS - 1]
     new_from = s["rows_cache"][0] + 1  # rows new_from..c (1-based) are computed now
-    shown = ["future" if r > c else None for r in range(1, len(tokens) + 1)]
-    kv = [list(kr) + list(vr) for kr, vr in zip(k, v)]  # (8, 12): K | V
+    shown = ["future" if r > c else None for r in range(1, len(read) + 1)]
+    places, digits = sen["places"], sen["digits"]
+    labels = [f"第 {t['step']} 步" for t in steps]
+    macs = [[t["madds_no_cache"], t["total_no_cache"], t["madds_cache"], t["total_cache"]]
+            for t in steps]
     return {
-        "tokens": tokens, "d": d, "prompt": prompt,
+        "tokens": tokens, "n": n, "read_slots": sen["read_slots"], "n_read": len(read),
+        "d": d, "prompt": prompt_shown, "prompt_asked": prompt, "step_asked": step,
+        "clamp_note": note,
         "step": s["step"], "n_steps": len(steps), "context_rows": c,
-        "prefix": " ".join(TOKENS[:c]), "current": TOKENS[c - 1],
-        "produced": TOKENS[c],
-        "kv": kv,
+        "prefix": " ".join(tokens[:c]), "current": tokens[c - 1], "produced": tokens[c],
+        "kv": sen["kv"],  # (SLOTS, 12): K | V of the rows read, then zeros
         "rows_nocache": c, "rows_cache": s["rows_cache"][1] - s["rows_cache"][0],
         "new_from": new_from,
         "row_macs": 2 * d * d,
@@ -166,11 +229,11 @@ def _generation(step, prompt, dtype, x):
         "total_nocache": s["total_no_cache"], "total_cache": s["total_cache"],
         "ratio": s["total_no_cache"] / s["total_cache"],
         "toy_cache_bytes": s["cache_bytes"],
-        "step_labels": [f"第 {t['step']} 步" for t in steps],
-        "macs": [[t["madds_no_cache"], t["total_no_cache"], t["madds_cache"], t["total_cache"]]
-                 for t in steps],
-        "grids": [_grid(tokens, [f or "recomputed" for f in shown], kv),
-                  _grid(tokens, [f or ("new" if r >= new_from else "cached")
-                                 for r, f in enumerate(shown, 1)], kv)],
+        # one row per step of this sentence and prompt, in SLOTS rows (the 数值 table)
+        "step_slots": [{"label": t} for t in labels] + [{"label": ""}] * (SLOTS - len(steps)),
+        "macs": macs + [[0, 0, 0, 0]] * (SLOTS - len(steps)),
+        "grids": [_grid(places, read, [f or "recomputed" for f in shown], digits),
+                  _grid(places, read, [f or ("new" if r >= new_from else "cached")
+                                       for r, f in enumerate(shown, 1)], digits)],
         "madds_bars": _madds_bars(s, steps[-1]),
     }

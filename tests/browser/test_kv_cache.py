@@ -1,6 +1,10 @@
 """Browser tests of the kv-cache widget (pycore/widgets/kv_cache.py, assets/widgets/kv-cache.js)."""
+import json
+
 import pytest
 
+from pycore import example as book
+from tests.browser import test_example_editor as editor
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 D = 6  # the running example's width: one K row and one V row cost 2 d^2 multiply-adds
@@ -64,9 +68,11 @@ def test_static_numbers_equal_pycore(browser, server):
     params = params_of(root)
     view = pycore_view("kv-cache", **params)
     assert_shows(root, view, min_count=8 * 12 + 8 * 4)
-    # both grids print every K | V number of the sentence (once: they never change)
+    # both grids print every K | V number of the 8 tokens read (once: they never change), in
+    # 11 rows of which 3 are spare
     digits = root.locator(".kv-grid .n").all_text_contents()
-    assert digits == 2 * ["".join(f"{x:.0f}" for x in row) for row in view["kv"]]
+    assert digits == 2 * (["".join(f"{x:.0f}" for x in row) for row in view["kv"][:8]]
+                          + [""] * 3)
     assert params["step"] == 3 and rows(root, "cache") == [3, [3]]
     page.close()
 
@@ -169,7 +175,7 @@ def test_the_picture_is_pycores(book_pages):
     root.locator("[data-control=context]").fill("2048")
     view = pycore_view("kv-cache", step=5, preset="LLaMA-7B", context=2048)
     assert_drawn(root, view)
-    states = root.locator('.kv-grid[data-kind="cache"] .kv-row').evaluate_all(
+    states = root.locator('.kv-grid[data-kind="cache"] .kv-row:not([data-hidden])').evaluate_all(
         "els => els.map(e => e.dataset.row)")
     assert states == ["cached"] * 4 + ["new"] + ["future"] * 3
     bars = root.locator(".kv-panels .hbar-chart").nth(1).locator(".mark").evaluate_all(
@@ -180,3 +186,151 @@ def test_the_picture_is_pycores(book_pages):
     assert caches[2] < caches[1] and abs(caches[2] / caches[1] - 640 / 1024) < 0.01  # chapter 9
     assert root.locator(".on-band[data-on]").count() == 1
     assert root.locator(".key-figure .big").nth(1).inner_text() == "1.0 GiB"
+
+
+# --- the reader's sentence ----------------------------------------------------------------
+
+SHORT = ["马路", "因为", "它", "累"]
+TWELVE = ["小猫", "马路", "小狗", "因为", "它", "累", "汽车", "跑", "很", "饿", "它们", "了"]
+PITCH, HEAD_H = 16, 16  # a grid's row pitch and head, in SVG units
+
+
+def drawn_rows(root, kind):
+    """(token, state, K | V digits) of each row a grid shows (its spare rows are hidden)."""
+    return [tuple(r) for r in root.evaluate("""(root, kind) => [...root.querySelectorAll(
+        `.kv-grid[data-kind="${kind}"] .kv-row`)].filter(r => r.getClientRects().length)
+        .map(r => [r.querySelector(".label").textContent, r.dataset.row,
+                   r.querySelector(".n").textContent])""", kind)]
+
+
+def shown_table_rows(root, matrix):
+    """The row labels a 数值 table shows (its spare rows are hidden by data-rows)."""
+    root.locator("details.numbers > summary").click()
+    labels = root.locator(f'table[data-matrix="{matrix}"] tbody th').evaluate_all(
+        "els => els.filter(e => e.getClientRects().length).map(e => e.textContent)")
+    root.locator("details.numbers > summary").click()
+    return labels
+
+
+def check_sentence(root, tokens, step, prompt=1, asked=None):
+    """The page shows pycore's view of `tokens` at `step` and, worked out here, the sentence's
+    generation: a row per token read (all but the last), the rows computed without and with
+    the cache, the running totals, the grids' height and the stepper's end. asked: the prompt
+    the widget's state holds (default `prompt`: the one shown)."""
+    view = pycore_view("kv-cache", **{**params_of(root), "step": step,
+                                      "prompt": asked or prompt}, example={"tokens": tokens})
+    assert_shows(root, view, min_count=20)
+    assert_drawn(root, view, min_count=2 * 11 * 4)
+    n, c = len(tokens), prompt + step - 1
+    per_row = 2 * D * D
+    read = tokens[:-1]
+    for kind in ("nocache", "cache"):
+        rows = drawn_rows(root, kind)
+        assert [t for t, _, _ in rows] == read
+        # K = V = X (W_K = W_V = I): the token's six features twice
+        assert [d for _, _, d in rows] == [
+            "".join(str(f) for f in book.features_of(book.checked_example(
+                {"tokens": tokens}), t)) * 2 for t in read]
+        height = HEAD_H + (n - 1) * PITCH
+        svg = root.locator(f'.kv-grid[data-kind="{kind}"]')
+        assert svg.get_attribute("viewBox") == f"0 0 248 {height}"
+        box = svg.bounding_box()
+        assert abs(box["height"] / box["width"] - height / 248) < 0.01
+    new = list(range(c - prompt + 1, c + 1)) if step == 1 else [c]
+    assert rows_by_state(root, "nocache") == [c, list(range(1, c + 1))]
+    assert rows_by_state(root, "cache") == [c, new]
+    contexts = [prompt + s - 1 for s in range(1, step + 1)]
+    assert number(root, "total_nocache") == per_row * sum(contexts)
+    assert number(root, "total_cache") == per_row * (prompt + step - 1)
+    assert text(root, "prefix") == " ".join(tokens[:c]) and text(root, "produced") == tokens[c]
+    stepper = root.locator("[data-control=step]")
+    assert stepper.get_attribute("aria-valuemax") == str(n - prompt)
+    assert stepper.get_attribute("aria-valuenow") == str(step)
+    assert step_button(root, 1).is_disabled() == (step == n - prompt)
+    assert shown_table_rows(root, "kv") == read
+    assert shown_table_rows(root, "macs") == [f"第 {s} 步" for s in range(1, n - prompt + 1)]
+    return view
+
+
+rows_by_state = rows  # (rows there, the 1-based rows computed at this step) of one grid
+
+
+def press(root, key):
+    """A key on the stepper (check_sentence leaves the focus on the 数值 summary)."""
+    root.locator("[data-control=step]").focus()
+    root.page.keyboard.press(key)
+
+
+def open_chapter(browser, server, query):
+    page = editor.Page(browser, server, "09-sampling.html" + query)
+    return page, page.page.locator('[data-widget="kv-cache"]').first
+
+
+def test_the_readers_sentence_is_drawn(browser, server):
+    """A 4-token and a 12-token sentence in the link: one row per token read, the steps of
+    that sentence (the stepper ends at n - 1), pycore's numbers and geometry at every step."""
+    page, root = open_chapter(browser, server, "?example=" + json.dumps({"tokens": SHORT}))
+    assert not root.locator(".sentence-note").count()
+    assert not root.locator(".kv-note").is_visible()  # the block's step 3 is this one's last
+    check_sentence(root, SHORT, 3)
+    press(root, "Home")
+    check_sentence(root, SHORT, 1)
+    step_button(root, 1).click()
+    check_sentence(root, SHORT, 2)
+    press(root, "End")
+    check_sentence(root, SHORT, 3)
+    page.goto("09-sampling.html?example=" + json.dumps({"tokens": TWELVE}))
+    root = page.page.locator('[data-widget="kv-cache"]').first
+    check_sentence(root, TWELVE, 3)
+    press(root, "End")
+    view = check_sentence(root, TWELVE, 11)
+    assert (view["total_nocache"], view["total_cache"]) == (66 * 72, 11 * 72)
+    assert text(root, "produced") == "了"
+    press(root, "ArrowLeft")
+    check_sentence(root, TWELVE, 10)
+    assert page.errors == []
+    page.close()
+
+
+def test_a_link_made_for_a_longer_sentence_is_shown_clamped(browser, server):
+    """A prompt of 8 tokens and step 6 in the link of a 4-token sentence: the prompt is its 3
+    first tokens, the one step left is shown, and the widget says so."""
+    state = json.dumps({"prompt": 8, "step": 6})
+    page, root = open_chapter(browser, server, "?example=" + json.dumps({"tokens": SHORT})
+                              + "&kv-cache-09-sampling=" + state)
+    view = check_sentence(root, SHORT, 1, prompt=3, asked=8)
+    assert (view["prompt_asked"], view["prompt"]) == (8, 3)
+    note = root.locator(".kv-note")
+    assert note.is_visible() and "只有 4 个词" in note.inner_text()
+    assert note.inner_text() == view["clamp_note"]
+    # step 1 with a prompt of 3 is the prefill: all three rows computed, with or without cache
+    assert [s for _, s, _ in drawn_rows(root, "cache")] == ["new"] * 3
+    assert page.errors == []
+    page.close()
+
+
+def test_the_widget_follows_the_editor_and_reset(browser, server):
+    """Remove tokens with the editor at the last step: the widget follows to the shorter
+    sentence's last step (and − steps back from there); add a palette token; 重置 brings the
+    book's nine tokens back."""
+    page, root = open_chapter(browser, server, "")
+    check_sentence(root, book.TOKENS, 3)
+    press(root, "End")
+    check_sentence(root, book.TOKENS, 8)
+    for token in ("没有", "过", "太"):
+        editor.chip(page, token).click()
+    tokens = ["小猫", "马路", "因为", "它", "累", "了"]
+    assert page.sentence() == tokens
+    check_sentence(root, tokens, 5)  # the state followed the view: 5 steps only
+    step_button(root, -1).click()
+    check_sentence(root, tokens, 4)
+    editor.add(page, "小狗", after="小猫")
+    tokens = ["小猫", "小狗", "马路", "因为", "它", "累", "了"]
+    assert page.sentence() == tokens
+    check_sentence(root, tokens, 4)
+    assert [t for t, _, _ in drawn_rows(root, "cache")][1] == "小狗"
+    page.editor().locator("[data-action=reset]").click()
+    assert page.sentence() == book.TOKENS
+    check_sentence(root, book.TOKENS, 4)
+    assert page.errors == []
+    page.close()
