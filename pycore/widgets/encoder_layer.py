@@ -119,9 +119,10 @@ def sentence_key(ex):
 
 
 def layout_steps(layout, ex):
-    """The layout's steps over the example's sentence, its FFN's hidden layer and that
-    layer's picture for a checked example, computed once per layout and example: the weights
-    are fixed, so moving to another step only picks another one."""
+    """What a layout and a checked example decide, whatever the step (the weights are fixed,
+    so moving to another step only picks another one): the steps over the example's sentence,
+    the step list's names, the FFN's hidden layer with its picture, the sentence's slots.
+    Callers must not modify it."""
     return _layout_steps(layout, sentence_key(ex))
 
 
@@ -131,12 +132,22 @@ def _layout_steps(layout, key):
     ex = {"x": [list(r) for r in x], "pronoun": list(pronoun), "tokens": list(tokens)}
     steps = encoder.encoder_steps(layout, x=sentence_embeddings(ex),  # x: (n, 6)
                                   w_q=semantic_head_of(ex)[0])
+    n = len(tokens)
     hidden = ffn_hidden(layout, steps)  # (n, 24)
     # a fixed box whatever n is (the rows get taller for a shorter sentence): the raster's
     # paths, transform and ticks are bound, its viewBox is not
-    picture = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
-                                 left=28, top=22, row_name="词", col_name="24 个隐藏单元")
-    return steps, hidden, picture
+    hidden_fig = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
+                                    left=28, top=22, row_name="词", col_name="24 个隐藏单元")
+    names = [_text(layout, t["key"], n)[0] for t in steps]
+    return {"steps": steps, "tokens": list(tokens), "token_slots": slots(list(tokens)),
+            "names": names,
+            "list": [{"key": t["key"], "name": name, "label": t["label"]}
+                     for t, name in zip(steps, names)],
+            "d_ff": hidden.shape[1],
+            "hidden": padded(hidden, MAX_TOKENS),  # (n, 24) in (MAX_TOKENS, 24), zeros below
+            "hidden_fig": hidden_fig,
+            "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
+            "hidden_shape": f"{n} × {hidden.shape[1]}"}
 
 
 def picture(tokens, matrix, mean, std):
@@ -193,8 +204,8 @@ def view(step, layout, shown=None, example=None):
 def _step_view(step, layout, key):
     """The whole view of one step of a layout for a checked example's sentence_key (cached:
     the reader steps back and forth; callers must not modify it)."""
-    steps, hidden, hidden_picture = _layout_steps(layout, key)
-    tokens = list(key[1])
+    part = _layout_steps(layout, key)
+    steps, tokens = part["steps"], part["tokens"]
     i = min(step, len(steps)) - 1
     s = steps[i]
     n, d = s["matrix"].shape
@@ -206,23 +217,17 @@ def _step_view(step, layout, key):
         "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
         "name": name, "label": s["label"], "formula": formula, "note": note,
         "shape": f"{n} × {d}", "is_norm": s["kind"] == "norm",
-        "steps": [{"key": t["key"], "name": _text(layout, t["key"], n)[0], "label": t["label"]}
-                  for t in steps],
+        "steps": part["list"],
         # the step list always has MAX_STEPS items; a shorter layout hides its last ones
-        "slots": [{"name": _text(layout, t["key"], n)[0] if t else "",
-                   "label": t["label"] if t else "",
+        "slots": [{"name": part["names"][k] if t else "", "label": t["label"] if t else "",
                    "hidden": t is None, "selected": str(k == i).lower()}
                   for k, t in enumerate(steps + [None] * (MAX_STEPS - len(steps)))],
         "prev_off": str(i == 0).lower(), "next_off": str(i == len(steps) - 1).lower(),
-        "tokens": tokens, "n": n, "token_slots": slots(tokens), "d": d,
+        "tokens": tokens, "n": n, "token_slots": part["token_slots"], "d": d,
         "grid": padded(grid, MAX_TOKENS),  # (n, 8) in (MAX_TOKENS, 8), zeros below
         "row_mean": mean, "row_std": std,
         "mean_abs_max": float(np.max(np.abs(mean))),
         "std_min": float(std.min()), "std_max": float(std.max()),
         "fig": picture(tokens, _clean(s["matrix"], 4), mean, std),
-        "d_ff": hidden.shape[1],
-        "hidden": padded(hidden, MAX_TOKENS),  # (n, 24) in (MAX_TOKENS, 24), zeros below
-        "hidden_fig": hidden_picture,
-        "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
-        "hidden_shape": f"{n} × {hidden.shape[1]}",
+        **{k: part[k] for k in LAYOUT_ONLY},
     }
