@@ -218,18 +218,22 @@ LESSONS = {
     },
     "encoder-layer": {
         "title": "编码器层的一步步",
-        "keys": ["layout", "step", "name", "formula", "shape", "row_std"],
+        "keys": ["layout", "step", "name", "formula", "tokens", "n", "shape", "row_std"],
         "steps": [
-            ("pycore.encoder 把整层拆成一串步骤，每步给出 9×6 的矩阵；"
+            ("pycore.encoder 把整层拆成一串步骤，每步给出 n×6 的矩阵（句子里每个词一行）；"
              "LayerNorm 之后每行的标准差接近 1。",
              "from pycore import example\n"
              "from pycore.encoder import encoder_steps\n"
              "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
-             "s = encoder_steps(params[\"layout\"], x=example.embeddings(ex),\n"
+             "tokens = ex[\"tokens\"]  # 句子里的词（你可能增删过）\n"
+             "X = example.sentence_embeddings(ex)  # (n, 6)\n"
+             "s = encoder_steps(params[\"layout\"], x=X,\n"
              "                  w_q=example.semantic_head_of(ex)[0])[view[\"step\"] - 1]\n"
-             "m = s[\"matrix\"]  # (9, 6)\n"
+             "m = s[\"matrix\"]  # (n, 6)\n"
              "print(s[\"key\"], m.shape)\n"
-             "same(m.std(axis=1), view[\"row_std\"])"),
+             "print({t: round(float(sd), 4) for t, sd in zip(tokens, m.std(axis=1))})\n"
+             "same(m.std(axis=1), view[\"row_std\"])\n"
+             "same(len(m), view[\"n\"])  # 一个词一行：图和表有 12 行，只用前 n 行"),
         ],
     },
     "sampling": {

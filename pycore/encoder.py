@@ -1,4 +1,5 @@
-"""One encoder layer over the running example, step by step, in the Post-LN and Pre-LN layouts.
+"""One encoder layer over a sentence (the running example by default), step by step, in the
+Post-LN and Pre-LN layouts.
 
 Post-LN (the original paper):  h = LN(x + MHA(x));    y = LN(h + FFN(h))
 Pre-LN (GPT-2 and later):      r = x + MHA(LN(x));    y = r + FFN(LN(r))   [then a final LN]
@@ -19,7 +20,7 @@ LAYOUTS = ("post", "pre")
 
 
 def mha(x, attention="two-head", w_q=None):
-    """(9, d) -> (9, d) with the fixed heads (w_q: the semantic head's, default the book's)."""
+    """(n, d) -> (n, d) with the fixed heads (w_q: the semantic head's, default the book's)."""
     if attention == "two-head":
         return multihead.two_heads(x, w_q=w_q)["output"]
     if attention == "semantic":
@@ -36,16 +37,17 @@ def _step(key, label, kind, m):
 def encoder_steps(layout="post", x=None, attention="two-head", final_ln=True, seed=SEED,
                   w_q=None):
     """The named steps of one layer: a list of dicts with key, label, kind (input /
-    attention / add / norm / ffn), matrix (9, d), row_mean and row_std (9,) each.
+    attention / add / norm / ffn), matrix (n, d), row_mean and row_std (n,) each, for the
+    sentence x (n, d), n tokens (default: the book's nine).
 
     final_ln only matters for Pre-LN (GPT-2 puts one LayerNorm after the last layer).
     w_q: the semantic head's W_Q (default: the book's).
     """
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
-    x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (9, 6)
+    x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (n, 6)
     w = ffn.init_ffn(x.shape[1], seed=seed)
-    f = lambda h: ffn.ffn(h, w["w1"], w["b1"], w["w2"], w["b2"])  # (9, d) -> (9, d)
+    f = lambda h: ffn.ffn(h, w["w1"], w["b1"], w["w2"], w["b2"])  # (n, d) -> (n, d)
     steps = [_step("x", "x", "input", x)]
     if layout == "post":
         a = mha(x, attention, w_q)

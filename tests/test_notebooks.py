@@ -47,7 +47,9 @@ MOVED = {
     "cross-attention": {"step": 7, "scale": 2.5},
     "dot-product": {"a": [-2.0, 1.5], "b": [0.5, -3.0]},
     "embedding": {"a": "它", "b": "累", "example": EDITED},
-    "encoder-layer": {"step": 4, "layout": "pre", "example": EDITED},
+    "encoder-layer": {"step": 4, "layout": "pre",  # and a sentence of the reader's
+                      "example": {**EDITED, "tokens": ["小狗", "没有", "过", "马路", "因为",
+                                                       "它", "很", "饿", "了", "它们"]}},
     "example-editor": {"query": "累", "head": False, "example": EDITED},
     "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
                  "dtype": "int8",  # six tokens, a prompt of 2: steps 1..4, step 5 shown as 4

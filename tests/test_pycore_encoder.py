@@ -92,3 +92,48 @@ def test_semantic_only_and_errors():
         encoder.encoder_steps("middle")
     with pytest.raises(ValueError):
         encoder.encoder_steps(attention="three-head")
+
+
+# --- the reader's sentence: any n from 4 to 12 tokens ---------------------------------------
+
+SHORT = ["小狗", "它", "很", "饿"]  # palette tokens around 它: n = 4
+LONG = ["小猫", "没有", "过", "马路", "和", "小狗", "因为", "它", "太", "饿", "了", "它们"]
+
+
+def x_of(tokens):
+    return example.sentence_embeddings(example.checked_example({"tokens": tokens}))
+
+
+def test_a_four_token_sentence_by_hand():
+    """小狗 (1,1,0,0,0,0), 它 (0,0,0,0,0,1), 很 (0,0,0,1,0,0), 饿 (0,0,0,0,1,0)."""
+    x = x_of(SHORT)
+    assert x.shape == (4, 6)
+    pre = {s["key"]: s["matrix"] for s in encoder.encoder_steps("pre", x=x)}
+    assert all(m.shape == (4, 6) for m in pre.values())
+    # LN of a one-hot row: mean 1/6, variance 5/36, so the 1 becomes (5/6) / (sqrt(5)/6) =
+    # sqrt(5) and each 0 becomes -1/sqrt(5) (eps = 1e-5 shrinks them a hair)
+    s = math.sqrt(5 / 36 + 1e-5)
+    assert pre["ln1"][2] == pytest.approx([-1 / 6 / s] * 3 + [5 / 6 / s] + [-1 / 6 / s] * 2)
+    assert pre["ln1"][2][3] == pytest.approx(math.sqrt(5), abs=1e-4)
+    # head A alone: 它 asks for 实体 + 有生命, which only 小狗 has: its score is 2 / sqrt(6),
+    # the other three 0; the output row mixes the four rows with those weights
+    a = encoder.encoder_steps("post", x=x, attention="semantic")[1]["matrix"]
+    e = math.exp(2 / math.sqrt(6))
+    w_dog, w_rest = e / (e + 3), 1 / (e + 3)
+    assert a[1] == pytest.approx([w_dog, w_dog, 0, w_rest, w_rest, w_rest])
+    assert w_dog == pytest.approx(0.4299, abs=1e-4)  # e^0.8165 = 2.2626; 2.2626 / 5.2626
+
+
+@pytest.mark.parametrize("tokens", [SHORT, LONG], ids=["n=4", "n=12"])
+def test_a_sentence_through_both_layouts_by_loops(tokens):
+    x, w = x_of(tokens), encoder.ffn_weights()
+    n = len(tokens)
+    post = {s["key"]: s["matrix"] for s in encoder.encoder_steps("post", x=x)}
+    h = ln_rows(x + mha_loops(x))
+    assert np.allclose(post["ln1"], h)
+    assert np.allclose(post["ln2"], ln_rows(h + ffn_loops(h, w)))
+    pre = {s["key"]: s["matrix"] for s in encoder.encoder_steps("pre", x=x)}
+    r = x + mha_loops(ln_rows(x))
+    assert np.allclose(pre["add1"], r)
+    assert np.allclose(pre["add2"], r + ffn_loops(ln_rows(r), w))
+    assert all(m.shape == (n, 6) for m in [*post.values(), *pre.values()])

@@ -1,11 +1,12 @@
 // Widget encoder-layer: step through one encoder layer (the buttons, a click on a step, or the
 // arrow keys on the step list) in the Post-LN or Pre-LN arrangement (the book's choice
-// control). pycore: pycore/widgets/encoder_layer.py (numbers, picture, the step list's names).
-// What is special here: the number of steps depends on the layout, so moving is asked from
-// the step shown (the view clamps a step past the end of the shorter list); and the FFN's
-// hidden layer, which depends on the layout (and the reader's example) alone, is asked for
-// only when one of them changes (the page says which ones it shows).
-import { liveWidget } from "./common.js";
+// control), over the reader's sentence. pycore: pycore/widgets/encoder_layer.py (numbers,
+// picture, the step list's names). What is special here: the number of steps depends on the
+// layout, so moving is asked from the step shown (the view clamps a step past the end of the
+// shorter list); and the FFN's hidden layer, which depends on the layout and the reader's
+// example alone, is asked for only when one of them changes (`shown`: the layout and the
+// example the page draws).
+import { liveWidget, sendingShown } from "./common.js";
 import { roving } from "./controls.js";
 
 export function mount(root, runtime) {
@@ -14,18 +15,8 @@ export function mount(root, runtime) {
   const list = root.querySelector(".enc-steps");
   const items = [...list.querySelectorAll("[role=option]")];
 
-  let shown = null;  // the layout and example whose hidden layer the page shows
-  let asked = null;  // the example of the request in flight
-  const partial = {
-    compute: (name, params) => {
-      asked = params.example;
-      return runtime.compute(name, shown === null ? params : { ...params, shown });
-    },
-  };
-  const draw = (view) => {
-    list.setAttribute("aria-activedescendant", items[view.step - 1].id);
-    if ("hidden" in view) shown = { layout: view.layout, example: asked };
-  };
+  const partial = sendingShown(runtime, (p) => ({ layout: p.layout, example: p.example }));
+  const draw = (view) => list.setAttribute("aria-activedescendant", items[view.step - 1].id);
   const widget = liveWidget(root, partial, { draw });
 
   const goto = (step) => {

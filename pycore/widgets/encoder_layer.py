@@ -1,31 +1,40 @@
-"""Widget encoder-layer: the running example walks through one encoder layer, one step at a time.
+"""Widget encoder-layer: the reader's sentence walks through one encoder layer, one step at a
+time.
 
-The math is pycore.encoder (Post-LN and Pre-LN step lists, each step's 9 x 6 matrix with its
-row means and standard deviations). This module picks the step the reader is on and adds what
-the page needs around it: a Chinese name, the formula, a note, the picture (the matrix as a
-heatmap on one diverging scale for every step, each row's mean and standard deviation as bars
-beside it) and the FFN's 9 x 24 hidden layer of the chosen layout.
+The math is pycore.encoder (Post-LN and Pre-LN step lists, each step's n x 6 matrix with its
+row means and standard deviations), over the sentence's X (pycore.example.sentence_embeddings:
+n = 4..12 tokens, the book's nine by default). This module picks the step the reader is on and
+adds what the page needs around it: a Chinese name, the formula, a note, the picture (the
+matrix as a heatmap on one diverging scale for every step, each row's mean and standard
+deviation as bars beside it) and the FFN's n x 24 hidden layer of the chosen layout.
+
+The page keeps MAX_TOKENS slots of every row (the heatmap's rows, labels and bars, the tables'
+rows): the view fills them, pads the tables with zeros, hides the unused slots and frames the
+used rows with the picture's viewBox, so the same elements redraw a sentence of any length.
 
 `step` is 1-based (1 = the input x); Post-LN has 7 steps, Pre-LN 8 (the last is the final
 LayerNorm that a Pre-LN network adds once, after its last layer). A step past the end of the
-list is shown as the last step.
+list is shown as the last step. No parameter depends on the sentence.
 
-The FFN's hidden layer depends on the layout alone: given `shown` (the layout the page shows,
-as positional-encoding does with its parts), the view leaves it out while the layout stays.
+The FFN's hidden layer depends on the layout and the example alone: given `shown` (the layout
+and the example the page shows, as positional-encoding does with its parts), the view leaves
+it out while both stay.
 """
 import functools
 
 import numpy as np
 
 from .. import encoder, ffn, figure
-from ..example import (TOKENS, embeddings, example_key, resolve_example, semantic_head_of,
-                       sentence_note)
+from ..example import (MAX_TOKENS, example_key, resolve_example, semantic_head_of,
+                       sentence_embeddings)
+from .attention import padded, slots
 
 LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
 MAX_STEPS = 8
 TONE_FULL = 2.5  # |value| that gets the darkest colour, the same at every step
-# The picture, in SVG units: row labels, the 9 x 6 heatmap, then the bars of each row's mean
-# (on [-1, 1]) and standard deviation (on [0, 2], a line at 1).
+# The picture, in SVG units: row labels, the n x 6 heatmap, then the bars of each row's mean
+# (on [-1, 1]) and standard deviation (on [0, 2], a line at 1). Row slot i sits at the same
+# place whatever n is; the viewBox ends below the sentence's last row.
 CELL, LABEL_W, TOP = 26, 40, 36
 BARS_W, BARS_GAP, BAR_H = 80, 18, 16
 
@@ -42,15 +51,16 @@ PARAMS = {
                        "sub-layer's entrance"},
 }
 
-# name, formula (how the step is computed), note -- per (layout, step key)
+# name, formula (how the step is computed), note -- per (layout, step key); {n}: the
+# sentence's length
 LN_FORMULA = ("LN(v)ᵢ = γᵢ (vᵢ − μ) / √(σ² + ε) + βᵢ，μ、σ 是这一行 6 个数的均值和标准差；"
               "这里 γ = 1、β = 0、ε = 10⁻⁵")
 FFN_FORMULA = "max(0, v W₁ + b₁) W₂ + b₂，W₁: 6 × 24，W₂: 24 × 6（d_ff = 4d = 24）"
-ADD_FORMULA = "y = x + F(x)：两个 9 × 6 矩阵逐元素相加（残差连接）"
+ADD_FORMULA = "y = x + F(x)：两个 {n} × 6 矩阵逐元素相加（残差连接）"
 MHA_FORMULA = "Concat(头 A, 头 B) W_O，W_O = [I; I] / 2：两个头的输出逐维取平均"
 TEXT = {
-    "x": ("输入", "X：9 行 × 6 列，每行一个词的嵌入",
-          "第 3 节的 6 维词向量，原样叠成 9 × 6 的矩阵（这里没有加位置编码）。"),
+    "x": ("输入", "X：{n} 行 × 6 列，句子里每个词一行嵌入",
+          "第 3 节的 6 维词向量，原样叠成 {n} × 6 的矩阵（这里没有加位置编码）。"),
     ("post", "mha"): ("多头注意力", MHA_FORMULA,
                       "第 5 节的两个头：语义头 A 和看前一个词的头 B。每一行都变成了其他行的加权混合。"),
     ("post", "add1"): ("残差相加", ADD_FORMULA,
@@ -82,8 +92,10 @@ TEXT = {
 }
 
 
-def _text(layout, key):
-    return TEXT["x"] if key == "x" else TEXT[(layout, key)]
+def _text(layout, key, n):
+    """(name, formula, note) of a step, for a sentence of n tokens."""
+    name, formula, note = TEXT["x"] if key == "x" else TEXT[(layout, key)]
+    return name, formula.format(n=n), note.format(n=n)
 
 
 def _clean(m, digits):
@@ -93,58 +105,95 @@ def _clean(m, digits):
 
 
 def ffn_hidden(layout, steps=None):
-    """(9, 24): the ReLU layer inside this layout's FFN, max(0, v W1 + b1) (steps: the
+    """(n, 24): the ReLU layer inside this layout's FFN, max(0, v W1 + b1) (steps: the
     layout's encoder_steps, default the book's example)."""
     steps = {s["key"]: s["matrix"] for s in steps or encoder.encoder_steps(layout)}
-    v = steps["ln1"] if layout == "post" else steps["ln2"]  # (9, 6): the FFN's input
+    v = steps["ln1"] if layout == "post" else steps["ln2"]  # (n, 6): the FFN's input
     w = encoder.ffn_weights()
-    return ffn.relu(v @ w["w1"] + w["b1"])  # (9, 24)
+    return ffn.relu(v @ w["w1"] + w["b1"])  # (n, 24)
+
+
+def sentence_key(ex):
+    """A hashable key of a checked example: its features and W_Q, and its sentence."""
+    return example_key(ex), tuple(ex["tokens"])
 
 
 def layout_steps(layout, ex):
-    """The layout's steps, its FFN's hidden layer and that layer's picture for a checked
-    example, computed once per layout and example: the weights are fixed, so moving to another
-    step only picks another one."""
-    return _layout_steps(layout, example_key(ex))
+    """What a layout and a checked example decide, whatever the step (the weights are fixed,
+    so moving to another step only picks another one): the steps over the example's sentence,
+    the step list's names, the FFN's hidden layer with its picture, the sentence's slots.
+    Callers must not modify it."""
+    return _layout_steps(layout, sentence_key(ex))
 
 
 @functools.lru_cache(maxsize=8)
 def _layout_steps(layout, key):
-    x, pronoun = key
-    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun)}
-    steps = encoder.encoder_steps(layout, x=embeddings(ex), w_q=semantic_head_of(ex)[0])
-    hidden = ffn_hidden(layout, steps)
-    picture = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
-                                 left=28, top=22, row_name="词", col_name="24 个隐藏单元")
-    return steps, hidden, picture
+    (x, pronoun), tokens = key
+    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun), "tokens": list(tokens)}
+    steps = encoder.encoder_steps(layout, x=sentence_embeddings(ex),  # x: (n, 6)
+                                  w_q=semantic_head_of(ex)[0])
+    n = len(tokens)
+    hidden = ffn_hidden(layout, steps)  # (n, 24)
+    # a fixed box whatever n is (the rows get taller for a shorter sentence): the raster's
+    # paths, transform and ticks are bound, its viewBox is not
+    hidden_fig = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
+                                    left=28, top=22, row_name="词", col_name="24 个隐藏单元")
+    names = [_text(layout, t["key"], n)[0] for t in steps]
+    return {"steps": steps, "tokens": list(tokens), "token_slots": slots(list(tokens)),
+            "names": names,
+            "list": [{"key": t["key"], "name": name, "label": t["label"]}
+                     for t, name in zip(steps, names)],
+            "d_ff": hidden.shape[1],
+            "hidden": padded(hidden, MAX_TOKENS),  # (n, 24) in (MAX_TOKENS, 24), zeros below
+            "hidden_fig": hidden_fig,
+            "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
+            "hidden_shape": f"{n} × {hidden.shape[1]}"}
 
 
 def picture(tokens, matrix, mean, std):
-    """The step's matrix as a heatmap (the same scale at every step, so a LayerNorm is seen
-    to even the rows out), each row's mean and standard deviation as bars beside it."""
-    heat = figure.heat_grid(matrix, tokens, [f"维 {j + 1}" for j in range(matrix.shape[1])],
-                            cell=CELL, left=LABEL_W, top=TOP, limit=TONE_FULL)
+    """The step's matrix (n, 6) as a heatmap (the same scale at every step, so a LayerNorm is
+    seen to even the rows out), each row's mean and standard deviation as bars beside it. Every
+    row has MAX_TOKENS slots at fixed places: the unused ones hidden (no label, no readout),
+    below the viewBox, which ends under the sentence's last row."""
+    n, d = matrix.shape
+    spare = MAX_TOKENS - n
+    labels = list(tokens) + [""] * spare
+    heat = figure.heat_grid(padded(matrix, MAX_TOKENS), labels,  # (12, 6), zeros below n
+                            [f"维 {j + 1}" for j in range(d)], cell=CELL, left=LABEL_W, top=TOP,
+                            limit=TONE_FULL)
+    heat["say"][n:] = [[""] * d for _ in range(spare)]
     heat["legend"]["note"] = "每一步同一刻度"
     ys = [y + (CELL - BAR_H) / 2 for y in heat["ys"]]
     mu_x = heat["width"] + BARS_GAP
     sd_x = mu_x + BARS_W + BARS_GAP
-    return {"heat": heat, "row_y": [y + CELL / 2 for y in heat["ys"]],
+    mu = figure.row_bars(list(mean) + [0.0] * spare, ys, x=mu_x, width=BARS_W, height=BAR_H,
+                         lo=-1.0, hi=1.0, labels=tokens, name="均值 μ")
+    sd = figure.row_bars(list(std) + [0.0] * spare, ys, x=sd_x, width=BARS_W, height=BAR_H,
+                         lo=0.0, hi=2.0, ref=1.0, labels=tokens, name="标准差 σ")
+    for bars in (mu, sd):
+        for i, bar in enumerate(bars["bars"]):
+            bar["hidden"] = i >= n
+            if bar["hidden"]:
+                bar["say"] = ""
+    bottom = TOP + n * CELL  # the used rows' bottom edge
+    width, height = sd_x + BARS_W + 8, bottom + 20
+    return {"heat": heat,
+            "rows": [{"y": y + CELL / 2, "label": t, "hidden": i >= n}
+                     for i, (y, t) in enumerate(zip(heat["ys"], labels))],
             "col_x": [x + CELL / 2 for x in heat["xs"]],
-            "cols": [str(j + 1) for j in range(matrix.shape[1])],
-            "label_x": LABEL_W - 6, "col_y": TOP - 8, "title_y": 14, "axis_y": heat["height"] + 14,
-            "mu": figure.row_bars(mean, ys, x=mu_x, width=BARS_W, height=BAR_H, lo=-1.0, hi=1.0,
-                                  labels=tokens, name="均值 μ"),
-            "sd": figure.row_bars(std, ys, x=sd_x, width=BARS_W, height=BAR_H, lo=0.0, hi=2.0,
-                                  ref=1.0, labels=tokens, name="标准差 σ"),
+            "cols": [str(j + 1) for j in range(d)],
+            "label_x": LABEL_W - 6, "col_y": TOP - 8, "title_y": 14, "axis_y": bottom + 14,
+            "mu": mu, "sd": sd,
             "mu_title_x": mu_x + BARS_W / 2, "sd_title_x": sd_x + BARS_W / 2,
-            "top": TOP, "bottom": heat["height"], "ref_y1": TOP - 4, "ref_y2": heat["height"] + 4,
-            "width": sd_x + BARS_W + 8, "height": heat["height"] + 20}
+            "top": TOP, "bottom": bottom, "ref_y1": TOP - 4, "ref_y2": bottom + 4,
+            "width": width, "height": height, "viewbox": f"0 0 {width} {height}",
+            "aria": f"当前的 {n} × {d} 矩阵（行：词；列：{d} 个维度），紫色为负、橙色为正；"
+                    "右侧是每一行的均值 μ 和标准差 σ，虚线标出 σ = 1"}
 
 
 def view(step, layout, shown=None, example=None):
     ex = resolve_example(example)[0]
-    out = {**_step_view(step, layout, example_key(ex)),
-           "sentence_note": sentence_note(ex)}  # the nine book tokens only, so far
+    out = dict(_step_view(step, layout, sentence_key(ex)))  # a copy: the cache's stays intact
     if isinstance(shown, dict) and shown.get("layout") == layout \
             and shown.get("example") == example:
         return {k: v for k, v in out.items() if k not in LAYOUT_ONLY}
@@ -153,35 +202,32 @@ def view(step, layout, shown=None, example=None):
 
 @functools.lru_cache(maxsize=64)
 def _step_view(step, layout, key):
-    """The whole view of one step of a layout for a checked example's key (cached: the reader
-    steps back and forth; callers must not modify it)."""
-    steps, hidden, hidden_picture = _layout_steps(layout, key)
+    """The whole view of one step of a layout for a checked example's sentence_key (cached:
+    the reader steps back and forth; callers must not modify it)."""
+    part = _layout_steps(layout, key)
+    steps, tokens = part["steps"], part["tokens"]
     i = min(step, len(steps)) - 1
     s = steps[i]
-    name, formula, note = _text(layout, s["key"])
-    mean, std = _clean(s["row_mean"], 3), s["row_std"]
-    grid = np.column_stack([_clean(s["matrix"], 3), mean, std])  # (9, 8): 6 values, mean, std
     n, d = s["matrix"].shape
+    name, formula, note = _text(layout, s["key"], n)
+    mean, std = _clean(s["row_mean"], 3), s["row_std"]  # each (n,)
+    grid = np.column_stack([_clean(s["matrix"], 3), mean, std])  # (n, 8): 6 values, mean, std
     return {
         "layout": layout, "layout_name": LAYOUT_NAMES[layout],
         "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
         "name": name, "label": s["label"], "formula": formula, "note": note,
         "shape": f"{n} × {d}", "is_norm": s["kind"] == "norm",
-        "steps": [{"key": t["key"], "name": _text(layout, t["key"])[0], "label": t["label"]}
-                  for t in steps],
+        "steps": part["list"],
         # the step list always has MAX_STEPS items; a shorter layout hides its last ones
-        "slots": [{"name": _text(layout, t["key"])[0] if t else "",
-                   "label": t["label"] if t else "",
+        "slots": [{"name": part["names"][k] if t else "", "label": t["label"] if t else "",
                    "hidden": t is None, "selected": str(k == i).lower()}
                   for k, t in enumerate(steps + [None] * (MAX_STEPS - len(steps)))],
         "prev_off": str(i == 0).lower(), "next_off": str(i == len(steps) - 1).lower(),
-        "tokens": TOKENS, "d": d, "d_ff": hidden.shape[1],
-        "grid": grid,
+        "tokens": tokens, "n": n, "token_slots": part["token_slots"], "d": d,
+        "grid": padded(grid, MAX_TOKENS),  # (n, 8) in (MAX_TOKENS, 8), zeros below
         "row_mean": mean, "row_std": std,
         "mean_abs_max": float(np.max(np.abs(mean))),
         "std_min": float(std.min()), "std_max": float(std.max()),
-        "fig": picture(TOKENS, _clean(s["matrix"], 4), mean, std),
-        "hidden": hidden, "hidden_fig": hidden_picture,
-        "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
-        "hidden_shape": f"{hidden.shape[0]} × {hidden.shape[1]}",
+        "fig": picture(tokens, _clean(s["matrix"], 4), mean, std),
+        **{k: part[k] for k in LAYOUT_ONLY},
     }
