@@ -1,8 +1,12 @@
 """Browser tests of the multi-head widget (pycore/widgets/multi_head.py, assets/widgets/multi-head.js)."""
+import json
+
+from pycore.example import MAX_TOKENS
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 TOKENS = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
-N_WEIGHTS = 2 * 81 + 2 * 9  # two 9 x 9 tables and the selected row of each
+S = MAX_TOKENS  # every token list keeps this many slots (the unused ones hidden)
+N_WEIGHTS = 2 * S * S + 2 * S  # two weight tables and the selected row of each, in slots
 
 
 def table(root, path):
@@ -21,11 +25,27 @@ def heads_button(root, heads):
 
 
 def selected_rows(root):
-    """For each head's heatmap, the row its frame is drawn round (32 units a row, 22 of
+    """For each head's heatmap, the row its band is drawn round (32 units a row, 22 of
     column labels above the first)."""
     return root.evaluate("""root => ['heat_a', 'heat_b'].map(p =>
-        (Number(root.querySelector(`rect.frame[data-attr^="x=${p}.frames.0"]`).getAttribute('y'))
+        (Number(root.querySelector(`rect.band[data-attr^="y=${p}.row_band"]`).getAttribute('y'))
          - 22) / 32)""")
+
+
+def visible_table(root, path):
+    """table[data-matrix=path] as the reader sees it with 数值 open: the header's labels and
+    the shown rows' cells (the spare slots' rows and columns are hidden)."""
+    return root.evaluate(f"""root => {{
+        root.querySelector('details.numbers').open = true;
+        const t = root.querySelector('table[data-matrix="{path}"]');
+        const shown = (els) => [...els].filter(e => e.getClientRects().length);
+        return {{
+            cols: shown(t.querySelectorAll('thead th')).map(e => e.textContent).slice(1),
+            rows: shown(t.querySelectorAll('tbody th')).map(e => e.textContent),
+            cells: shown(t.querySelectorAll('tbody tr')).map(tr =>
+                shown(tr.querySelectorAll('td')).map(td => Number(td.textContent))),
+        }};
+    }}""")
 
 
 def test_multi_head_static_numbers_equal_pycore(browser, server):
@@ -42,13 +62,14 @@ def test_head_b_looks_at_the_previous_token(book_pages):
     root = book_pages("multi-head").widget("multi-head")
     assert_shows(root, pycore_view("multi-head"), min_count=N_WEIGHTS)
     weights_b = table(root, "weights_b")
-    assert len(weights_b) == 9
+    assert len(weights_b) == S and all(x == 0 for row in weights_b[9:] for x in row)
     for i in range(1, 9):
         row = weights_b[i]
         assert row.index(max(row)) == i - 1, f"row {TOKENS[i]}: {row}"
         assert max(row) >= 0.75  # a clear peak, not a near tie
+    assert visible_table(root, "weights_b")["rows"] == TOKENS
     peaks = root.locator('[data-bind^="peak_b_tokens."]').all_text_contents()
-    assert peaks[1:] == TOKENS[:-1]
+    assert peaks[1:9] == TOKENS[:-1] and peaks[9:] == [""] * (S - 9)
     # head A is the semantic head of chapter 4: the row of 它 as the chapter states it
     row_a = root.locator('[data-bind^="row_a."]').all_text_contents()
     assert (row_a[0], row_a[3], row_a[1]) == ("0.2101", "0.1397", "0.0929")
@@ -65,7 +86,7 @@ def test_clicking_a_token_highlights_its_row_in_both_heads(book_pages):
     assert selected_rows(root) == [7, 7]
     view = pycore_view("multi-head", query="累")
     assert_shows(root, view, min_count=N_WEIGHTS)
-    assert_drawn(root, view, min_count=2 * 9 * 7)
+    assert_drawn(root, view, min_count=2 * S * 7)
     token(root, "过").focus()
     root.page.keyboard.press("Enter")
     assert selected_rows(root) == [2, 2]
@@ -83,7 +104,10 @@ def shape_text(root):
 def test_switching_heads_changes_concat_and_w_o(book_pages):
     root = book_pages("multi-head").widget("multi-head")
     assert shape_text(root) == ["9 × 6", "9 × 12", "12 × 6", "9 × 6"]
-    assert len(table(root, "concat")[0]) == 12 and len(table(root, "w_o")) == 12
+    concat = visible_table(root, "concat")
+    assert concat["rows"] == TOKENS and len(concat["cols"]) == 12
+    assert [len(r) for r in concat["cells"]] == [12] * 9
+    assert len(visible_table(root, "w_o")["rows"]) == 12
     for heads in ("A", "B"):
         before = updates(root)
         heads_button(root, heads).click()
@@ -93,7 +117,10 @@ def test_switching_heads_changes_concat_and_w_o(book_pages):
         assert_shows(root, view, min_count=N_WEIGHTS + 54 + 36 + 54)
         assert_drawn(root, view)
         assert shape_text(root) == ["9 × 6", "9 × 6", "6 × 6", "9 × 6"]
-        assert len(table(root, "concat")[0]) == 6 and len(table(root, "w_o")) == 6
+        concat = visible_table(root, "concat")
+        assert concat["cols"] == [f"{heads}{j}" for j in range(6)]
+        assert [len(r) for r in concat["cells"]] == [6] * 9
+        assert visible_table(root, "w_o")["rows"] == concat["cols"]
         # with one head, W_O is the identity and the output is that head's output
         head = view["head_a"] if heads == "A" else view["head_b"]
         shown = table(root, "output")
@@ -114,7 +141,7 @@ def test_reset_restores_the_block(book_pages):
     assert_shows(root, pycore_view("multi-head", **params))
     assert selected_rows(root) == [5, 5]
     assert heads_button(root, "A+B").get_attribute("aria-checked") == "true"
-    assert len(table(root, "concat")[0]) == 12
+    assert len(visible_table(root, "concat")["cols"]) == 12
 
 
 def test_the_picture_shows_each_heads_row_and_the_layers_shapes(book_pages):
@@ -123,7 +150,7 @@ def test_the_picture_shows_each_heads_row_and_the_layers_shapes(book_pages):
     other head; both heatmaps share one 0-1 legend."""
     root = book_pages("multi-head").widget("multi-head")
     view = pycore_view("multi-head")
-    assert_drawn(root, view, min_count=2 * 9 * 7 + 2)
+    assert_drawn(root, view, min_count=2 * S * 7 + 2)
     for key, strongest in (("a", 0), ("b", 4)):
         widths = root.locator(f'.mh-head[data-head="{key.upper()}"] .curve').evaluate_all(
             "els => els.map(e => Number(e.getAttribute('stroke-width')))")
