@@ -65,5 +65,5 @@ def two_heads(x=None, scale_a=1.0, d_pe=D_PE, scale_b=SCALE_B, w_q=None, tokens=
         shapes += [(f"Q_{n}", h["q"].shape), (f"K_{n}", h["k"].shape), (f"V_{n}", h["v"].shape),
                    (f"weights_{n}", h["weights"].shape), (f"head_{n}", h["output"].shape)]
     shapes += [("concat", concat.shape), ("W_O", w_o.shape), ("output", out.shape)]
-    return {"tokens": list(example.TOKENS if tokens is None else tokens), "heads": heads, "concat": concat, "w_o": w_o,
-            "output": out, "shapes": shapes}
+    return {"tokens": list(example.TOKENS if tokens is None else tokens), "heads": heads,
+            "concat": concat, "w_o": w_o, "output": out, "shapes": shapes}

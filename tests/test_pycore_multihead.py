@@ -163,5 +163,14 @@ def test_shown_gets_only_what_changed():
     assert part["output_row"] == mh_view(query="小狗", example=ex)["output_row"]
     part = mh_view(heads="A", example=ex, shown={"query": "它", "heads": "A+B", "example": ex})
     assert "row_a" not in part and part["shape_concat"] == "4 × 6"
-    # the page shows another example's sentence: all of it again
-    assert "weights_a" in mh_view(example=ex, shown={"query": "它", "heads": "A+B"})
+    # the page shows another example's sentence: all of it again, of the heatmaps' cells (the
+    # same slots for every sentence) what the page binds
+    part = mh_view(example=ex, shown={"query": "它", "heads": "A+B"})
+    whole = mh_view(example=ex)
+    assert part["weights_a"] == whole["weights_a"] and part["curves_b"] == whole["curves_b"]
+    for key in ("heat_a", "heat_b"):
+        assert [set(c) for c in part[key]["cells"]] == [{"c", "say", "masked", "hidden"}] * 144
+        assert [(c["c"], c["say"], c["hidden"]) for c in part[key]["cells"]] == \
+            [(c["c"], c["say"], c["hidden"]) for c in whole[key]["cells"]]
+        assert part[key]["viewbox"] == whole[key]["viewbox"] == "0 0 172 150"
+        assert part[key]["row_band"] == whole[key]["row_band"]

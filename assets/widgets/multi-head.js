@@ -8,6 +8,7 @@
 import { liveWidget, sendingShown } from "./common.js";
 
 export function mount(root, runtime) {
-  liveWidget(root, sendingShown(runtime, (p) => ({ query: p.query, heads: p.heads,
-                                                   ...(p.example ? { example: p.example } : {}) })));
+  const shownOf = (p) => ({ query: p.query, heads: p.heads,
+                            ...(p.example ? { example: p.example } : {}) });
+  liveWidget(root, sendingShown(runtime, shownOf));
 }

@@ -17,9 +17,10 @@ fills them, the unused ones hidden and every table padded with zeros, as the att
 does. The concat table keeps 12 columns and W_O 12 rows, of which one head uses 6.
 
 The heads' weights change only with the example, the query moves the rows, curves and
-frames, the heads the layer: each part is cached on what it depends on. Without `shown` the
+bands, the heads the layer: each part is cached on what it depends on. Without `shown` the
 view is whole (the build, the tests); the page passes `shown`, the query, heads and example it
-displays, and gets only the parts those changed (the query's output row always).
+displays, and gets only the parts those changed (the query's output row always), and of the
+parts it draws in fixed slots (the curves' tokens, the heatmaps' cells) only what it binds.
 """
 from functools import lru_cache
 
@@ -222,6 +223,21 @@ def sentence_part(key):
     }
 
 
+# What the page binds of a heatmap (mk.heatmap_sized): its frame, its labels, each cell's
+# colour, readout and visibility; the cells' places are the same slots for every sentence.
+CELL_BOUND = ("c", "say", "masked", "hidden")
+
+
+@lru_cache(maxsize=4)
+def heat_moved(key):
+    """Both heads' heatmaps for a page that shows another sentence's: what it binds."""
+    return {h: {"viewbox": fig["viewbox"], "vw": fig["vw"], "legend": fig["legend"],
+                "rows": [{"label": rw["label"]} for rw in fig["rows"]],
+                "cols": [{"label": cl["label"]} for cl in fig["cols"]],
+                "cells": [{k: c[k] for k in CELL_BOUND} for c in fig["cells"]]}
+            for h, fig in sentence_part(key)["heat"].items()}
+
+
 def view(query, heads, shown=None, example=None):
     ex, _ = resolve_example(example)
     key = sentence_key(ex)
@@ -237,9 +253,11 @@ def view(query, heads, shown=None, example=None):
             part.update(heads_part(heads, key))
         return part
     sen, rows = sentence_part(key), query_part(i, key)
+    # a page (it sends `shown`) has the heatmaps' slots: it gets what it binds of them
+    heat = heat_moved(key) if isinstance(shown, dict) else sen["heat"]
     whole = {k: v for k, v in sen.items() if k != "heat"}
     return {
         **whole, **rows, **heads_part(heads, key), "output_row": out[i],
-        "heat_a": {**sen["heat"]["A"], **rows["heat_a"]},
-        "heat_b": {**sen["heat"]["B"], **rows["heat_b"]},
+        "heat_a": {**heat["A"], **rows["heat_a"]},
+        "heat_b": {**heat["B"], **rows["heat_b"]},
     }
