@@ -80,7 +80,7 @@ ACTIONS = {
     "attention-cost": [("range", "input[type=range][data-control=n]"),
                        ("click", "[data-control=n] [role=radio]"),
                        ("number", "input[type=number][data-control=n]")],
-    "multi-head": [("click", "[data-control=query] [role=radio]"),
+    "multi-head": [("click", "[data-control=query] [role=radio]:not([hidden])"),
                    ("click", "[data-control=heads] [role=radio]")],
     "permutation": [("click", "[data-action=shuffle]"), ("click", "[data-action=reverse]"),
                     ("click", "[data-action=rotate]"), ("click", "[data-control=positions]")],

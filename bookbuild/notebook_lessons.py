@@ -130,17 +130,19 @@ LESSONS = {
             ("头 A 看语义，头 B 看前一个位置；各自算出注意力权重。",
              "from pycore import example, multihead\n"
              "ex = example.resolve_example(params.get(\"example\"))[0]  # 你改过的例子，或书中的\n"
-             "r = multihead.two_heads(example.embeddings(ex),\n"
-             "                        w_q=example.semantic_head_of(ex)[0])\n"
-             "i = example.TOKENS.index(params[\"query\"])\n"
-             "same(r[\"heads\"][0][\"weights\"][i], view[\"row_a\"])\n"
-             "same(r[\"heads\"][1][\"weights\"][i], view[\"row_b\"])"),
+             "tokens = ex[\"tokens\"]  # 句子里的词（你可能增删过）\n"
+             "n = len(tokens)\n"
+             "X = example.sentence_embeddings(ex)  # (n, 6)\n"
+             "r = multihead.two_heads(X, w_q=example.semantic_head_of(ex)[0])\n"
+             "i = tokens.index(view[\"query\"])  # 句子里没有所选的词时，小部件改看「它」\n"
+             "same(r[\"heads\"][0][\"weights\"][i], view[\"row_a\"][:n])  # 图有 12 个位置\n"
+             "same(r[\"heads\"][1][\"weights\"][i], view[\"row_b\"][:n])"),
             ("把用到的头的输出并排拼起来，再乘 $W_O$（这里取各头的平均），得到这一层的输出。",
              "used = [\"A\", \"B\"] if params[\"heads\"] == \"A+B\" else [params[\"heads\"]]\n"
              "outs = [h[\"output\"] for h in r[\"heads\"] if h[\"name\"] in used]\n"
-             "concat = np.concatenate(outs, axis=1)  # (9, 6 × 头数)\n"
+             "concat = np.concatenate(outs, axis=1)  # (n, 6 × 头数)\n"
              "W_o = np.vstack([np.eye(6)] * len(outs)) / len(outs)  # (6 × 头数, 6)\n"
-             "out = concat @ W_o  # (9, 6)\n"
+             "out = concat @ W_o  # (n, 6)\n"
              "same(out[i], view[\"output_row\"])"),
         ],
     },

@@ -10,8 +10,9 @@ With it the weight on the previous token is between 0.79 and 0.88 for every i >=
 scale 1 the argmax is the same but the row is nearly flat, about 0.15-0.17). Its values
 are the embeddings themselves (W_V = I), so head B hands each token the previous word.
 
-Concatenation: (9, 6) | (9, 6) -> (9, 12). W_O = [I; I] / 2, shape (12, 6): the output is
-the mean of the two heads' outputs, feature by feature.
+Concatenation: (n, 6) | (n, 6) -> (n, 12) for a sentence of n tokens (the book's has 9).
+W_O = [I; I] / 2, shape (12, 6): the output is the mean of the two heads' outputs, feature by
+feature.
 """
 import numpy as np
 
@@ -49,19 +50,20 @@ def output_matrix(d, n_heads=2):
     return np.vstack([np.eye(d)] * n_heads) / n_heads
 
 
-def two_heads(x=None, scale_a=1.0, d_pe=D_PE, scale_b=SCALE_B, w_q=None):
-    """Everything the multi-head widget shows, for x (default: the running example) and head
-    A's w_q (default: the book's)."""
-    x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (9, 6)
+def two_heads(x=None, scale_a=1.0, d_pe=D_PE, scale_b=SCALE_B, w_q=None, tokens=None):
+    """Everything the multi-head widget shows, for x (n, 6) (default: the running example's
+    nine tokens) and head A's w_q (default: the book's). tokens: the sentence x stands for
+    (default: the book's)."""
+    x = example.EMBEDDINGS if x is None else np.asarray(x, dtype=float)  # (n, 6)
     heads = [head_a(x, scale_a, w_q), head_b(x, d_pe, scale_b)]
-    concat = np.concatenate([h["output"] for h in heads], axis=1)  # (9, 12)
+    concat = np.concatenate([h["output"] for h in heads], axis=1)  # (n, 12)
     w_o = output_matrix(x.shape[1], len(heads))  # (12, 6)
-    out = concat @ w_o  # (9, 6)
+    out = concat @ w_o  # (n, 6)
     shapes = [("X", x.shape)]
     for h in heads:
         n = h["name"]
         shapes += [(f"Q_{n}", h["q"].shape), (f"K_{n}", h["k"].shape), (f"V_{n}", h["v"].shape),
                    (f"weights_{n}", h["weights"].shape), (f"head_{n}", h["output"].shape)]
     shapes += [("concat", concat.shape), ("W_O", w_o.shape), ("output", out.shape)]
-    return {"tokens": example.TOKENS, "heads": heads, "concat": concat, "w_o": w_o,
-            "output": out, "shapes": shapes}
+    return {"tokens": list(example.TOKENS if tokens is None else tokens), "heads": heads,
+            "concat": concat, "w_o": w_o, "output": out, "shapes": shapes}

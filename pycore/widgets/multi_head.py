@@ -1,29 +1,42 @@
-"""Widget multi-head: head A (semantic) and head B (previous token) over the running example,
+"""Widget multi-head: head A (semantic) and head B (previous token) over the reader's sentence,
 their concatenation and W_O. The math is pycore.multihead; this module only picks what the
 page shows.
 
 `heads` chooses which heads feed the layer: "A+B" (the chapter's two-head layer: concat
-(9, 12), W_O (12, 6)), or one head alone (concat (9, 6), W_O = I (6, 6)). Both weight
+(n, 12), W_O (12, 6)), or one head alone (concat (n, 6), W_O = I (6, 6)). Both weight
 matrices are always shown, so the reader can compare them whatever is switched on.
 
-The picture: both heads' weights as heatmaps on one 0-1 scale with the query's row framed,
-the query's row of each head as curves over the sentence, and the layer's matrices as blocks
-drawn to their shapes (concatenated heads × W_O = output). The heads' weights never change,
-the query moves the rows and curves, the heads the layer: without `shown` the view is whole
-(the build, the tests); the page passes `shown`, the query and heads it displays, and gets
-only the parts those changed (the query's output row always).
+The picture: both heads' weights as heatmaps on one 0-1 scale with the query's row and its
+strongest key framed, the query's row of each head as curves over the sentence, and the
+layer's matrices as blocks drawn to their shapes (concatenated heads × W_O = output).
+
+The reader's sentence may be longer or shorter than the book's (4 to 12 tokens,
+pycore.example.PALETTE): the page keeps MAX_TOKENS slots of every token list (the query
+picker, the curves' tokens, the heatmaps' rows and columns, the tables' rows) and the view
+fills them, the unused ones hidden and every table padded with zeros, as the attention widget
+does. The concat table keeps 12 columns and W_O 12 rows, of which one head uses 6.
+
+The heads' weights change only with the example, the query moves the rows, curves and
+bands, the heads the layer: each part is cached on what it depends on. Without `shown` the
+view is whole (the build, the tests); the page passes `shown`, the query, heads and example it
+displays, and gets only the parts those changed (the query's output row always), and of the
+parts it draws in fixed slots (the curves' tokens, the heatmaps' cells) only what it binds.
 """
 from functools import lru_cache
 
 import numpy as np
 
 from .. import figure, multihead
-from ..example import (FEATURES, TOKENS, embeddings, example_key, resolve_example,
-                       semantic_head_of, sentence_note)
+from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, PRONOUN, example_key,
+                       resolve_example, semantic_head_of, sentence_embeddings)
+from .attention import padded, slots
 
 HEAD_CHOICES = ["A+B", "A", "B"]
 HEAD_NAMES = {"A": "头 A（语义）", "B": "头 B（位置）"}
 UNIT = 7  # SVG units per matrix entry in the shape diagram
+CELL = 32  # SVG units per heatmap cell
+CURVES_WIDTH = 360  # the curves' width: two heads side by side on a wide page
+CONCAT_SLOTS = 2 * len(FEATURES)  # the concat table's columns, W_O's rows: both heads'
 
 # What the page already displays ({query, heads, example}) is an input of the view, not a
 # block parameter: the heads' weights depend on no parameter, so a `shown` of the same example
@@ -31,8 +44,9 @@ UNIT = 7  # SVG units per matrix entry in the shape diagram
 INPUTS = ("shown", "example")
 
 PARAMS = {
-    "query": {"type": "choice", "choices": TOKENS, "default": "它",
-              "help": "the token whose row is highlighted in both heads"},
+    "query": {"type": "choice", "choices": ALL_TOKENS, "default": PRONOUN,
+              "help": "the token whose row is highlighted in both heads (它 if the sentence "
+                      "lacks it)"},
     "heads": {"type": "choice", "choices": HEAD_CHOICES, "default": "A+B",
               "help": "which heads are concatenated and fed to W_O"},
 }
@@ -45,25 +59,31 @@ def _shape(a):
 def _layer(heads, used):
     """Concatenation, W_O and output for the heads in `used` (their outputs side by side)."""
     outs = [h["output"] for h in heads if h["name"] in used]
-    concat = np.concatenate(outs, axis=1)  # (9, 6 * len(outs))
+    concat = np.concatenate(outs, axis=1)  # (n, 6 * len(outs))
     w_o = multihead.output_matrix(outs[0].shape[1], len(outs))  # (6 * len(outs), 6)
     return concat, w_o, concat @ w_o
 
 
+def sentence_key(ex):
+    """A hashable key of a checked example: its features, W_Q and sentence."""
+    return example_key(ex), tuple(ex["tokens"])
+
+
 def fixed(ex):
-    """The two heads and their heatmaps (one 0-1 scale) of a checked example: no parameter
-    changes them. Computed once per example; callers must not modify it."""
-    return _fixed(example_key(ex))
+    """The two heads over the sentence and their heatmaps (one 0-1 scale) of a checked
+    example: no parameter changes them. Computed once per example; callers must not modify
+    it."""
+    return _fixed(sentence_key(ex))
 
 
 @lru_cache(maxsize=4)
 def _fixed(key):
-    x, pronoun = key
-    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun)}
-    full = multihead.two_heads(embeddings(ex), w_q=semantic_head_of(ex)[0])
-    tokens = TOKENS
-    heat = {h["name"]: figure.heatmap(h["weights"], tokens, tokens, cell=32, lo=0.0, hi=1.0,
-                                      row_name="查询", col_name="键")
+    (x, pronoun), tokens = key
+    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun), "tokens": list(tokens)}
+    full = multihead.two_heads(sentence_embeddings(ex), w_q=semantic_head_of(ex)[0],
+                               tokens=tokens)
+    heat = {h["name"]: figure.heatmap_slots(h["weights"], tokens, tokens, MAX_TOKENS, lo=0.0,
+                                            hi=1.0, cell=CELL, row_name="查询", col_name="键")
             for h in full["heads"]}
     return full, heat
 
@@ -80,7 +100,8 @@ def blocks(used, n_tokens, d_v, d_model):
     (n_tokens × d_v each) side by side, which is the concatenation, × W_O (len(used) d_v ×
     d_model) = the output (n_tokens × d_model). A head not used is hidden. {A, B, w_o, out,
     concat (the span of the heads, labelled under them): boxes; times, equals: {x, y};
-    width, height}: the same elements whatever `used` is."""
+    width, height}: the same elements whatever `used` is. The frame fits the tallest block
+    any view draws (MAX_TOKENS rows, or W_O's two heads), so it never changes."""
     top, gap = 4, 30
     rows, cols = n_tokens * UNIT, d_v * UNIT
     out, x = {}, 0
@@ -96,48 +117,60 @@ def blocks(used, n_tokens, d_v, d_model):
     right = width + 2 * gap + d_model * UNIT
     out["equals"] = {"x": right - gap / 2, "y": top + rows / 2 + 5}
     out["out"] = box(right, top, d_model * UNIT, rows, f"输出 {n_tokens} × {d_model}")
-    out["width"], out["height"] = 2 * cols + 2 * gap + 2 * d_model * UNIT, top + 2 * cols + 18
+    tallest = max(MAX_TOKENS * UNIT, 2 * cols)
+    out["width"], out["height"] = 2 * cols + 2 * gap + 2 * d_model * UNIT, top + tallest + 18
     return out
 
 
-def query_part(query, i, ex):
-    """What the query changes: its rows, each head's strongest key, the curves, the frames."""
-    return _query_part(query, i, example_key(ex))
+def bands(heat, i, j):
+    """The query's row i and its strongest key j framed over a heatmap_slots figure, to the
+    used part (as figure.heatmap_sized frames them)."""
+    cell, label_w, label_h = heat["cell"], heat["label_w"], heat["label_h"]
+    return {"row_band": {"x": 0, "y": label_h + i * cell, "w": heat["vw"], "h": cell},
+            "col_band": {"x": label_w + j * cell, "y": 0, "w": cell, "h": heat["vh"]},
+            "selected_row": i, "selected_col": j}
 
 
 @lru_cache(maxsize=64)
-def _query_part(query, i, key):
-    """query_part of a checked example's key (cached: clicking through the words comes back
-    to the same ones; callers must not modify it)."""
+def query_part(i, key):
+    """What the query (row i of the sentence of `key`) changes: its rows (in MAX_TOKENS
+    slots), each head's strongest key, the curves, the bands. Cached: clicking through the
+    words comes back to the same ones; callers must not modify it."""
     full, heat = _fixed(key)
-    head_a, head_b = full["heads"]
-    tokens = TOKENS
-
-    def top(h):
-        j = int(np.argmax(h["weights"][i]))
-        return {"token": tokens[j], "weight": h["weights"][i, j]}
-
-    return {
-        "query": query, "index": i,
-        "row_a": head_a["weights"][i], "row_b": head_b["weights"][i],
-        "top_a": top(head_a), "top_b": top(head_b),
-        # the picture: each head's row over the sentence, its row framed in its heatmap
-        "curves_a": figure.attention_curves(tokens, head_a["weights"][i], i, width=360),
-        "curves_b": figure.attention_curves(tokens, head_b["weights"][i], i, width=360),
-        "heat_a": {"frames": figure.heat_frames(heat["A"], rows=[i])},
-        "heat_b": {"frames": figure.heat_frames(heat["B"], rows=[i])},
-    }
+    tokens = key[1]
+    out = {"query": tokens[i], "index": i}
+    for h in full["heads"]:
+        name, row = h["name"].lower(), h["weights"][i]  # row: (n,)
+        j = int(np.argmax(row))  # the first of equal weights
+        out[f"row_{name}"] = padded([row], 1, MAX_TOKENS)[0]
+        out[f"top_{name}"] = {"token": tokens[j], "weight": float(row[j])}
+        out[f"curves_{name}"] = figure.attention_curves_slots(tokens, row, i, MAX_TOKENS,
+                                                              width=CURVES_WIDTH)
+        out[f"heat_{name}"] = bands(heat[h["name"]], i, j)
+    return out
 
 
-def heads_part(heads, ex):
-    """What the choice of heads changes: the layer's matrices, their shapes and blocks."""
-    return _heads_part(heads, example_key(ex))
+# What the page binds of a curve (mk.curves_slots): the rest of the curves' figure (the
+# tokens' places and labels) changes only with the sentence.
+CURVE_BOUND = ("d", "sw", "op", "say", "masked", "tokens", "text", "hidden")
+
+
+@lru_cache(maxsize=64)
+def query_moved(i, key):
+    """query_part for a page that shows the sentence already: of the curves' figure only what
+    the query moves (the query token's mark, the curves). Cached; callers must not modify it."""
+    part = dict(query_part(i, key))
+    for name in ("curves_a", "curves_b"):
+        fig = part[name]
+        part[name] = {"top": [{"query": t["query"]} for t in fig["top"]],
+                      "curves": [{k: c[k] for k in CURVE_BOUND} for c in fig["curves"]]}
+    return part
 
 
 @lru_cache(maxsize=16)
 def layer(heads, key):
-    """(concat, W_O, output) of the chosen heads for a checked example's key (cached; callers
-    must not modify them)."""
+    """(concat, W_O, output) of the chosen heads for a sentence's key (cached; callers must
+    not modify them)."""
     full = _fixed(key)[0]
     if heads == "A+B":
         return full["concat"], full["w_o"], full["output"]
@@ -145,51 +178,86 @@ def layer(heads, key):
 
 
 @lru_cache(maxsize=16)
-def _heads_part(heads, key):
-    """heads_part of a checked example's key (cached; callers must not modify it)."""
-    concat, w_o, out = layer(heads, key)
+def heads_part(heads, key):
+    """What the choice of heads changes: the layer's matrices (padded to the tables' slots:
+    MAX_TOKENS rows, CONCAT_SLOTS columns of the concatenation), their shapes and blocks.
+    Cached; callers must not modify it."""
+    concat, w_o, out = layer(heads, key)  # (n, k d_v), (k d_v, 6), (n, 6) for k heads
     head_a = _fixed(key)[0]["heads"][0]
-    d_v = head_a["v"].shape[1]
+    n, d_v = len(key[1]), head_a["v"].shape[1]
     used = heads.replace("+", "")
+    cols = [f"{h}{j}" for h in used for j in range(d_v)]
     return {
-        "tokens": TOKENS, "features": FEATURES,  # the tables' labels (JS)
         "heads": heads,
-        "concat": concat, "w_o": w_o, "output": out,
-        "n_heads": len(used), "d_v": d_v,
+        "concat": padded(concat, MAX_TOKENS, CONCAT_SLOTS),
+        "w_o": padded(w_o, CONCAT_SLOTS),
+        "output": padded(out, MAX_TOKENS),
+        "n_heads": len(used), "d_v": d_v, "n_concat": len(cols),
         "shape_head": _shape(head_a["output"]),
         "shape_concat": _shape(concat), "shape_w_o": _shape(w_o), "shape_output": _shape(out),
-        "concat_cols": [f"{h}{j}" for h in used for j in range(d_v)],
+        "concat_cols": cols + [""] * (CONCAT_SLOTS - len(cols)),
         "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in used) + "]",
-        "blocks": blocks(used, len(TOKENS), d_v, out.shape[1]),
+        "blocks": blocks(used, n, d_v, out.shape[1]),
     }
+
+
+@lru_cache(maxsize=4)
+def sentence_part(key):
+    """What only the example decides, as the page shows it: the sentence's slots, both heads'
+    weights and outputs, head B's peaks, the heatmaps' cells and labels. Callers must not
+    modify it."""
+    full, heat = _fixed(key)
+    tokens = list(key[1])
+    head_a, head_b = full["heads"]
+    peaks = np.argmax(head_b["weights"], axis=1)  # (n,): i - 1 for every i >= 1
+    return {
+        "tokens": tokens, "n": len(tokens), "features": FEATURES, "slots": slots(tokens),
+        "weights_a": padded(head_a["weights"], MAX_TOKENS, MAX_TOKENS),  # (n, n) in (s, s)
+        "weights_b": padded(head_b["weights"], MAX_TOKENS, MAX_TOKENS),
+        # column of the largest weight in each row of head B
+        "peak_b": peaks,
+        "peak_b_tokens": [tokens[j] for j in peaks] + [""] * (MAX_TOKENS - len(tokens)),
+        "head_a": head_a["output"], "head_b": head_b["output"],  # (n, 6) each
+        "heat": heat,
+        "head_names": HEAD_NAMES,
+    }
+
+
+# What the page binds of a heatmap (mk.heatmap_sized): its frame, its labels, each cell's
+# colour, readout and visibility; the cells' places are the same slots for every sentence.
+CELL_BOUND = ("c", "say", "masked", "hidden")
+
+
+@lru_cache(maxsize=4)
+def heat_moved(key):
+    """Both heads' heatmaps for a page that shows another sentence's: what it binds."""
+    return {h: {"viewbox": fig["viewbox"], "vw": fig["vw"], "legend": fig["legend"],
+                "rows": [{"label": rw["label"]} for rw in fig["rows"]],
+                "cols": [{"label": cl["label"]} for cl in fig["cols"]],
+                "cells": [{k: c[k] for k in CELL_BOUND} for c in fig["cells"]]}
+            for h, fig in sentence_part(key)["heat"].items()}
 
 
 def view(query, heads, shown=None, example=None):
     ex, _ = resolve_example(example)
-    key = example_key(ex)
-    full, heat = _fixed(key)
-    head_a, head_b = full["heads"]
-    out = layer(heads, key)[2]  # (9, 6) the layer's output
-    i = TOKENS.index(query)
-    if isinstance(shown, dict) and shown.get("example") != example:
-        shown = None  # another example: the page's weights are out of date, all is new
-    if shown is not None:  # the page shows the weights, and the parts of `shown`'s parameters
-        part = {"output_row": out[i], "sentence_note": sentence_note(ex)}
+    key = sentence_key(ex)
+    tokens = key[1]
+    i = tokens.index(query if query in tokens else PRONOUN)
+    out = layer(heads, key)[2]  # (n, 6) the layer's output
+    if isinstance(shown, dict) and shown.get("example") == example:
+        # the page shows this example's weights, and the parts of `shown`'s parameters
+        part = {"output_row": out[i]}
         if shown.get("query") != query:
-            part.update(query_part(query, i, ex))
+            part.update(query_moved(i, key))
         if shown.get("heads") != heads:
-            part.update(heads_part(heads, ex))
+            part.update(heads_part(heads, key))
         return part
-    part = {**query_part(query, i, ex), **heads_part(heads, ex),
-            "output_row": out[i], "sentence_note": sentence_note(ex)}
+    sen, rows = sentence_part(key), query_part(i, key)
+    # a page (it sends `shown`) has the heatmaps' slots: it gets what it binds of them
+    heat = heat_moved(key) if isinstance(shown, dict) else sen["heat"]
+    whole = {k: v for k, v in sen.items() if k != "heat"}
     return {
-        **part,
-        "weights_a": head_a["weights"], "weights_b": head_b["weights"],
-        # column of the largest weight in each row of head B (i - 1 for every i >= 1)
-        "peak_b": np.argmax(head_b["weights"], axis=1),
-        "peak_b_tokens": [TOKENS[j] for j in np.argmax(head_b["weights"], axis=1)],
-        "head_a": head_a["output"], "head_b": head_b["output"],
-        "heat_a": {**heat["A"], **part["heat_a"]},
-        "heat_b": {**heat["B"], **part["heat_b"]},
-        "head_names": HEAD_NAMES,
+        **whole, **rows, **heads_part(heads, key), "output_row": out[i],
+        "heat_a": {**heat["A"], **rows["heat_a"]},
+        "heat_b": {**heat["B"], **rows["heat_b"]},
     }

@@ -25,7 +25,8 @@ CHAPTERS = {
     "09-sampling.html": ["kv-cache"],
 }
 # the widgets that draw the reader's sentence (the others keep the book's nine tokens)
-DRAW_THE_SENTENCE = {"attention", "embedding", "permutation", "kv-cache", "encoder-layer"}
+DRAW_THE_SENTENCE = {"attention", "embedding", "permutation", "kv-cache", "encoder-layer",
+                     "multi-head"}
 ROAD_ALIVE = book.default_example()["x"]
 ROAD_ALIVE[3][1] = 1  # 马路 gets 有生命: the experiment of chapters 3, 4, 6 and 8
 EDITED = {"x": ROAD_ALIVE}
