@@ -180,6 +180,10 @@ async ({ id, actions, n }) => {
     const t = performance.now();
     return compute.apply(this, args).finally(() => { inCompute += performance.now() - t; });
   };
+  // Where a view's round trip goes (runtime.js timing): in the worker, and waiting for this
+  // page's main thread once the worker has posted the answer.
+  let timings = [];
+  runtime.onTiming = (t) => timings.push(t);
   const replaceState = history.replaceState;
   let inHistory = 0;
   history.replaceState = function (...args) {
@@ -314,6 +318,11 @@ async ({ id, actions, n }) => {
     const befores = watched.map(count);
     inCompute = 0;
     inHistory = 0;
+    timings = [];
+    // CSS transitions of an earlier change still running (figures.css): their frames are
+    // main-thread work that the answer may have to wait behind
+    const moving = document.getAnimations().filter((a) => a.playState === "running" &&
+                                                          a.transitionProperty).length;
     let error = null;
     const t0 = performance.now();
     try { act.fire(); } catch (e) { error = String(e); }
@@ -333,12 +342,16 @@ async ({ id, actions, n }) => {
       if (ok) { later = true; total = done.written - t0; layout = done.layout; }
     }
     if (ok && act.fire.after) run = await act.fire.after(befores[0], t0);
+    const sum = (f) => timings.reduce((acc, t) => acc + f(t), 0);
     samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later,
-                   compute: inCompute, history: inHistory, layout,
+                   compute: inCompute, history: inHistory, layout, moving,
+                   python: sum((t) => t.end - t.start), waited: sum((t) => t.arrived - t.posted),
+                   bytes: sum((t) => t.bytes),
                    followers: watched.length - 1, run });
     await frame();
   }
   runtime.compute = compute;
+  runtime.onTiming = null;
   history.replaceState = replaceState;
   root.querySelector("[data-action=reset]")?.click();
   await settled();  // the reset's views (and followers catching up) before the next widget
@@ -445,6 +458,8 @@ def summarise(r, cpython_ms):
         row.update(median=statistics.median(total), p95=percentile(total, 95), max=max(total),
                    compute=statistics.median(s["compute"] for s in ok),
                    compute_p95=percentile([s["compute"] for s in ok], 95),
+                   python=statistics.median(s.get("python", 0) for s in ok),
+                   waited=statistics.median(s.get("waited", 0) for s in ok),
                    history=statistics.median(s["history"] for s in ok),
                    layout=statistics.median(s["layout"] for s in ok),
                    layout_p95=percentile([s["layout"] for s in ok], 95))
@@ -459,6 +474,13 @@ def summarise(r, cpython_ms):
             by_action.setdefault(s["action"], []).append(s["total"])
         row["slowest_action"] = max(by_action, key=lambda a: statistics.median(by_action[a]))
         row["slowest_action_median"] = statistics.median(by_action[row["slowest_action"]])
+        moving = [s for s in ok if s.get("moving")]
+        if moving:  # input while an earlier change still animated: frames ahead of the answer
+            still = [s for s in ok if not s.get("moving")]
+            row["moving"] = {"n": len(moving),
+                             "waited": statistics.median(s["waited"] for s in moving),
+                             "still_waited": statistics.median(s["waited"] for s in still)
+                             if still else None}
         followers = [s["followers"] for s in ok if s.get("followers")]
         if followers:
             row["followers"] = {"samples": len(followers), "max": max(followers)}
@@ -520,7 +542,8 @@ def main():
 
 
 HEADER = (f"{'widget (id)':<26} {'page':<28} {'n':>4} {'median':>7} {'p95':>7} {'max':>7} "
-          f"{'compute':>8} {'history':>8} {'layout':>7} {'CPython':>8}  goal")
+          f"{'compute':>8} {'python':>7} {'waited':>7} {'history':>8} {'layout':>7} "
+          f"{'CPython':>8}  goal")
 printed_header = False
 
 
@@ -528,7 +551,10 @@ def print_row(row, page):
     global printed_header
     if not printed_header:
         print("times in ms; median/p95/max: event dispatch -> DOM written; compute: median inside "
-              "runtime.compute; history: median inside history.replaceState (the URL state); layout: median forced style+layout after; CPython: call_json here")
+              "runtime.compute; of it python: call_json in the worker, waited: the answer "
+              "posted -> its message event on the page (the main thread busy); history: median "
+              "inside history.replaceState (the URL state); layout: median forced style+layout "
+              "after; CPython: call_json here")
         print(HEADER)
         printed_header = True
     if not row["n"]:
@@ -541,12 +567,18 @@ def print_row(row, page):
         f = row["followers"]
         note += (f"  (in {f['samples']} samples, up to {f['max']} widgets following the "
                  f"example were on screen: the time is until they showed the edit too)")
+    if row.get("moving"):
+        m = row["moving"]
+        still = "" if m["still_waited"] is None else f", {m['still_waited']:.1f} otherwise"
+        note += (f"  ({m['n']} inputs while an earlier change still animated: the answer "
+                 f"waited {m['waited']:.1f} ms median for the main thread{still})")
     if row.get("later"):
         later = row["later"]
         note += (f"  ({later['n']} results shown after the event's frame; the event itself "
                  f"answered in {later['feedback']:.1f} ms median, p95 {later['feedback_p95']:.1f})")
     print(f"{row['id']:<26} {page:<28} {row['n']:>4} {row['median']:>7.2f} {row['p95']:>7.2f} "
-          f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['history']:>8.2f} {row['layout']:>7.2f} {row['cpython']:>8.2f}  "
+          f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['python']:>7.2f} {row['waited']:>7.2f} "
+          f"{row['history']:>8.2f} {row['layout']:>7.2f} {row['cpython']:>8.2f}  "
           f"{'meets' if row['meets'] else 'MISSES'}{note}", flush=True)
     if row.get("runs"):
         runs = row["runs"]
