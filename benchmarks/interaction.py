@@ -7,9 +7,16 @@ inside the page: performance.now() before dispatching a real input event (a clic
 event on a slider or number box with a new value, a `change` on a select, a keydown), and again
 when the widget's `data-updates` grows (a MutationObserver sees it at once); a sample without
 an update within 5 s is dropped. Each widget is first scrolled to the middle of the screen (the
-reader looks at what they move), and between samples the page gets a frame. Before the first
-page, the worker computes every widget's default view for 8 s (WARM_JS: steady state, not a
-fresh worker's baseline-tier WebAssembly).
+reader looks at what they move). Before the first page, the worker computes every widget's
+default view for 8 s (WARM_JS: steady state, not a fresh worker's baseline-tier WebAssembly).
+
+Cadence: by default each input comes once the page is still -- the earlier change has stopped
+moving (the figures' marks ease into place for 160 ms, assets/figures.css) and a frame has
+passed -- as a reader clicks on what they see. With --cadence frame the next input comes one
+frame after the last update, while that change still moves (a drag, fast clicks): then the
+main thread renders a frame of that motion every ~16 ms (style, SVG layout, paint: ~13 ms on
+the large figures), and the worker's answer waits for it (`waited`). --cadence both alternates
+the two within one run and prints a row for each.
 
 The example editor (chapters 3-9): an edit is answered when the editor *and every widget on
 screen that follows the example* show it (`total` waits for all of them). Widgets off screen
@@ -26,12 +33,15 @@ Per sample these figures are kept:
   compute  the time spent inside runtime.compute calls (JSON in, pycore in Pyodide, JSON out,
            the worker round trip), summed over the sample's requests (several for an edit of
            the example, which may overlap), by wrapping the page's one runtime object;
+  python   of it, call_json in the worker (runtime.js onTiming, the worker's own clock);
+  waited   of it, from the worker posting the answer to the answer's message event on the
+           page: the main thread was busy (a frame being rendered, other tasks);
   history  the part spent in history.replaceState (the URL state) within the sample;
   layout   the style + layout the browser then owes, forced right after (paint not included).
 For reference, the same view is also timed in this CPython process (call_json, JSON included).
 
     python3 benchmarks/interaction.py [--n 120] [--only attention,rope] [--json out.json]
-                                      [--embeds] [--profile]
+                                      [--embeds] [--profile] [--cadence still|frame|both]
 
 With --only, only the chapters holding those widgets are opened. Chromium coarsens
 performance.now() to 0.1 ms on pages that are not cross-origin isolated, so figures below
@@ -154,7 +164,7 @@ ACTIONS = {
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
 
 MEASURE_JS = r"""
-async ({ id, actions, n }) => {
+async ({ id, actions, n, cadence }) => {
   const root = document.getElementById(id);
   const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
   const { bootRuntime, settled } = await import(new URL("assets/runtime.js", base).href);
@@ -310,9 +320,27 @@ async ({ id, actions, n }) => {
     els.forEach((el) => observer.observe(el, only));
     setTimeout(() => { observer.disconnect(); resolve(null); }, wait);
   });
+  // A reader acts on what they see: the earlier change has stopped moving (its transitions,
+  // 160 ms in figures.css, ended; at most 1 s) -- the "still" cadence. "frame": the next input
+  // one frame after the last update, in the earlier change's motion (a drag, fast clicks).
+  const transitions = () => document.getAnimations().filter((a) => a.playState === "running" &&
+                                                                   a.transitionProperty);
+  const still = async () => {
+    const end = performance.now() + 1000;
+    for (let m = transitions(); m.length && performance.now() < end; m = transitions()) {
+      const left = end - performance.now();
+      await Promise.race([Promise.all(m.map((a) => a.finished.catch(() => {}))),
+                          new Promise((r) => setTimeout(r, left))]);
+    }
+    await frame();
+  };
   const samples = [];
   for (let i = 0; acts.length && i < n; i++) {
-    const act = acts[i % acts.length];
+    // "both": still and frame samples alternate, each action taken once in each cadence
+    const both = cadence === "both";
+    const pace = both ? (i % 2 ? "frame" : "still") : cadence;
+    const act = acts[(both ? Math.floor(i / 2) : i) % acts.length];
+    if (pace === "still") await still();
     if (act.fire.prepare) await act.fire.prepare();
     const watched = [root, ...followersOnScreen()];
     const befores = watched.map(count);
@@ -321,8 +349,7 @@ async ({ id, actions, n }) => {
     timings = [];
     // CSS transitions of an earlier change still running (figures.css): their frames are
     // main-thread work that the answer may have to wait behind
-    const moving = document.getAnimations().filter((a) => a.playState === "running" &&
-                                                          a.transitionProperty).length;
+    const moving = transitions().length;
     let error = null;
     const t0 = performance.now();
     try { act.fire(); } catch (e) { error = String(e); }
@@ -344,7 +371,7 @@ async ({ id, actions, n }) => {
     if (ok && act.fire.after) run = await act.fire.after(befores[0], t0);
     const sum = (f) => timings.reduce((acc, t) => acc + f(t), 0);
     samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later,
-                   compute: inCompute, history: inHistory, layout, moving,
+                   compute: inCompute, history: inHistory, layout, moving, pace,
                    python: sum((t) => t.end - t.start), waited: sum((t) => t.arrived - t.posted),
                    bytes: sum((t) => t.bytes),
                    followers: watched.length - 1, run });
@@ -403,7 +430,7 @@ def warm_up(page, names, seconds=8):
     return page.evaluate(WARM_JS, {"names": names, "seconds": seconds})
 
 
-def measure_page(page, widgets, n, profile=False):
+def measure_page(page, widgets, n, profile=False, cadence="still"):
     """Run the interactions for every widget of an open, live page."""
     results = []
     cdp = page.context.new_cdp_session(page) if profile else None
@@ -414,7 +441,8 @@ def measure_page(page, widgets, n, profile=False):
         actions = ACTIONS.get(name, FALLBACK)
         if cdp:
             cdp.send("Profiler.start")
-        out = page.evaluate(MEASURE_JS, {"id": wid, "actions": actions, "n": n})
+        out = page.evaluate(MEASURE_JS, {"id": wid, "actions": actions, "n": n,
+                                         "cadence": cadence})
         if cdp:
             out["profile"] = self_times(cdp.send("Profiler.stop")["profile"])
         results.append({"id": wid, "name": name, "params": params, "fallback": name not in ACTIONS,
@@ -498,6 +526,10 @@ def main():
     ap.add_argument("--json", type=Path, help="also write every sample to this file")
     ap.add_argument("--embeds", action="store_true",
                     help="also the embed-*.html pages (one widget each, for blogs)")
+    ap.add_argument("--cadence", choices=["still", "frame", "both"], default="still",
+                    help="still: each input once the earlier change stopped moving (default); "
+                         "frame: one frame after the last update, in its motion; both: "
+                         "alternated, a row each")
     ap.add_argument("--profile", action="store_true",
                     help="also record a CPU profile per widget and print where its time goes "
                          "(profiling slows the page: use the timings of a run without it)")
@@ -525,12 +557,19 @@ def main():
             if not raw:
                 every = {n for _, names in chapters_with_widgets(site) for n in names}
                 print(f"# warm-up: {warm_up(page, every)} default views of every widget first")
-            for r in measure_page(page, widgets, args.n, profile=args.profile):
+            for r in measure_page(page, widgets, args.n, profile=args.profile,
+                                  cadence=args.cadence):
                 r["page"] = html.name
                 raw.append(r)
-                row = summarise(r, cpython_reference(r["name"], r["params"]))
-                rows.append(row)
-                print_row(row, html.name)
+                cpython_ms = cpython_reference(r["name"], r["params"])
+                paces = ["still", "frame"] if args.cadence == "both" else [args.cadence]
+                for pace in paces:  # "both": a row per cadence, from alternated samples
+                    part = r if len(paces) == 1 else {
+                        **r, "id": f"{r['id']} {pace}",
+                        "samples": [s for s in r["samples"] if s["pace"] == pace]}
+                    row = summarise(part, cpython_ms)
+                    rows.append(row)
+                    print_row(row, html.name)
                 print_profile(r)
             if errors:
                 print(f"  page errors on {html.name}: {errors[:3]}")
