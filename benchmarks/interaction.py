@@ -42,6 +42,7 @@ For reference, the same view is also timed in this CPython process (call_json, J
 
     python3 benchmarks/interaction.py [--n 120] [--only attention,rope] [--json out.json]
                                       [--embeds] [--profile] [--cadence still|frame|both]
+                                      [--trace trace.json] [--reduced-motion]
 
 With --only, only the chapters holding those widgets are opened. Chromium coarsens
 performance.now() to 0.1 ms on pages that are not cross-origin isolated, so figures below
@@ -425,6 +426,12 @@ async ({ names, seconds }) => {
 """
 
 
+# What a trace records (--trace): tasks and frames (style, layout, paint, commit), user timing.
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel",
+                    "blink.user_timing", "blink", "cc", "v8",
+                    "disabled-by-default-devtools.timeline.frame"]
+
+
 def warm_up(page, names, seconds=8):
     names = sorted(set(names) - {"code-lab"})
     return page.evaluate(WARM_JS, {"names": names, "seconds": seconds})
@@ -530,6 +537,12 @@ def main():
                     help="still: each input once the earlier change stopped moving (default); "
                          "frame: one frame after the last update, in its motion; both: "
                          "alternated, a row each")
+    ap.add_argument("--trace", type=Path,
+                    help="also record a Chromium trace of the measured pages to this file (main "
+                         "thread, worker, compositor: open it in Perfetto; use with --only)")
+    ap.add_argument("--reduced-motion", action="store_true",
+                    help="the page as for a reader who asks for no motion (figures.css: no "
+                         "transitions), to measure what the figures' motion costs an input")
     ap.add_argument("--profile", action="store_true",
                     help="also record a CPU profile per widget and print where its time goes "
                          "(profiling slows the page: use the timings of a run without it)")
@@ -541,7 +554,8 @@ def main():
     raw, rows = [], []
     with built_site() as site, serving(site) as base, sync_playwright() as p:
         browser = launch(p)
-        context = browser.new_context()
+        context = browser.new_context(
+            reduced_motion="reduce" if args.reduced_motion else "no-preference")
         for page_name, names in chapters_with_widgets(site, embeds=args.embeds):
             if only and not set(names) & only:
                 continue  # none of the widgets asked for: the page is not even opened
@@ -557,8 +571,14 @@ def main():
             if not raw:
                 every = {n for _, names in chapters_with_widgets(site) for n in names}
                 print(f"# warm-up: {warm_up(page, every)} default views of every widget first")
-            for r in measure_page(page, widgets, args.n, profile=args.profile,
-                                  cadence=args.cadence):
+            if args.trace:  # the page's threads, the runtime's worker among them
+                browser.start_tracing(page=page, path=args.trace.with_stem(
+                    f"{args.trace.stem}-{html.stem}"), categories=TRACE_CATEGORIES)
+            results = measure_page(page, widgets, args.n, profile=args.profile,
+                                   cadence=args.cadence)
+            if args.trace:
+                browser.stop_tracing()
+            for r in results:
                 r["page"] = html.name
                 raw.append(r)
                 cpython_ms = cpython_reference(r["name"], r["params"])
