@@ -33,7 +33,9 @@ Per sample these figures are kept:
   compute  the time spent inside runtime.compute calls (JSON in, pycore in Pyodide, JSON out,
            the worker round trip), summed over the sample's requests (several for an edit of
            the example, which may overlap), by wrapping the page's one runtime object;
-  python   of it, call_json in the worker (runtime.js onTiming, the worker's own clock);
+  reached  of it, from posting the request to Python starting on it in the worker (the
+           worker thread scheduled, any request ahead of it; runtime.js onTiming);
+  python   of it, call_json in the worker;
   waited   of it, from the worker posting the answer to the answer's message event on the
            page: the main thread was busy (a frame being rendered, other tasks);
   history  the part spent in history.replaceState (the URL state) within the sample;
@@ -373,7 +375,8 @@ async ({ id, actions, n, cadence }) => {
     const sum = (f) => timings.reduce((acc, t) => acc + f(t), 0);
     samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later,
                    compute: inCompute, history: inHistory, layout, moving, pace,
-                   python: sum((t) => t.end - t.start), waited: sum((t) => t.arrived - t.posted),
+                   reached: sum((t) => t.start - t.sent), python: sum((t) => t.end - t.start),
+                   waited: sum((t) => t.arrived - t.posted),
                    bytes: sum((t) => t.bytes),
                    followers: watched.length - 1, run });
     await frame();
@@ -493,6 +496,7 @@ def summarise(r, cpython_ms):
         row.update(median=statistics.median(total), p95=percentile(total, 95), max=max(total),
                    compute=statistics.median(s["compute"] for s in ok),
                    compute_p95=percentile([s["compute"] for s in ok], 95),
+                   reached=statistics.median(s.get("reached", 0) for s in ok),
                    python=statistics.median(s.get("python", 0) for s in ok),
                    waited=statistics.median(s.get("waited", 0) for s in ok),
                    history=statistics.median(s["history"] for s in ok),
@@ -601,7 +605,7 @@ def main():
 
 
 HEADER = (f"{'widget (id)':<26} {'page':<28} {'n':>4} {'median':>7} {'p95':>7} {'max':>7} "
-          f"{'compute':>8} {'python':>7} {'waited':>7} {'history':>8} {'layout':>7} "
+          f"{'compute':>8} {'reached':>7} {'python':>7} {'waited':>7} {'history':>8} {'layout':>7} "
           f"{'CPython':>8}  goal")
 printed_header = False
 
@@ -610,7 +614,8 @@ def print_row(row, page):
     global printed_header
     if not printed_header:
         print("times in ms; median/p95/max: event dispatch -> DOM written; compute: median inside "
-              "runtime.compute; of it python: call_json in the worker, waited: the answer "
+              "runtime.compute; of it reached: request posted -> Python starts on it in the "
+              "worker, python: call_json in the worker, waited: the answer "
               "posted -> its message event on the page (the main thread busy); history: median "
               "inside history.replaceState (the URL state); layout: median forced style+layout "
               "after; CPython: call_json here")
@@ -636,7 +641,8 @@ def print_row(row, page):
         note += (f"  ({later['n']} results shown after the event's frame; the event itself "
                  f"answered in {later['feedback']:.1f} ms median, p95 {later['feedback_p95']:.1f})")
     print(f"{row['id']:<26} {page:<28} {row['n']:>4} {row['median']:>7.2f} {row['p95']:>7.2f} "
-          f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['python']:>7.2f} {row['waited']:>7.2f} "
+          f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['reached']:>7.2f} {row['python']:>7.2f} "
+          f"{row['waited']:>7.2f} "
           f"{row['history']:>8.2f} {row['layout']:>7.2f} {row['cpython']:>8.2f}  "
           f"{'meets' if row['meets'] else 'MISSES'}{note}", flush=True)
     if row.get("runs"):
