@@ -14,7 +14,8 @@
 //   {id, op: "compute", name, params} | {id, op: "exercise", request} (reply: JSON text), and
 //   for tests and benchmarks {id, op: "requests"} |
 //   {id, op: "memory"} | {id, op: "timeline", origin}.
-// Worker -> page: {id, ok: true, view?, ...} | {id, error, exit, boot} (a failed boot answers
+// Worker -> page: {id, ok: true, view?, python?, received, posted, origin, ...} |
+// {id, error, exit, boot} (a failed boot answers
 // every request with its error, boot: true; exit: the status when Python itself ended).
 // `view` is pycore's JSON text, parsed on the page.
 
@@ -170,7 +171,9 @@ async function answer(data) {
   }
   if (data.op === "compute") {
     try {
-      return { view: callJson(data.name, JSON.stringify(data.params)) };
+      const start = performance.now();
+      const view = callJson(data.name, JSON.stringify(data.params));
+      return { view, python: [start, performance.now()] };
     } catch (err) {
       if (exitStatus(err) !== null) retire();
       throw err;
@@ -179,10 +182,14 @@ async function answer(data) {
   throw new Error(`unknown request ${data.op}`);
 }
 
+// Every answer says when it was received and posted (and a view when its Python ran) on this
+// worker's clock, with the clock's origin: runtime.js puts them on the page's clock (onTiming).
 function serve(port) {
   port.onmessage = ({ data }) => {
+    const received = performance.now();
     answer(data).then(
-      (reply) => port.postMessage({ id: data.id, ok: true, ...reply }),
+      (reply) => port.postMessage({ id: data.id, ok: true, ...reply, received,
+                                   posted: performance.now(), origin: performance.timeOrigin }),
       (err) => port.postMessage({ id: data.id, error: String(err.message ?? err),
                                    exit: exitStatus(err), boot: bootSeconds === null }));
   };

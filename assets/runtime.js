@@ -54,11 +54,12 @@ function open({ shared, attempt = 0 }) {
     waiting.clear();
   };
   const onmessage = ({ data }) => {
+    const arrived = performance.now();
     answered = true;
     const pending = waiting.get(data.id);
     if (!pending) return;
     waiting.delete(data.id);
-    if (data.ok) pending.resolve(data);
+    if (data.ok) pending.resolve({ ...data, sent: pending.sent, arrived });
     else pending.reject(new RuntimeError(data.error, data));
     queueMicrotask(settleOne);  // after the awaiting widget has sent its next request, if any
   };
@@ -97,15 +98,21 @@ function open({ shared, attempt = 0 }) {
     inflight++;
     const id = next++;
     return new Promise((resolve, reject) => {
-      waiting.set(id, { message, resolve, reject });
+      waiting.set(id, { message, resolve, reject, sent: performance.now() });
       port.postMessage({ id, ...message });
     });
   };
 
   const runtime = {
     async compute(name, params) {
-      return JSON.parse((await request({ op: "compute", name, params })).view);
+      const reply = await request({ op: "compute", name, params });
+      const view = JSON.parse(reply.view);
+      runtime.onTiming?.(timing(name, reply));
+      return view;
     },
+    // Diagnostics (benchmarks/interaction.py): a function called with the times of every
+    // view computed (see timing below).
+    onTiming: null,
     // An exercise's check, hint or solution (pycore/exercises/page.py).
     async exercise(what) {
       return JSON.parse((await request({ op: "exercise", request: what })).reply);
@@ -153,6 +160,16 @@ function open({ shared, attempt = 0 }) {
   });
   ready.catch(() => {});  // reported by whoever awaits it
   return { runtime, ready };
+}
+
+// A view's round trip on the page's clock (ms since its time origin; the worker's own clock
+// starts elsewhere): sent (the request posted), received by the worker, Python's start and end,
+// posted back, arrived (the answer's message event runs on the page: until then it waited for
+// the page's main thread), parsed (the view's JSON read); `bytes`: the JSON text's length.
+function timing(name, { view, python, received, posted, origin, sent, arrived }) {
+  const page = (t) => t + origin - performance.timeOrigin;
+  return { name, sent, received: page(received), start: page(python[0]), end: page(python[1]),
+           posted: page(posted), arrived, parsed: performance.now(), bytes: view.length };
 }
 
 // Start the widgets' worker (once per page) and send requests before it has booted.

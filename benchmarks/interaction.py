@@ -7,9 +7,16 @@ inside the page: performance.now() before dispatching a real input event (a clic
 event on a slider or number box with a new value, a `change` on a select, a keydown), and again
 when the widget's `data-updates` grows (a MutationObserver sees it at once); a sample without
 an update within 5 s is dropped. Each widget is first scrolled to the middle of the screen (the
-reader looks at what they move), and between samples the page gets a frame. Before the first
-page, the worker computes every widget's default view for 8 s (WARM_JS: steady state, not a
-fresh worker's baseline-tier WebAssembly).
+reader looks at what they move). Before the first page, the worker computes every widget's
+default view for 8 s (WARM_JS: steady state, not a fresh worker's baseline-tier WebAssembly).
+
+Cadence: by default each input comes once the page is still -- the earlier change has stopped
+moving (the figures' marks ease into place for 160 ms, assets/figures.css) and a frame has
+passed -- as a reader clicks on what they see. With --cadence frame the next input comes one
+frame after the last update, while that change still moves (a drag, fast clicks): then the
+main thread renders a frame of that motion every ~16 ms (style, SVG layout, paint: ~13 ms on
+the large figures), and the worker's answer waits for it (`waited`). --cadence both alternates
+the two within one run and prints a row for each.
 
 The example editor (chapters 3-9): an edit is answered when the editor *and every widget on
 screen that follows the example* show it (`total` waits for all of them). Widgets off screen
@@ -26,12 +33,18 @@ Per sample these figures are kept:
   compute  the time spent inside runtime.compute calls (JSON in, pycore in Pyodide, JSON out,
            the worker round trip), summed over the sample's requests (several for an edit of
            the example, which may overlap), by wrapping the page's one runtime object;
+  reached  of it, from posting the request to Python starting on it in the worker (the
+           worker thread scheduled, any request ahead of it; runtime.js onTiming);
+  python   of it, call_json in the worker;
+  waited   of it, from the worker posting the answer to the answer's message event on the
+           page: the main thread was busy (a frame being rendered, other tasks);
   history  the part spent in history.replaceState (the URL state) within the sample;
   layout   the style + layout the browser then owes, forced right after (paint not included).
 For reference, the same view is also timed in this CPython process (call_json, JSON included).
 
     python3 benchmarks/interaction.py [--n 120] [--only attention,rope] [--json out.json]
-                                      [--embeds] [--profile]
+                                      [--embeds] [--profile] [--cadence still|frame|both]
+                                      [--trace trace.json] [--reduced-motion]
 
 With --only, only the chapters holding those widgets are opened. Chromium coarsens
 performance.now() to 0.1 ms on pages that are not cross-origin isolated, so figures below
@@ -154,7 +167,7 @@ ACTIONS = {
 FALLBACK = [("click", "button:not([data-action=reset])"), ("range", "input[type=range]")]
 
 MEASURE_JS = r"""
-async ({ id, actions, n }) => {
+async ({ id, actions, n, cadence }) => {
   const root = document.getElementById(id);
   const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
   const { bootRuntime, settled } = await import(new URL("assets/runtime.js", base).href);
@@ -180,6 +193,10 @@ async ({ id, actions, n }) => {
     const t = performance.now();
     return compute.apply(this, args).finally(() => { inCompute += performance.now() - t; });
   };
+  // Where a view's round trip goes (runtime.js timing): in the worker, and waiting for this
+  // page's main thread once the worker has posted the answer.
+  let timings = [];
+  runtime.onTiming = (t) => timings.push(t);
   const replaceState = history.replaceState;
   let inHistory = 0;
   history.replaceState = function (...args) {
@@ -306,14 +323,36 @@ async ({ id, actions, n }) => {
     els.forEach((el) => observer.observe(el, only));
     setTimeout(() => { observer.disconnect(); resolve(null); }, wait);
   });
+  // A reader acts on what they see: the earlier change has stopped moving (its transitions,
+  // 160 ms in figures.css, ended; at most 1 s) -- the "still" cadence. "frame": the next input
+  // one frame after the last update, in the earlier change's motion (a drag, fast clicks).
+  const transitions = () => document.getAnimations().filter((a) => a.playState === "running" &&
+                                                                   a.transitionProperty);
+  const still = async () => {
+    const end = performance.now() + 1000;
+    for (let m = transitions(); m.length && performance.now() < end; m = transitions()) {
+      const left = end - performance.now();
+      await Promise.race([Promise.all(m.map((a) => a.finished.catch(() => {}))),
+                          new Promise((r) => setTimeout(r, left))]);
+    }
+    await frame();
+  };
   const samples = [];
   for (let i = 0; acts.length && i < n; i++) {
-    const act = acts[i % acts.length];
+    // "both": still and frame samples alternate, each action taken once in each cadence
+    const both = cadence === "both";
+    const pace = both ? (i % 2 ? "frame" : "still") : cadence;
+    const act = acts[(both ? Math.floor(i / 2) : i) % acts.length];
+    if (pace === "still") await still();
     if (act.fire.prepare) await act.fire.prepare();
     const watched = [root, ...followersOnScreen()];
     const befores = watched.map(count);
     inCompute = 0;
     inHistory = 0;
+    timings = [];
+    // CSS transitions of an earlier change still running (figures.css): their frames are
+    // main-thread work that the answer may have to wait behind
+    const moving = transitions().length;
     let error = null;
     const t0 = performance.now();
     try { act.fire(); } catch (e) { error = String(e); }
@@ -333,12 +372,17 @@ async ({ id, actions, n }) => {
       if (ok) { later = true; total = done.written - t0; layout = done.layout; }
     }
     if (ok && act.fire.after) run = await act.fire.after(befores[0], t0);
+    const sum = (f) => timings.reduce((acc, t) => acc + f(t), 0);
     samples.push({ action: act.label, ok, error, total, feedback: t1 - t0, later,
-                   compute: inCompute, history: inHistory, layout,
+                   compute: inCompute, history: inHistory, layout, moving, pace,
+                   reached: sum((t) => t.start - t.sent), python: sum((t) => t.end - t.start),
+                   waited: sum((t) => t.arrived - t.posted),
+                   bytes: sum((t) => t.bytes),
                    followers: watched.length - 1, run });
     await frame();
   }
   runtime.compute = compute;
+  runtime.onTiming = null;
   history.replaceState = replaceState;
   root.querySelector("[data-action=reset]")?.click();
   await settled();  // the reset's views (and followers catching up) before the next widget
@@ -385,12 +429,18 @@ async ({ names, seconds }) => {
 """
 
 
+# What a trace records (--trace): tasks and frames (style, layout, paint, commit), user timing.
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel",
+                    "blink.user_timing", "blink", "cc", "v8",
+                    "disabled-by-default-devtools.timeline.frame"]
+
+
 def warm_up(page, names, seconds=8):
     names = sorted(set(names) - {"code-lab"})
     return page.evaluate(WARM_JS, {"names": names, "seconds": seconds})
 
 
-def measure_page(page, widgets, n, profile=False):
+def measure_page(page, widgets, n, profile=False, cadence="still"):
     """Run the interactions for every widget of an open, live page."""
     results = []
     cdp = page.context.new_cdp_session(page) if profile else None
@@ -401,7 +451,8 @@ def measure_page(page, widgets, n, profile=False):
         actions = ACTIONS.get(name, FALLBACK)
         if cdp:
             cdp.send("Profiler.start")
-        out = page.evaluate(MEASURE_JS, {"id": wid, "actions": actions, "n": n})
+        out = page.evaluate(MEASURE_JS, {"id": wid, "actions": actions, "n": n,
+                                         "cadence": cadence})
         if cdp:
             out["profile"] = self_times(cdp.send("Profiler.stop")["profile"])
         results.append({"id": wid, "name": name, "params": params, "fallback": name not in ACTIONS,
@@ -445,6 +496,9 @@ def summarise(r, cpython_ms):
         row.update(median=statistics.median(total), p95=percentile(total, 95), max=max(total),
                    compute=statistics.median(s["compute"] for s in ok),
                    compute_p95=percentile([s["compute"] for s in ok], 95),
+                   reached=statistics.median(s.get("reached", 0) for s in ok),
+                   python=statistics.median(s.get("python", 0) for s in ok),
+                   waited=statistics.median(s.get("waited", 0) for s in ok),
                    history=statistics.median(s["history"] for s in ok),
                    layout=statistics.median(s["layout"] for s in ok),
                    layout_p95=percentile([s["layout"] for s in ok], 95))
@@ -459,6 +513,13 @@ def summarise(r, cpython_ms):
             by_action.setdefault(s["action"], []).append(s["total"])
         row["slowest_action"] = max(by_action, key=lambda a: statistics.median(by_action[a]))
         row["slowest_action_median"] = statistics.median(by_action[row["slowest_action"]])
+        moving = [s for s in ok if s.get("moving")]
+        if moving:  # input while an earlier change still animated: frames ahead of the answer
+            still = [s for s in ok if not s.get("moving")]
+            row["moving"] = {"n": len(moving),
+                             "waited": statistics.median(s["waited"] for s in moving),
+                             "still_waited": statistics.median(s["waited"] for s in still)
+                             if still else None}
         followers = [s["followers"] for s in ok if s.get("followers")]
         if followers:
             row["followers"] = {"samples": len(followers), "max": max(followers)}
@@ -476,6 +537,16 @@ def main():
     ap.add_argument("--json", type=Path, help="also write every sample to this file")
     ap.add_argument("--embeds", action="store_true",
                     help="also the embed-*.html pages (one widget each, for blogs)")
+    ap.add_argument("--cadence", choices=["still", "frame", "both"], default="still",
+                    help="still: each input once the earlier change stopped moving (default); "
+                         "frame: one frame after the last update, in its motion; both: "
+                         "alternated, a row each")
+    ap.add_argument("--trace", type=Path,
+                    help="also record a Chromium trace of the measured pages to this file (main "
+                         "thread, worker, compositor: open it in Perfetto; use with --only)")
+    ap.add_argument("--reduced-motion", action="store_true",
+                    help="the page as for a reader who asks for no motion (figures.css: no "
+                         "transitions), to measure what the figures' motion costs an input")
     ap.add_argument("--profile", action="store_true",
                     help="also record a CPU profile per widget and print where its time goes "
                          "(profiling slows the page: use the timings of a run without it)")
@@ -487,7 +558,8 @@ def main():
     raw, rows = [], []
     with built_site() as site, serving(site) as base, sync_playwright() as p:
         browser = launch(p)
-        context = browser.new_context()
+        context = browser.new_context(
+            reduced_motion="reduce" if args.reduced_motion else "no-preference")
         for page_name, names in chapters_with_widgets(site, embeds=args.embeds):
             if only and not set(names) & only:
                 continue  # none of the widgets asked for: the page is not even opened
@@ -503,12 +575,25 @@ def main():
             if not raw:
                 every = {n for _, names in chapters_with_widgets(site) for n in names}
                 print(f"# warm-up: {warm_up(page, every)} default views of every widget first")
-            for r in measure_page(page, widgets, args.n, profile=args.profile):
+            if args.trace:  # the page's threads, the runtime's worker among them
+                browser.start_tracing(page=page, path=args.trace.with_stem(
+                    f"{args.trace.stem}-{html.stem}"), categories=TRACE_CATEGORIES)
+            results = measure_page(page, widgets, args.n, profile=args.profile,
+                                   cadence=args.cadence)
+            if args.trace:
+                browser.stop_tracing()
+            for r in results:
                 r["page"] = html.name
                 raw.append(r)
-                row = summarise(r, cpython_reference(r["name"], r["params"]))
-                rows.append(row)
-                print_row(row, html.name)
+                cpython_ms = cpython_reference(r["name"], r["params"])
+                paces = ["still", "frame"] if args.cadence == "both" else [args.cadence]
+                for pace in paces:  # "both": a row per cadence, from alternated samples
+                    part = r if len(paces) == 1 else {
+                        **r, "id": f"{r['id']} {pace}",
+                        "samples": [s for s in r["samples"] if s["pace"] == pace]}
+                    row = summarise(part, cpython_ms)
+                    rows.append(row)
+                    print_row(row, html.name)
                 print_profile(r)
             if errors:
                 print(f"  page errors on {html.name}: {errors[:3]}")
@@ -520,7 +605,8 @@ def main():
 
 
 HEADER = (f"{'widget (id)':<26} {'page':<28} {'n':>4} {'median':>7} {'p95':>7} {'max':>7} "
-          f"{'compute':>8} {'history':>8} {'layout':>7} {'CPython':>8}  goal")
+          f"{'compute':>8} {'reached':>7} {'python':>7} {'waited':>7} {'history':>8} {'layout':>7} "
+          f"{'CPython':>8}  goal")
 printed_header = False
 
 
@@ -528,7 +614,11 @@ def print_row(row, page):
     global printed_header
     if not printed_header:
         print("times in ms; median/p95/max: event dispatch -> DOM written; compute: median inside "
-              "runtime.compute; history: median inside history.replaceState (the URL state); layout: median forced style+layout after; CPython: call_json here")
+              "runtime.compute; of it reached: request posted -> Python starts on it in the "
+              "worker, python: call_json in the worker, waited: the answer "
+              "posted -> its message event on the page (the main thread busy); history: median "
+              "inside history.replaceState (the URL state); layout: median forced style+layout "
+              "after; CPython: call_json here")
         print(HEADER)
         printed_header = True
     if not row["n"]:
@@ -541,12 +631,19 @@ def print_row(row, page):
         f = row["followers"]
         note += (f"  (in {f['samples']} samples, up to {f['max']} widgets following the "
                  f"example were on screen: the time is until they showed the edit too)")
+    if row.get("moving"):
+        m = row["moving"]
+        still = "" if m["still_waited"] is None else f", {m['still_waited']:.1f} otherwise"
+        note += (f"  ({m['n']} inputs while an earlier change still animated: the answer "
+                 f"waited {m['waited']:.1f} ms median for the main thread{still})")
     if row.get("later"):
         later = row["later"]
         note += (f"  ({later['n']} results shown after the event's frame; the event itself "
                  f"answered in {later['feedback']:.1f} ms median, p95 {later['feedback_p95']:.1f})")
     print(f"{row['id']:<26} {page:<28} {row['n']:>4} {row['median']:>7.2f} {row['p95']:>7.2f} "
-          f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['history']:>8.2f} {row['layout']:>7.2f} {row['cpython']:>8.2f}  "
+          f"{row['max']:>7.1f} {row['compute']:>8.2f} {row['reached']:>7.2f} {row['python']:>7.2f} "
+          f"{row['waited']:>7.2f} "
+          f"{row['history']:>8.2f} {row['layout']:>7.2f} {row['cpython']:>8.2f}  "
           f"{'meets' if row['meets'] else 'MISSES'}{note}", flush=True)
     if row.get("runs"):
         runs = row["runs"]

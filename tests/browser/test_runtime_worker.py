@@ -1,6 +1,9 @@
 """The runtime lives in a worker (assets/runtime-worker.js): one SharedWorker per browser serves
 every page of the book and outlives a full navigation, so the next page finds Python booted;
 without SharedWorker a page gets a dedicated Worker of its own and works the same."""
+import json
+
+from pycore.widgets import call_json
 from tests.browser.conftest import WORKER_REQUESTS
 from tests.browser.harness import assert_shows, pycore_view, updates
 from tests.browser.settle import settle
@@ -66,3 +69,30 @@ def test_inputs_faster_than_the_runtime_end_on_the_last_one(book_pages):
     # the first value's view, then one view for the 20 inputs that came while it was computed
     assert updates(root) == before + 2
     assert_shows(root, pycore_view("softmax", temperature=10 ** last))
+
+
+def test_a_views_round_trip_is_timed_on_the_pages_clock(book_pages):
+    """runtime.onTiming (benchmarks/interaction.py): the worker's times, moved onto the page's
+    clock, fall between the request's sending and the answer's arrival, in order; the view's
+    size is the length of its JSON text."""
+    page = book_pages("softmax")
+    timing = page.page.evaluate("""async () => {
+        const base = new URL(document.querySelector('meta[name="tbook-root"]').content,
+                             document.baseURI);
+        const { bootRuntime } = await import(new URL("assets/runtime.js", base).href);
+        const runtime = await bootRuntime();
+        const times = [];
+        runtime.onTiming = (t) => times.push(t);
+        await runtime.compute("softmax", { temperature: 2 });
+        runtime.onTiming = null;
+        return times[0];
+    }""")
+    assert timing["name"] == "softmax"
+    steps = ["sent", "received", "start", "end", "posted", "arrived", "parsed"]
+    at = [timing[s] for s in steps]
+    # the two threads' clocks agree to Chromium's coarsened 0.1 ms, not better
+    assert all(b >= a - 0.2 for a, b in zip(at, at[1:])), dict(zip(steps, at))
+    assert at[-1] - at[0] < 5000
+    # the JSON text Pyodide sent: CPython's for the same view, give or take a few last digits
+    expected = len(call_json("softmax", json.dumps({"temperature": 2})))
+    assert abs(timing["bytes"] - expected) <= 0.02 * expected, (timing["bytes"], expected)
