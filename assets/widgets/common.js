@@ -119,6 +119,22 @@ export function firstView(root) {
   return firstViews.get(root) ?? Promise.reject(new Error(`${root.id}: not a live widget`));
 }
 
+// The figures' marks ease into place (160 ms, assets/figures.css). When inputs come faster
+// than that (a drag, quick clicks), the page would render frames of the previous easing while
+// the next answer waits behind them (docs/performance.md); so the widget is `data-moving`
+// while they keep coming, and its marks follow the input directly.
+const EASE_MS = 160;
+const lastInput = new WeakMap();   // root -> performance.now() of its last input
+const stillTimers = new WeakMap();  // root -> the timer that ends data-moving
+
+function notePace(root) {
+  const now = performance.now();
+  if (now - (lastInput.get(root) ?? -Infinity) < EASE_MS) root.dataset.moving = "";
+  lastInput.set(root, now);
+  clearTimeout(stillTimers.get(root));
+  stillTimers.set(root, setTimeout(() => delete root.dataset.moving, EASE_MS));
+}
+
 export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } = {}) {
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
@@ -177,6 +193,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     get state() { return state; },
     view: null,
     update(changes) {
+      notePace(root);
       state = { ...state, ...changes };
       running ??= computeLatest();
       return running;
