@@ -825,6 +825,38 @@ def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
     return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
 
 
+def cell_paths(classes, pitch, *, size=None, n=SEQ, x0=0.0, y0=0.0):
+    """class_paths without merging: one square per cell, so each cell keeps its own outline
+    (a grid line, a dashed mask) as a <rect> per cell would. classes is a grid of class
+    indices 0..n-1 (a negative one is not drawn); cell i, j is the square of side `size`
+    (default: pitch) at (x0 + j pitch, y0 + i pitch). Returns [{c, d}] for c = 0..n-1."""
+    grid = np.asarray(classes, dtype=int)
+    h, w = grid.shape
+    i, j = np.divmod(np.arange(h * w), w)  # (h*w,) row-major
+    xs = np.round(x0 + j * pitch, 2).tolist()
+    ys = np.round(y0 + i * pitch, 2).tolist()
+    side = f"{r(pitch if size is None else size):g}"
+    parts = [[] for _ in range(n)]
+    for x, y, c in zip(xs, ys, grid.ravel().tolist()):
+        if 0 <= c < n:
+            parts[c].append(f"M{x:g} {y:g}h{side}v{side}h-{side}z")
+    return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
+
+
+def heatmap_paths(heat):
+    """The colours of a heatmap() as one path per colour class (its cells' squares, the
+    masked ones left out) and its masked cells as one more path: the page then rewrites at
+    most n + 1 `d` attributes whatever the matrix's size, and keeps one transparent cell per
+    entry only to point at (its readout). Returns {"paths": [{c, d}], "masked_d": d}."""
+    n = DIV if heat["legend"]["kind"] == "div" else SEQ
+    rows, cols = len(heat["rows"]), len(heat["cols"])
+    classes = np.full((rows, cols), -1, dtype=int)
+    for c in heat["cells"]:
+        classes[c["i"], c["j"]] = n if c["masked"] else c["c"]  # class n: the masked path
+    paths = cell_paths(classes, heat["cell"], n=n + 1, x0=heat["label_w"], y0=heat["label_h"])
+    return {"paths": paths[:n], "masked_d": paths[n]["d"]}
+
+
 def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label_w=44,
                   label_h=22, scaled="global", row_name="", col_name="", masked=None):
     """A heatmap whose size changes from one view to the next (at most slots x slots): the

@@ -52,7 +52,18 @@ def test_the_masks_drawn():
     assert both == pad | causal and v["in_force"] == "padding 掩码 ∧ 因果掩码"
     assert v["combined"]["n_allowed"] == 4 * 5 // 2 + 5 * 4  # 10 in the triangle, pads' rows
     assert v["pad_mask"]["labels"] == ["小", "太", "累", "了"] + ["·"] * 5
-    assert len(v["grid"]["cells"]) == 81 and v["grid"]["cells"][10] == {"x": 16 + 18, "y": 16 + 18}
+    # the squares drawn: 17 units wide every 18 after the 16 of the labels, the masked ones
+    # in the second path, one square per cell
+    for m in ("pad_mask", "causal_mask", "combined"):
+        drawn = []
+        for k, path in enumerate(v[m]["paths"]):
+            for sq in path["d"].split("M")[1:]:
+                x, rest = sq.split(" ")
+                y, side = rest.split("h")[0], rest.split("h")[1].split("v")[0]
+                assert side == "17" and (float(x) - 16) % 18 == 0 == (float(y) - 16) % 18
+                drawn.append(((int(float(y)) - 16) // 18, (int(float(x)) - 16) // 18, k))
+        assert sorted(drawn) == [(i, j, int((i, j) in hidden(m))) for i in range(9)
+                                 for j in range(9)]
     # the weights heatmap hides what the mask hides and frames the query's row
     assert [c["masked"] for c in v["heat"]["cells"]] == [(i, j) in both for i in range(9)
                                                          for j in range(9)]
