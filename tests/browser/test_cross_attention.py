@@ -16,7 +16,7 @@ def plus(root):
 
 def coloured_rows(root):
     """The heatmap's rows that have at least one cell drawn (not masked), top to bottom."""
-    rows = {tokens.split(" ")[0] for tokens, cls in heat_cells(root).items() if cls != "masked"}
+    rows = {tokens.split(" ")[0] for tokens, cls in heat_cells(root) if cls != "masked"}
     return sorted(rows, key=lambda t: int(t[1:]))
 
 
@@ -35,7 +35,7 @@ def test_cross_attention_static_numbers_equal_pycore(browser, server):
     view = pycore_view("cross-attention", **params_of(root))
     assert_shows(root, view, min_count=13 * 9 + 9 * 2 + 10)
     assert_drawn(root, view, min_count=13 * 9 * 2 + 10 + 9 * 5)
-    assert_heat(root, view["heat"], row_prefix="t", col_prefix="s")
+    assert_heat(root, view["heat"])
     assert text(root, "attended_weight") == "0.765" and coloured_rows(root) == ["t0"]
     page.close()
 
@@ -48,7 +48,7 @@ def test_stepping_fills_the_alignment_row_by_row(book_pages):
     view = pycore_view("cross-attention", step=2)
     assert_shows(root, view)
     assert_drawn(root, view)
-    assert_heat(root, view["heat"], row_prefix="t", col_prefix="s")
+    assert_heat(root, view["heat"])
     assert (text(root, "writes"), text(root, "attended"), text(root, "attended_weight"),
             text(root, "second_weight")) == ("cat", "小猫", "0.765", "0.115")
     assert coloured_rows(root) == ["t0", "t1"] and thickest_curve(root) == "t1 s0"
@@ -59,7 +59,7 @@ def test_stepping_fills_the_alignment_row_by_row(book_pages):
     view = pycore_view("cross-attention", step=4)
     assert_shows(root, view)
     assert_drawn(root, view)
-    assert_heat(root, view["heat"], row_prefix="t", col_prefix="s")
+    assert_heat(root, view["heat"])
     assert (text(root, "writes"), text(root, "attended"), text(root, "attended_weight")) == \
         ("not", "没有", "0.640")
     assert text(root, "self_keys") == "<bos> the cat did" and thickest_curve(root) == "t3 s1"
@@ -76,12 +76,12 @@ def test_the_last_step_and_its_alignment(book_pages):
     view = pycore_view("cross-attention", step=13)
     assert_shows(root, view)
     assert_drawn(root, view)
-    assert_heat(root, view["heat"], row_prefix="t", col_prefix="s")
+    assert_heat(root, view["heat"])
     assert text(root, "writes") == "<eos>" and text(root, "attended") == "了"
     assert len(coloured_rows(root)) == 13
     # every row's darkest cell is the aligned source word (the colour class of the largest)
     rows = {}
-    for tokens, k in assert_heat(root, view["heat"], row_prefix="t", col_prefix="s").items():
+    for tokens, k in assert_heat(root, view["heat"]):
         t, s = tokens.split(" ")
         if t not in rows or k > rows[t][0]:
             rows[t] = (k, s)
@@ -98,7 +98,7 @@ def test_the_scale_flattens_the_row(book_pages):
     view = pycore_view("cross-attention", step=2, scale=1.0)
     assert_shows(root, view)
     assert_drawn(root, view)
-    assert_heat(root, view["heat"], row_prefix="t", col_prefix="s")
+    assert_heat(root, view["heat"])
     assert text(root, "attended_weight") == "0.184" and text(root, "scale") == "1.0"
     widths = root.evaluate("""root => [...root.querySelectorAll('.curves path.curve')]
         .map(p => Number(p.getAttribute('stroke-width')))""")
@@ -115,5 +115,5 @@ def test_reset_restores_the_block(book_pages):
     view = pycore_view("cross-attention", **params)
     assert_shows(root, view)
     assert_drawn(root, view)
-    assert_heat(root, view["heat"], row_prefix="t", col_prefix="s")
+    assert_heat(root, view["heat"])
     assert coloured_rows(root) == ["t0"]

@@ -19,7 +19,7 @@ def switch(root, name):
 def masked_cells(root):
     """(row, column) of the cells drawn masked in the weights' heatmap, row-major."""
     return sorted(tuple(map(int, tokens.split(" ")))
-                  for tokens, cls in heat_cells(root).items() if cls == "masked")
+                  for tokens, cls in heat_cells(root) if cls == "masked")
 
 
 def pad_boxes(root):
