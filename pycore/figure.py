@@ -825,21 +825,23 @@ def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
     return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
 
 
-def cell_paths(classes, pitch, *, size=None, n=SEQ, x0=0.0, y0=0.0):
-    """class_paths without merging: one square per cell, so each cell keeps its own outline
+def cell_paths(classes, w, h=None, *, gap=0.0, n=SEQ, x0=0.0, y0=0.0):
+    """class_paths without merging: one rectangle per cell, so each cell keeps its own outline
     (a grid line, a dashed mask) as a <rect> per cell would. classes is a grid of class
-    indices 0..n-1 (a negative one is not drawn); cell i, j is the square of side `size`
-    (default: pitch) at (x0 + j pitch, y0 + i pitch). Returns [{c, d}] for c = 0..n-1."""
+    indices 0..n-1 (a negative one is not drawn); cell i, j is the w x h rectangle (h
+    defaults to w) at (x0 + j w, y0 + i h), less `gap` on its right and bottom. Returns
+    [{c, d}] for c = 0..n-1 (d "" for a class no cell has)."""
+    h = w if h is None else h
     grid = np.asarray(classes, dtype=int)
-    h, w = grid.shape
-    i, j = np.divmod(np.arange(h * w), w)  # (h*w,) row-major
-    xs = np.round(x0 + j * pitch, 2).tolist()
-    ys = np.round(y0 + i * pitch, 2).tolist()
-    side = f"{r(pitch if size is None else size):g}"
+    rows, cols = grid.shape
+    i, j = np.divmod(np.arange(rows * cols), cols)  # (rows*cols,) row-major
+    xs = np.round(x0 + j * w, 2).tolist()
+    ys = np.round(y0 + i * h, 2).tolist()
+    dx, dy = f"{r(w - gap):g}", f"{r(h - gap):g}"
     parts = [[] for _ in range(n)]
     for x, y, c in zip(xs, ys, grid.ravel().tolist()):
         if 0 <= c < n:
-            parts[c].append(f"M{x:g} {y:g}h{side}v{side}h-{side}z")
+            parts[c].append(f"M{x:g} {y:g}h{dx}v{dy}h-{dx}z")
     return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
 
 

@@ -428,12 +428,15 @@ def test_heatmap_sized_frames_the_selected_row_and_column_of_the_used_part():
 def test_cell_paths_draw_every_cell_as_its_own_square():
     classes = [[0, 0, 2],
                [2, -1, 2]]
-    paths = figure.cell_paths(classes, 10, size=9, n=3, x0=5, y0=1)
+    paths = figure.cell_paths(classes, 10, gap=1, n=3, x0=5, y0=1)
     assert [p["c"] for p in paths] == [0, 1, 2]
     assert paths[0]["d"] == "M5 1h9v9h-9zM15 1h9v9h-9z"  # two squares, not one run
     assert paths[1]["d"] == ""
     assert paths[2]["d"] == "M25 1h9v9h-9zM5 11h9v9h-9zM25 11h9v9h-9z"
     assert figure.cell_paths([[1]], 2.5, n=2)[1]["d"] == "M0 0h2.5v2.5h-2.5z"
+    # cells wider than tall: 7 x 18, the second row 18 lower
+    assert figure.cell_paths([[0], [0]], 7, 18, n=1, x0=44, y0=4)[0]["d"] == \
+        "M44 4h7v18h-7zM44 22h7v18h-7z"
 
 
 def test_heatmap_paths_hold_each_cell_of_its_class_and_the_masked_apart():

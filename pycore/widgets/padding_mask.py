@@ -72,7 +72,7 @@ def mask_marks(allowed, tokens):
     return {"labels": [_short_label(t) for t in tokens],
             "masked": (~allowed).ravel().tolist(),  # (T*T,) row-major
             "n_allowed": int(allowed.sum()),
-            "paths": figure.cell_paths(~allowed, MASK_CELL, size=MASK_CELL - 1, n=2,
+            "paths": figure.cell_paths(~allowed, MASK_CELL, gap=1, n=2,
                                        x0=MASK_LABEL, y0=MASK_LABEL)}
 
 
