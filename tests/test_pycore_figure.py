@@ -454,3 +454,12 @@ def test_heatmap_paths_hold_each_cell_of_its_class_and_the_masked_apart():
     # a diverging map has its DIV classes
     div = figure.heatmap([[-1.0, 1.0]], ["a"], ["x", "y"], diverging=True)
     assert [p["c"] for p in figure.heatmap_paths(div)["paths"]] == list(range(figure.DIV))
+
+
+def test_class_paths_of_cells_taller_than_wide_and_the_grid_over_them():
+    paths = figure.class_paths([[1, 1, 0], [0, 0, 0]], 7, cell_h=18, n=2, x0=44, y0=4)
+    assert paths[1]["d"] == "M44 4h14v18h-14z"
+    assert paths[0]["d"] == "M58 4h7v18h-7zM44 22h21v18h-21z"
+    # 2 x 3 cells: 3 lines across (y 4, 22, 40), 4 down (x 44, 51, 58, 65)
+    assert figure.grid_path(2, 3, 7, 18, x0=44, y0=4) == \
+        "M44 4H65M44 22H65M44 40H65M44 4V40M51 4V40M58 4V40M65 4V40"
