@@ -93,3 +93,18 @@ def test_the_batch_grid_and_the_curves():
     widths = [c["sw"] for c in v["curves"]["curves"]]
     assert widths.index(max(widths)) == 7  # 累 looks most at itself (its state feature)
     assert all(c["masked"] for c in v["curves"]["curves"][:5])
+
+
+def test_a_new_query_on_the_same_masks_sends_its_part_alone():
+    whole = compute("padding-mask", {"query": "太", "side": "left", "causal": True})
+    part = compute("padding-mask", {"query": "太", "side": "left", "causal": True,
+                                    "shown": {"side": "left", "mask": True, "causal": True}})
+    assert "batch" not in part and "weights" not in part and "paths" not in part["heat"]
+    assert part["heat"]["row_band"] == whole["heat"]["row_band"]
+    assert part["heat"]["row_band"]["y"] == whole["heat"]["label_h"] + 6 * 34  # 太: 5 pads, 小猫
+    for key in ("curves", "row", "pad_share", "self_weight", "query"):
+        assert part[key] == whole[key]
+    # another setting of the masks than the page shows: the whole view
+    other = compute("padding-mask", {"query": "太", "side": "left", "causal": True,
+                                     "shown": {"side": "right", "mask": True, "causal": True}})
+    assert other == whole

@@ -143,9 +143,23 @@ def _figures(side, causal, mask):
     }
 
 
-def view(query="小猫", side="right", mask=True, causal=False):
+# The page tells pycore which setting of the batch and the masks it shows (`shown`: side,
+# mask, causal; assets/widgets/padding-mask.js); when the reader only picks another query, the
+# view is the query's part alone: its row, curves and frame (the batch, the masks, the
+# heatmap's colours and the table stay as drawn). Without `shown`, the whole view.
+INPUTS = ("shown",)
+QUERY_PART = ("query", "side", "mask", "causal", "curves", "row", "row_alone", "pad_share",
+              "self_weight")
+
+
+def view(query="小猫", side="right", mask=True, causal=False, shown=None):
     """Every number the widget shows, and its picture, computed from the parameters."""
-    return _view(query, side, mask, causal)
+    whole = _view(query, side, mask, causal)
+    if shown != {"side": side, "mask": mask, "causal": causal}:
+        return whole
+    heat = whole["heat"]
+    return {**{k: whole[k] for k in QUERY_PART},
+            "heat": {"row_band": heat["row_band"], "selected_row": heat["selected_row"]}}
 
 
 @lru_cache(maxsize=None)
