@@ -71,8 +71,24 @@ def _step(i, scale):
     return ca, s, heat, curves
 
 
-def view(step=1, scale=CA.SCALE):
+# The page tells pycore the scale whose matrix it shows (`shown`: {"scale": ...};
+# assets/widgets/cross-attention.js): a step at the same scale then brings the step's part
+# alone, without the whole matrix, its cells' readouts and the encoder's features again.
+# Without `shown`, the whole view.
+INPUTS = ("shown",)
+STEP_HEAT = ("paths", "masked_d", "row_band", "selected_row")
+
+
+def view(step=1, scale=CA.SCALE, shown=None):
     """Every number the widget shows, and its picture, computed from the parameters."""
+    whole = _view(step, float(scale))
+    if shown != {"scale": float(scale)}:
+        return whole
+    part = {k: v for k, v in whole.items() if k not in ("matrix", "aligned", "features")}
+    return {**part, "heat": {k: whole["heat"][k] for k in STEP_HEAT}}
+
+
+def _view(step, scale):
     i = step - 1
     ca, s, heat, curves = _step(i, float(scale))
     weights = s["weights"]
