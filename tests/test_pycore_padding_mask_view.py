@@ -42,8 +42,21 @@ def test_without_it_the_pads_take_a_share():
 def test_the_masks_drawn():
     v = compute("padding-mask", {"causal": True})
 
+    def squares(m):
+        """(row, column, path) of every square of mask m, read back from its two paths: 17
+        units wide every 18 after the 16 of the labels; path 1 holds the masked squares."""
+        out = []
+        for k, path in enumerate(v[m]["paths"]):
+            for sq in path["d"].split("M")[1:]:
+                x, rest = sq.split(" ")
+                y, side = rest.split("h")[0], rest.split("h")[1].split("v")[0]
+                assert side == "17" and (float(x) - 16) % 18 == 0 == (float(y) - 16) % 18
+                out.append(((int(float(y)) - 16) // 18, (int(float(x)) - 16) // 18, k))
+        return out
+
     def hidden(m):
-        return {(k // 9, k % 9) for k, masked in enumerate(v[m]["masked"]) if masked}
+        return {(i, j) for i, j, k in squares(m) if k == 1}
+
     pad = hidden("pad_mask")
     assert pad == {(i, j) for i in range(9) for j in range(4, 9)}  # the pads' columns
     causal = hidden("causal_mask")
@@ -52,18 +65,11 @@ def test_the_masks_drawn():
     assert both == pad | causal and v["in_force"] == "padding 掩码 ∧ 因果掩码"
     assert v["combined"]["n_allowed"] == 4 * 5 // 2 + 5 * 4  # 10 in the triangle, pads' rows
     assert v["pad_mask"]["labels"] == ["小", "太", "累", "了"] + ["·"] * 5
-    # the squares drawn: 17 units wide every 18 after the 16 of the labels, the masked ones
-    # in the second path, one square per cell
+    # every one of the 81 squares drawn once, in one of the two paths
     for m in ("pad_mask", "causal_mask", "combined"):
-        drawn = []
-        for k, path in enumerate(v[m]["paths"]):
-            for sq in path["d"].split("M")[1:]:
-                x, rest = sq.split(" ")
-                y, side = rest.split("h")[0], rest.split("h")[1].split("v")[0]
-                assert side == "17" and (float(x) - 16) % 18 == 0 == (float(y) - 16) % 18
-                drawn.append(((int(float(y)) - 16) // 18, (int(float(x)) - 16) // 18, k))
-        assert sorted(drawn) == [(i, j, int((i, j) in hidden(m))) for i in range(9)
-                                 for j in range(9)]
+        assert sorted((i, j) for i, j, _ in squares(m)) == [(i, j) for i in range(9)
+                                                             for j in range(9)]
+    assert v["pad_mask"]["n_allowed"] == 36 and v["causal_mask"]["n_allowed"] == 45
     # the weights heatmap hides what the mask hides and frames the query's row
     assert [c["masked"] for c in v["heat"]["cells"]] == [(i, j) in both for i in range(9)
                                                          for j in range(9)]

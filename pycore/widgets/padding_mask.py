@@ -66,11 +66,10 @@ def mask_grid(T):
 
 
 def mask_marks(allowed, tokens):
-    """What one small mask shows: its labels, row by row which squares are masked, and its
-    squares as two paths (figure.cell_paths): the allowed ones, then the masked ones."""
+    """What one small mask shows: its labels, how many squares are allowed, and its squares as
+    two paths (figure.cell_paths): the allowed ones, then the masked ones."""
     allowed = np.asarray(allowed, dtype=bool)  # (T, T)
     return {"labels": [_short_label(t) for t in tokens],
-            "masked": (~allowed).ravel().tolist(),  # (T*T,) row-major
             "n_allowed": int(allowed.sum()),
             "paths": figure.cell_paths(~allowed, MASK_CELL, gap=1, n=2,
                                        x0=MASK_LABEL, y0=MASK_LABEL)}
