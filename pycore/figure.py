@@ -799,13 +799,14 @@ def seq_classes(values, lo, hi):
     return np.clip(np.floor((v - lo) / (hi - lo) * SEQ), 0, SEQ - 1).astype(int)
 
 
-def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
+def class_paths(classes, cell, *, cell_h=None, n=SEQ, x0=0.0, y0=0.0):
     """A large heatmap as one path per colour class, so that a figure of 784 cells is n
     elements: classes is a grid (rows of class indices 0..n-1; a negative one is not drawn),
-    cell i, j the square of side `cell` at (x0 + j cell, y0 + i cell); a run of one class
-    along a row is one rectangle. Returns [{c, d}] for c = 0..n-1 (d "" for a class no cell
-    has), to draw as <path data-seq=c d=...>. Coordinates as short as they can be written
-    (8, not 8.0)."""
+    cell i, j the square of side `cell` (cell x cell_h if given) at (x0 + j cell,
+    y0 + i cell_h); a run of one class along a row is one rectangle. Returns [{c, d}] for
+    c = 0..n-1 (d "" for a class no cell has), to draw as <path data-seq=c d=...>.
+    Coordinates as short as they can be written (8, not 8.0)."""
+    cell_h = cell if cell_h is None else cell_h
     import numpy as np
     grid = np.asarray(classes, dtype=int)
     h, w = grid.shape
@@ -815,14 +816,57 @@ def class_paths(classes, cell, *, n=SEQ, x0=0.0, y0=0.0):
     length = np.diff(np.append(first, h * w))  # a run ends where the next begins (or its row)
     i, j = np.divmod(first, w)
     xs = np.round(x0 + j * cell, 2).tolist()  # rounded like r(), written with :g (8, not 8.0)
-    ys = np.round(y0 + i * cell, 2).tolist()
+    ys = np.round(y0 + i * cell_h, 2).tolist()
     ws = np.round(length * cell, 2).tolist()
-    side = f"{r(cell):g}"
+    side = f"{r(cell_h):g}"
     parts = [[] for _ in range(n)]
     for x, y, width, c in zip(xs, ys, ws, grid.ravel()[first].tolist()):
         if 0 <= c < n:
             parts[c].append(f"M{x:g} {y:g}h{width:g}v{side}h-{width:g}z")
     return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
+
+
+def grid_path(rows, cols, w, h, *, x0=0.0, y0=0.0):
+    """The lines between (and around) the cells of a rows x cols grid of w x h cells at
+    (x0, y0), as one path: drawn over class_paths, the cells look outlined one by one."""
+    right, bottom = r(x0 + cols * w), r(y0 + rows * h)
+    across = [f"M{r(x0):g} {r(y0 + i * h):g}H{right:g}" for i in range(rows + 1)]
+    down = [f"M{r(x0 + j * w):g} {r(y0):g}V{bottom:g}" for j in range(cols + 1)]
+    return "".join(across + down)
+
+
+def cell_paths(classes, w, h=None, *, gap=0.0, n=SEQ, x0=0.0, y0=0.0):
+    """class_paths without merging: one rectangle per cell, so each cell keeps its own outline
+    (a grid line, a dashed mask) as a <rect> per cell would. classes is a grid of class
+    indices 0..n-1 (a negative one is not drawn); cell i, j is the w x h rectangle (h
+    defaults to w) at (x0 + j w, y0 + i h), less `gap` on its right and bottom. Returns
+    [{c, d}] for c = 0..n-1 (d "" for a class no cell has)."""
+    h = w if h is None else h
+    grid = np.asarray(classes, dtype=int)
+    rows, cols = grid.shape
+    i, j = np.divmod(np.arange(rows * cols), cols)  # (rows*cols,) row-major
+    xs = np.round(x0 + j * w, 2).tolist()
+    ys = np.round(y0 + i * h, 2).tolist()
+    dx, dy = f"{r(w - gap):g}", f"{r(h - gap):g}"
+    parts = [[] for _ in range(n)]
+    for x, y, c in zip(xs, ys, grid.ravel().tolist()):
+        if 0 <= c < n:
+            parts[c].append(f"M{x:g} {y:g}h{dx}v{dy}h-{dx}z")
+    return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
+
+
+def heatmap_paths(heat):
+    """The colours of a heatmap() as one path per colour class (its cells' squares, the
+    masked ones left out) and its masked cells as one more path: the page then rewrites at
+    most n + 1 `d` attributes whatever the matrix's size, and keeps one transparent cell per
+    entry only to point at (its readout). Returns {"paths": [{c, d}], "masked_d": d}."""
+    n = DIV if heat["legend"]["kind"] == "div" else SEQ
+    rows, cols = len(heat["rows"]), len(heat["cols"])
+    classes = np.full((rows, cols), -1, dtype=int)
+    for c in heat["cells"]:
+        classes[c["i"], c["j"]] = n if c["masked"] else c["c"]  # class n: the masked path
+    paths = cell_paths(classes, heat["cell"], n=n + 1, x0=heat["label_w"], y0=heat["label_h"])
+    return {"paths": paths[:n], "masked_d": paths[n]["d"]}
 
 
 def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label_w=44,

@@ -60,3 +60,15 @@ def test_the_last_step_ends_on_le():
     v = compute("cross-attention", {"step": 13})
     assert v["writes"] == "<eos>" and v["attended"] == "了"
     assert v["n_self"] == 13 and not any(c["masked"] for c in v["heat"]["cells"])
+
+
+def test_a_step_at_the_scale_on_the_page_sends_the_step_alone():
+    whole = compute("cross-attention", {"step": 4, "scale": 6.0})
+    part = compute("cross-attention", {"step": 4, "scale": 6.0, "shown": {"scale": 6.0}})
+    assert "matrix" not in part and "cells" not in part["heat"] and "features" not in part
+    assert part["heat"]["paths"] == whole["heat"]["paths"]
+    assert part["heat"]["row_band"]["y"] == whole["heat"]["label_h"] + 3 * whole["heat"]["cell"]
+    assert {k: v for k, v in part.items() if k != "heat"} == \
+        {k: v for k, v in whole.items() if k not in ("heat", "matrix", "aligned", "features")}
+    # the page shows another scale's matrix: the whole view
+    assert compute("cross-attention", {"step": 4, "scale": 6.0, "shown": {"scale": 1.0}}) == whole

@@ -423,3 +423,43 @@ def test_heatmap_sized_frames_the_selected_row_and_column_of_the_used_part():
     assert fig["row_band"] == {"x": 0, "y": 22 + 32, "w": 108, "h": 32}
     assert fig["col_band"] == {"x": 44, "y": 0, "w": 32, "h": 86}
     assert sum(not c["hidden"] for c in fig["cells"]) == 4 and len(fig["cells"]) == 16
+
+
+def test_cell_paths_draw_every_cell_as_its_own_square():
+    classes = [[0, 0, 2],
+               [2, -1, 2]]
+    paths = figure.cell_paths(classes, 10, gap=1, n=3, x0=5, y0=1)
+    assert [p["c"] for p in paths] == [0, 1, 2]
+    assert paths[0]["d"] == "M5 1h9v9h-9zM15 1h9v9h-9z"  # two squares, not one run
+    assert paths[1]["d"] == ""
+    assert paths[2]["d"] == "M25 1h9v9h-9zM5 11h9v9h-9zM25 11h9v9h-9z"
+    assert figure.cell_paths([[1]], 2.5, n=2)[1]["d"] == "M0 0h2.5v2.5h-2.5z"
+    # cells wider than tall: 7 x 18, the second row 18 lower
+    assert figure.cell_paths([[0], [0]], 7, 18, n=1, x0=44, y0=4)[0]["d"] == \
+        "M44 4h7v18h-7zM44 22h7v18h-7z"
+
+
+def test_heatmap_paths_hold_each_cell_of_its_class_and_the_masked_apart():
+    w = [[0.1, 0.9], [0.5, 0.5]]
+    masked = [[False, True], [False, False]]
+    heat = figure.heatmap(w, ["a", "b"], ["x", "y"], cell=30, lo=0.0, hi=1.0, masked=masked,
+                          label_w=40, label_h=20)
+    out = figure.heatmap_paths(heat)
+    assert len(out["paths"]) == figure.SEQ
+    # the class of 0.1 over [0, 1] is floor(0.9) = 0, of 0.5 floor(4.5) = 4; 0.9 is masked
+    assert out["paths"][0]["d"] == "M40 20h30v30h-30z"
+    assert out["paths"][4]["d"] == "M40 50h30v30h-30zM70 50h30v30h-30z"
+    assert out["masked_d"] == "M70 20h30v30h-30z"
+    assert all(p["d"] == "" for p in out["paths"] if p["c"] not in (0, 4))
+    # a diverging map has its DIV classes
+    div = figure.heatmap([[-1.0, 1.0]], ["a"], ["x", "y"], diverging=True)
+    assert [p["c"] for p in figure.heatmap_paths(div)["paths"]] == list(range(figure.DIV))
+
+
+def test_class_paths_of_cells_taller_than_wide_and_the_grid_over_them():
+    paths = figure.class_paths([[1, 1, 0], [0, 0, 0]], 7, cell_h=18, n=2, x0=44, y0=4)
+    assert paths[1]["d"] == "M44 4h14v18h-14z"
+    assert paths[0]["d"] == "M58 4h7v18h-7zM44 22h21v18h-21z"
+    # 2 x 3 cells: 3 lines across (y 4, 22, 40), 4 down (x 44, 51, 58, 65)
+    assert figure.grid_path(2, 3, 7, 18, x0=44, y0=4) == \
+        "M44 4H65M44 22H65M44 40H65M44 4V40M51 4V40M58 4V40M65 4V40"

@@ -42,8 +42,21 @@ def test_without_it_the_pads_take_a_share():
 def test_the_masks_drawn():
     v = compute("padding-mask", {"causal": True})
 
+    def squares(m):
+        """(row, column, path) of every square of mask m, read back from its two paths: 17
+        units wide every 18 after the 16 of the labels; path 1 holds the masked squares."""
+        out = []
+        for k, path in enumerate(v[m]["paths"]):
+            for sq in path["d"].split("M")[1:]:
+                x, rest = sq.split(" ")
+                y, side = rest.split("h")[0], rest.split("h")[1].split("v")[0]
+                assert side == "17" and (float(x) - 16) % 18 == 0 == (float(y) - 16) % 18
+                out.append(((int(float(y)) - 16) // 18, (int(float(x)) - 16) // 18, k))
+        return out
+
     def hidden(m):
-        return {(k // 9, k % 9) for k, masked in enumerate(v[m]["masked"]) if masked}
+        return {(i, j) for i, j, k in squares(m) if k == 1}
+
     pad = hidden("pad_mask")
     assert pad == {(i, j) for i in range(9) for j in range(4, 9)}  # the pads' columns
     causal = hidden("causal_mask")
@@ -52,7 +65,11 @@ def test_the_masks_drawn():
     assert both == pad | causal and v["in_force"] == "padding 掩码 ∧ 因果掩码"
     assert v["combined"]["n_allowed"] == 4 * 5 // 2 + 5 * 4  # 10 in the triangle, pads' rows
     assert v["pad_mask"]["labels"] == ["小", "太", "累", "了"] + ["·"] * 5
-    assert len(v["grid"]["cells"]) == 81 and v["grid"]["cells"][10] == {"x": 16 + 18, "y": 16 + 18}
+    # every one of the 81 squares drawn once, in one of the two paths
+    for m in ("pad_mask", "causal_mask", "combined"):
+        assert sorted((i, j) for i, j, _ in squares(m)) == [(i, j) for i in range(9)
+                                                             for j in range(9)]
+    assert v["pad_mask"]["n_allowed"] == 36 and v["causal_mask"]["n_allowed"] == 45
     # the weights heatmap hides what the mask hides and frames the query's row
     assert [c["masked"] for c in v["heat"]["cells"]] == [(i, j) in both for i in range(9)
                                                          for j in range(9)]
@@ -82,3 +99,18 @@ def test_the_batch_grid_and_the_curves():
     widths = [c["sw"] for c in v["curves"]["curves"]]
     assert widths.index(max(widths)) == 7  # 累 looks most at itself (its state feature)
     assert all(c["masked"] for c in v["curves"]["curves"][:5])
+
+
+def test_a_new_query_on_the_same_masks_sends_its_part_alone():
+    whole = compute("padding-mask", {"query": "太", "side": "left", "causal": True})
+    part = compute("padding-mask", {"query": "太", "side": "left", "causal": True,
+                                    "shown": {"side": "left", "mask": True, "causal": True}})
+    assert "batch" not in part and "weights" not in part and "paths" not in part["heat"]
+    assert part["heat"]["row_band"] == whole["heat"]["row_band"]
+    assert part["heat"]["row_band"]["y"] == whole["heat"]["label_h"] + 6 * 34  # 太: 5 pads, 小猫
+    for key in ("curves", "row", "pad_share", "self_weight", "query"):
+        assert part[key] == whole[key]
+    # another setting of the masks than the page shows: the whole view
+    other = compute("padding-mask", {"query": "太", "side": "left", "causal": True,
+                                     "shown": {"side": "right", "mask": True, "causal": True}})
+    assert other == whole

@@ -34,15 +34,17 @@ PARAMS = {
 
 
 # The page asks for its live views with live=True and gets only what a live view rebinds: a
-# heatmap cell's colour, readout and mask, a bar's top and height and its texts (the slots'
-# places never change). The build and the tests get the whole picture.
+# heatmap's colours (one path per class, figure.heatmap_paths) and its cells' readouts, a
+# bar's top and height and its texts (the slots' places never change). The build and the
+# tests get the whole picture.
 INPUTS = ("live",)
-CELL_LIVE = ("c", "say", "masked")
+CELL_LIVE = ("say",)
 BAR_LIVE = ("y", "h", "ty", "text", "say")
 
 
 def _lean_heat(heat):
     return {"cells": [{k: c[k] for k in CELL_LIVE} for c in heat["cells"]],
+            "paths": heat["paths"], "masked_d": heat["masked_d"],
             "legend": heat["legend"], "row_band": heat["row_band"], "col_band": heat["col_band"]}
 
 
@@ -64,6 +66,7 @@ def _heat(matrix, masked, lo, hi, query_pos, cols, digits):
     for c in heat["cells"]:
         if c["masked"]:
             c["say"] = f"{rows[c['i']]} → {cols[c['j']]}：被因果掩码挡住"
+    heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
     return heat
 
 

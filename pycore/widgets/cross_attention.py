@@ -33,9 +33,10 @@ PARAMS = {
 }
 
 
-# What templates/widgets/_marks.html live_heatmap reads of a cell (at build time and live): a
-# cell's value and its text at 2 digits are not drawn (its readout says the value), and
-# leaving them out makes the view that goes to the page a quarter lighter.
+# What a cell of the view keeps: templates/widgets/_marks.html live_heatmap draws the colours
+# from the paths (figure.heatmap_paths) and reads a cell's place and readout; a cell's value
+# and its text at 2 digits are not drawn (its readout says the value), and leaving them out
+# makes the view that goes to the page a quarter lighter.
 HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
 
 
@@ -62,6 +63,7 @@ def _step(i, scale):
     cells = [{**c, "masked": c["i"] > i} for c in full["cells"]]
     heat = {**full, "cells": cells, "selected_row": i,
             "row_band": {**full["row_band"], "y": full["label_h"] + i * CELL}}
+    heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
     curves = figure.cross_curves(
         TARGET, SOURCE, weights, i, width=CURVES_W, height=170,
         dim=[k > i for k in range(N_STEPS)], top_prefix="t", bottom_prefix="s",
@@ -69,8 +71,24 @@ def _step(i, scale):
     return ca, s, heat, curves
 
 
-def view(step=1, scale=CA.SCALE):
+# The page tells pycore the scale whose matrix it shows (`shown`: {"scale": ...};
+# assets/widgets/cross-attention.js): a step at the same scale then brings the step's part
+# alone, without the whole matrix, its cells' readouts and the encoder's features again.
+# Without `shown`, the whole view.
+INPUTS = ("shown",)
+STEP_HEAT = ("paths", "masked_d", "row_band", "selected_row")
+
+
+def view(step=1, scale=CA.SCALE, shown=None):
     """Every number the widget shows, and its picture, computed from the parameters."""
+    whole = _view(step, float(scale))
+    if shown != {"scale": float(scale)}:
+        return whole
+    part = {k: v for k, v in whole.items() if k not in ("matrix", "aligned", "features")}
+    return {**part, "heat": {k: whole["heat"][k] for k in STEP_HEAT}}
+
+
+def _view(step, scale):
     i = step - 1
     ca, s, heat, curves = _step(i, float(scale))
     weights = s["weights"]

@@ -56,22 +56,23 @@ MASK_LABEL = 16   # the small masks' label band (left and top)
 
 
 def mask_grid(T):
-    """The small masks' common layout: one square per (query, key), labels left and on top.
+    """The small masks' common layout: a square per (query, key), labels left and on top.
     The masks differ only in which squares are masked (mask_marks)."""
     side = MASK_LABEL + T * MASK_CELL
     return {"width": side, "height": side, "label": MASK_LABEL,
-            "cells": [{"x": MASK_LABEL + j * MASK_CELL, "y": MASK_LABEL + i * MASK_CELL}
-                      for i in range(T) for j in range(T)],
             "cols": [{"x": MASK_LABEL + j * MASK_CELL + MASK_CELL / 2} for j in range(T)],
             "rows": [{"y": MASK_LABEL + i * MASK_CELL + MASK_CELL / 2 + 4} for i in range(T)],
             "size": MASK_CELL - 1}
 
 
 def mask_marks(allowed, tokens):
-    """What one small mask shows: its labels and, row by row, which squares are masked."""
+    """What one small mask shows: its labels, how many squares are allowed, and its squares as
+    two paths (figure.cell_paths): the allowed ones, then the masked ones."""
+    allowed = np.asarray(allowed, dtype=bool)  # (T, T)
     return {"labels": [_short_label(t) for t in tokens],
-            "masked": [bool(not a) for a in np.asarray(allowed).ravel()],  # (T*T,) row-major
-            "n_allowed": int(np.asarray(allowed).sum())}
+            "n_allowed": int(allowed.sum()),
+            "paths": figure.cell_paths(~allowed, MASK_CELL, gap=1, n=2,
+                                       x0=MASK_LABEL, y0=MASK_LABEL)}
 
 
 def batch_grid(tokens):
@@ -89,7 +90,8 @@ def batch_grid(tokens):
             "height": len(tokens) * (BATCH_H + 6), "cells": cells, "rows": rows}
 
 
-# What templates/widgets/_marks.html live_heatmap reads of a cell (at build time and live): a
+# What a cell of the view keeps: templates/widgets/_marks.html live_heatmap draws the colours
+# from the paths (figure.heatmap_paths) and reads a cell's place and readout; a
 # cell's value and its text at 2 digits are not drawn (its readout says the value), and
 # leaving them out makes the view that goes to the page a fifth lighter.
 HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
@@ -115,6 +117,7 @@ def _figures(side, causal, mask):
     heat = figure.heatmap(weights, labels, labels, cell=CELL, lo=0.0, hi=1.0, masked=~allowed,
                           selected_row=0, label_w=48)
     heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
+    heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
     n_pads = int((~real).sum())
     in_force = ("padding 掩码 ∧ 因果掩码" if mask and causal else "padding 掩码" if mask
                 else "因果掩码" if causal else "不加掩码")
@@ -139,9 +142,23 @@ def _figures(side, causal, mask):
     }
 
 
-def view(query="小猫", side="right", mask=True, causal=False):
+# The page tells pycore which setting of the batch and the masks it shows (`shown`: side,
+# mask, causal; assets/widgets/padding-mask.js); when the reader only picks another query, the
+# view is the query's part alone: its row, curves and frame (the batch, the masks, the
+# heatmap's colours and the table stay as drawn). Without `shown`, the whole view.
+INPUTS = ("shown",)
+QUERY_PART = ("query", "side", "mask", "causal", "curves", "row", "row_alone", "pad_share",
+              "self_weight")
+
+
+def view(query="小猫", side="right", mask=True, causal=False, shown=None):
     """Every number the widget shows, and its picture, computed from the parameters."""
-    return _view(query, side, mask, causal)
+    whole = _view(query, side, mask, causal)
+    if shown != {"side": side, "mask": mask, "causal": causal}:
+        return whole
+    heat = whole["heat"]
+    return {**{k: whole[k] for k in QUERY_PART},
+            "heat": {"row_band": heat["row_band"], "selected_row": heat["selected_row"]}}
 
 
 @lru_cache(maxsize=None)

@@ -131,6 +131,8 @@ def fixed():
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]  # causal: never seen
     stream = figure.dense_heatmap(np.zeros((T, D_MODEL)), blank, [""] * D_MODEL, readout=False,
                                   **STREAM)
+    stream["grid_d"] = figure.grid_path(T, D_MODEL, STREAM["cell_w"], STREAM["cell_h"],
+                                        x0=stream["label_w"], y0=stream["label_h"])
     ffn = figure.dense_heatmap(np.zeros((192 // FFN_COLUMNS, FFN_COLUMNS)),
                                [f"{FFN_COLUMNS * k}" for k in range(192 // FFN_COLUMNS)],
                                [""] * FFN_COLUMNS, cell_w=FFN_CELL, cell_h=FFN_CELL,
@@ -277,7 +279,12 @@ def stream_part(words, stage):
     top = np.argmax(np.abs(m), axis=1)  # (T,)
     say = np.array([f"「{w}」：长度 {n:.2f}，绝对值最大的是第 {j} 维（{m[i, j]:.2f}）"
                     for i, (w, n, j) in enumerate(zip(words, size.tolist(), top.tolist()))])
-    return {"stream": {"c": heat["cells"]["c"], "legend": heat["legend"], "say": say,
+    # the colours as one path per class (576 cells: the page rewrites 9 `d`, not 576 classes;
+    # the lines between the cells are fixed: geometry.stream.grid_d)
+    paths = figure.class_paths(heat["cells"]["c"].reshape(m.shape), STREAM["cell_w"],
+                               cell_h=STREAM["cell_h"], n=figure.DIV, x0=heat["label_w"],
+                               y0=heat["label_h"])
+    return {"stream": {"paths": paths, "legend": heat["legend"], "say": say,
                        "norms": size, "text": STAGE_TEXT[kind_of(stage)],
                        "caption": f"{STREAM_CAPTION[kind_of(stage)]}（{m.shape[0]} × {m.shape[1]}）"}}
 

@@ -112,3 +112,43 @@ def assert_drawn(root, view, *, min_count=1):
         else:
             assert shown == str(expected), f"{name}={path}: page {shown!r}, pycore {expected!r}"
     return len(drawn)
+
+
+def heat_cells(root, svg="svg.heat"):
+    """[(data-tokens or None, colour class (an int) or "masked")] per pointing cell, in the
+    page's order (the view's), for a heatmap drawn as one path per class
+    (figure.heatmap_paths, _marks.html heatmap and live_heatmap): each square of the paths
+    is matched with the cell at the same place. Every cell must be drawn by exactly one
+    square, of the cell's size."""
+    drawn = root.evaluate("""(root, svg) => {
+        const fig = root.querySelector(svg);
+        const cells = [...fig.querySelectorAll('rect.cell.hit')];
+        const at = new Map(cells.map((c, k) =>
+            [`${c.getAttribute('x')} ${c.getAttribute('y')} ${c.getAttribute('width')}`, k]));
+        const out = cells.map(() => null), errors = [];
+        for (const p of fig.querySelectorAll('path.cells')) {
+            const cls = p.hasAttribute('data-masked') ? 'masked'
+                : Number(p.dataset.seq ?? p.dataset.div);
+            for (const sq of (p.getAttribute('d') || '').split('M').slice(1)) {
+                const [, x, y, side] = sq.match(/^(\\S+) (\\S+)h(\\S+)v/);
+                const k = at.get(`${x} ${y} ${side}`);
+                if (k === undefined) errors.push(`not a cell: M${sq}`);
+                else if (out[k] !== null) errors.push(`twice: M${sq}`);
+                else out[k] = cls;
+            }
+        }
+        return { out: cells.map((c, k) => [c.dataset.tokens ?? null, out[k]]), errors };
+    }""", svg)
+    assert not drawn["errors"], f"squares that are not one cell each: {drawn['errors'][:3]}"
+    missing = [k for k, (_, cls) in enumerate(drawn["out"]) if cls is None]
+    assert not missing, f"cells not drawn: {missing[:5]}"
+    return [tuple(x) for x in drawn["out"]]
+
+
+def assert_heat(root, heat, *, svg="svg.heat"):
+    """The heatmap's colours are pycore's: every cell of the view's heatmap() is drawn with its
+    class, or as masked (heat_cells reads the page)."""
+    shown = heat_cells(root, svg)
+    assert [cls for _, cls in shown] == \
+        ["masked" if c["masked"] else c["c"] for c in heat["cells"]]
+    return shown

@@ -3,7 +3,16 @@ assets/widgets/alibi-rope.js)."""
 import math
 
 from pycore import alibi_rope as R
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, params_of, pycore_view,
+                                   updates)
+
+HEATS = {"penalty": ".alibi-heats .panel:nth-child(1) svg.heat",
+         "weights": ".alibi-heats .panel:nth-child(2) svg.heat"}
+
+
+def assert_heats(root, view):
+    """Both heatmaps' colours and masked cells are pycore's; [(tokens, class)] of each."""
+    return [assert_heat(root, view[k], svg=svg) for k, svg in HEATS.items()]
 
 TOKENS = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
 
@@ -28,6 +37,7 @@ def test_static_numbers_equal_pycore(browser, server):
     view = pycore_view("alibi-rope", **params_of(root))
     assert_shows(root, view, min_count=9 * 9)
     assert_drawn(root, view, min_count=2 * 72)
+    assert_heats(root, view)
     # chapter 6: the row of 它 without positions, with head 3, with RoPE
     assert [column(root, "w_before")[j] for j in (0, 3, 1)] == [0.2101, 0.1397, 0.0929]
     assert round(column(root, "w_alibi")[0], 3) == 0.153
@@ -44,6 +54,7 @@ def test_heads_move_the_penalty_and_the_row(book_pages):
     view = pycore_view("alibi-rope", head=1)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heats(root, view)
     # the penalty is -m |i - j| with m = 1/2, the query 它 at position 5
     assert column(root, "bias") == [-0.5 * abs(5 - j) for j in range(9)]
     assert root.locator('[data-bind="best.alibi.token"]').inner_text() == "它"
@@ -58,6 +69,7 @@ def test_heads_move_the_penalty_and_the_row(book_pages):
     view = pycore_view("alibi-rope", head=8)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heats(root, view)
     assert float(band.get_attribute("y")) == heat["label_h"] + 7 * heat["cell"]
     assert root.locator('[data-bind="best.alibi.w"]').inner_text() == "0.208"
     assert root.locator('[data-bind="slope_text"]').inner_text() == "1/256"
@@ -70,6 +82,7 @@ def test_rope_frequency_and_bar_heights(book_pages):
     view = pycore_view("alibi-rope", theta=0.1)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heats(root, view)
     w = column(root, "w_rope")
     assert round(w[0], 3) == 0.196  # chapter 6
     # the bars are the weights on one axis: height / plot height = weight / top
@@ -103,7 +116,8 @@ def test_query_and_causal_mask(book_pages):
     assert_shows(root, view)
     assert_drawn(root, view)
     # the three keys after 它 are masked in both heatmaps and get no weight
-    assert root.locator(".alibi-heats .cell[data-masked]").count() == 2 * 8 * 3
+    heats = assert_heats(root, view)
+    assert sum(cls == "masked" for heat in heats for _, cls in heat) == 2 * 8 * 3
     assert column(root, "w_alibi")[6:] == [0.0] * 3
     assert [round(column(root, "w_alibi")[j], 3) for j in (0, 3)] == [0.218, 0.211]  # chapter 6
     for k in range(3):
@@ -121,4 +135,5 @@ def test_reset_restores_the_block(book_pages):
     view = pycore_view("alibi-rope", **params)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heats(root, view)
     assert slider(root, "head").input_value() == "3"

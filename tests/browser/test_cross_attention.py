@@ -1,6 +1,7 @@
 """Browser tests of the cross-attention widget (pycore/widgets/cross_attention.py,
 assets/widgets/cross-attention.js)."""
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, heat_cells, params_of,
+                                   pycore_view, updates)
 
 SCALE = "input[type=range][data-control=scale]"
 
@@ -14,10 +15,9 @@ def plus(root):
 
 
 def coloured_rows(root):
-    """The heatmap's rows that have at least one cell drawn (not masked)."""
-    return root.evaluate("""root => [...new Set([...root.querySelectorAll('svg.heat rect.cell')]
-        .filter(c => !c.hasAttribute('data-masked'))
-        .map(c => c.dataset.tokens.split(' ')[0]))]""")
+    """The heatmap's rows that have at least one cell drawn (not masked), top to bottom."""
+    rows = {tokens.split(" ")[0] for tokens, cls in heat_cells(root) if cls != "masked"}
+    return sorted(rows, key=lambda t: int(t[1:]))
 
 
 def thickest_curve(root):
@@ -34,7 +34,8 @@ def test_cross_attention_static_numbers_equal_pycore(browser, server):
     assert root.get_attribute("data-state") == "static"
     view = pycore_view("cross-attention", **params_of(root))
     assert_shows(root, view, min_count=13 * 9 + 9 * 2 + 10)
-    assert_drawn(root, view, min_count=13 * 9 * 4 + 9 * 5)
+    assert_drawn(root, view, min_count=13 * 9 * 2 + 10 + 9 * 5)
+    assert_heat(root, view["heat"])
     assert text(root, "attended_weight") == "0.765" and coloured_rows(root) == ["t0"]
     page.close()
 
@@ -47,6 +48,7 @@ def test_stepping_fills_the_alignment_row_by_row(book_pages):
     view = pycore_view("cross-attention", step=2)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert (text(root, "writes"), text(root, "attended"), text(root, "attended_weight"),
             text(root, "second_weight")) == ("cat", "小猫", "0.765", "0.115")
     assert coloured_rows(root) == ["t0", "t1"] and thickest_curve(root) == "t1 s0"
@@ -57,6 +59,7 @@ def test_stepping_fills_the_alignment_row_by_row(book_pages):
     view = pycore_view("cross-attention", step=4)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert (text(root, "writes"), text(root, "attended"), text(root, "attended_weight")) == \
         ("not", "没有", "0.640")
     assert text(root, "self_keys") == "<bos> the cat did" and thickest_curve(root) == "t3 s1"
@@ -73,18 +76,16 @@ def test_the_last_step_and_its_alignment(book_pages):
     view = pycore_view("cross-attention", step=13)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert text(root, "writes") == "<eos>" and text(root, "attended") == "了"
     assert len(coloured_rows(root)) == 13
     # every row's darkest cell is the aligned source word (the colour class of the largest)
-    darkest = root.evaluate("""root => {
-        const rows = {};
-        root.querySelectorAll('svg.heat rect.cell').forEach(c => {
-            const [t, s] = c.dataset.tokens.split(' ');
-            const k = Number(c.dataset.seq);
-            if (!(t in rows) || k > rows[t][0]) rows[t] = [k, s];
-        });
-        return Object.keys(rows).sort((a, b) => a.slice(1) - b.slice(1)).map(t => rows[t][1]);
-    }""")
+    rows = {}
+    for tokens, k in assert_heat(root, view["heat"]):
+        t, s = tokens.split(" ")
+        if t not in rows or k > rows[t][0]:
+            rows[t] = (k, s)
+    darkest = [rows[t][1] for t in sorted(rows, key=lambda t: int(t[1:]))]
     source = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
     assert [source[int(s[1:])] for s in darkest] == view["aligned"]
     assert plus(root).is_disabled()
@@ -97,6 +98,7 @@ def test_the_scale_flattens_the_row(book_pages):
     view = pycore_view("cross-attention", step=2, scale=1.0)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert text(root, "attended_weight") == "0.184" and text(root, "scale") == "1.0"
     widths = root.evaluate("""root => [...root.querySelectorAll('.curves path.curve')]
         .map(p => Number(p.getAttribute('stroke-width')))""")
@@ -113,4 +115,5 @@ def test_reset_restores_the_block(book_pages):
     view = pycore_view("cross-attention", **params)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert coloured_rows(root) == ["t0"]

@@ -1,6 +1,7 @@
 """Browser tests of the padding-mask widget (pycore/widgets/padding_mask.py,
 assets/widgets/padding-mask.js)."""
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, heat_cells, params_of,
+                                   pycore_view, updates)
 
 
 def text(root, path):
@@ -15,12 +16,10 @@ def switch(root, name):
     return root.locator(f"[data-control={name}][role=switch]")
 
 
-def masked_cells(root, fig):
-    """(row, column) of the cells drawn masked in the heatmap bound to `fig`."""
-    return root.evaluate(f"""root => [...root.querySelectorAll('rect.cell')]
-        .filter(c => (c.dataset.attr || '').includes('={fig}.cells.')
-                     && c.hasAttribute('data-masked'))
-        .map(c => c.dataset.tokens.split(' ').map(Number))""")
+def masked_cells(root):
+    """(row, column) of the cells drawn masked in the weights' heatmap, row-major."""
+    return sorted(tuple(map(int, tokens.split(" ")))
+                  for tokens, cls in heat_cells(root) if cls == "masked")
 
 
 def pad_boxes(root):
@@ -36,14 +35,15 @@ def test_padding_mask_static_numbers_equal_pycore(browser, server):
     assert root.get_attribute("data-state") == "static"
     view = pycore_view("padding-mask", **params_of(root))
     assert_shows(root, view, min_count=81 + 9)
-    assert_drawn(root, view, min_count=4 * 81)
+    assert_drawn(root, view, min_count=2 * 81 + 10)
+    assert_heat(root, view["heat"])
     assert text(root, "pad_share") == "0.000"
     page.close()
 
 
 def test_without_the_padding_mask_the_pads_take_weight(book_pages):
     root = book_pages("padding-mask").widget("padding-mask")
-    assert sorted(map(tuple, masked_cells(root, "heat"))) == \
+    assert masked_cells(root) == \
         [(i, j) for i in range(9) for j in range(4, 9)]
     before = updates(root)
     switch(root, "mask").click()
@@ -52,9 +52,10 @@ def test_without_the_padding_mask_the_pads_take_weight(book_pages):
     view = pycore_view("padding-mask", mask=False)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert (text(root, "pad_share"), text(root, "self_weight"), text(root, "change")) == \
         ("0.487", "0.2205", "0.300")
-    assert masked_cells(root, "heat") == []  # nothing hidden: the pads' columns take weight
+    assert masked_cells(root) == []  # nothing hidden: the pads' columns take weight
     widths = root.evaluate("""root => [...root.querySelectorAll('.curves path.curve')]
         .map(p => Number(p.getAttribute('stroke-width')))""")
     assert widths == [c["sw"] for c in view["curves"]["curves"]]
@@ -72,12 +73,14 @@ def test_left_padding_needs_the_mask_even_with_the_causal_one(book_pages):
     view = pycore_view("padding-mask", side="left", causal=True)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert text(root, "in_force") == "padding 掩码 ∧ 因果掩码"
     assert text(root, "self_weight") == "1.0000"  # 小猫 is first of its sentence: alone
     switch(root, "mask").click()
     view = pycore_view("padding-mask", side="left", causal=True, mask=False)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert text(root, "pad_share") == "0.688" and text(root, "in_force") == "因果掩码"
     # the query's frame sits on row 5 (小猫 after five pads)
     band = root.locator("svg.heat rect.band").last
@@ -88,6 +91,7 @@ def test_left_padding_needs_the_mask_even_with_the_causal_one(book_pages):
     view = pycore_view("padding-mask", side="left", causal=True, mask=False, query="太")
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert text(root, "pad_share") == f"{view['pad_share']:.3f}" != "0.000"
 
 
@@ -98,6 +102,7 @@ def test_right_pads_sit_behind_the_causal_mask(book_pages):
     view = pycore_view("padding-mask", causal=True, mask=False)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert text(root, "pad_share") == "0.000"
     assert text(root, "verdict") == "pad 都在右边，因果掩码已经把它们挡在后面"
 
@@ -111,4 +116,5 @@ def test_reset_restores_the_block(book_pages):
     view = pycore_view("padding-mask", **params)
     assert_shows(root, view)
     assert_drawn(root, view)
+    assert_heat(root, view["heat"])
     assert pad_boxes(root) == [False] * 4 + [True] * 5
