@@ -488,16 +488,22 @@ LESSONS = {
              "print(f\"改了 {changed} 格\")\n"
              "same(X, view[\"x\"])\n"
              "same(changed, view[\"n_changed\"])"),
-            ("预览的是语义头在查询词那一行的权重：$W_Q$ 是单位矩阵，只有代词那一行换成你设的"
-             "数；$W_K$、$W_V$ 是单位矩阵。打分除以 $\\sqrt{6}$ 再 softmax。",
+            ("预览的是语义头在查询词那一行的权重，算在你的句子上（词板上的词用它的固定特征）："
+             "$W_Q$ 是单位矩阵，只有代词那一行换成你设的数；$W_K$、$W_V$ 是单位矩阵。"
+             "打分除以 $\\sqrt{6}$ 再 softmax。句子里没有的查询词换成“它”。",
+             "tokens = ex[\"tokens\"]  # 句子里的词（你可能增删过）\n"
+             "S = np.array([example.features_of(ex, t) for t in tokens])  # (n, 6)\n"
              "W_q = np.eye(6)\n"
              "W_q[5] = ex[\"pronoun\"]  # 代词那一行：它要找什么\n"
-             "i = example.TOKENS.index(params[\"query\"])\n"
-             "s = (X[i] @ W_q) @ X.T / np.sqrt(6)  # (9,)：查询词对每个词的分数\n"
+             "query = params[\"query\"] if params[\"query\"] in tokens else \"它\"\n"
+             "i = tokens.index(query)\n"
+             "s = (S[i] @ W_q) @ S.T / np.sqrt(6)  # (n,)：查询词对每个词的分数\n"
              "w = np.exp(s - s.max()); w = w / w.sum()\n"
-             "print(dict(zip(example.TOKENS, np.round(w, 3).tolist())))\n"
-             "same(w, view[\"row\"])\n"
-             "assert example.TOKENS[int(np.argmax(w))] == view[\"top\"][\"token\"]"),
+             "print(query, dict(zip(tokens, np.round(w, 3).tolist())))\n"
+             "n = len(tokens)\n"
+             "assert query == view[\"query\"]\n"
+             "same(w, view[\"row\"][:n])  # 图有 12 个位置，多出的为 0\n"
+             "assert tokens[int(np.argmax(w))] == view[\"top\"][\"token\"]"),
         ],
     },
     "alibi-rope": {
