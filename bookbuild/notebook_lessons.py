@@ -477,15 +477,16 @@ LESSONS = {
         "title": "改写运行示例",
         "keys": ["query", "x", "pronoun", "n_changed", "changes", "row", "top"],
         "steps": [
-            ("小部件先检查改过的例子：每格取整并夹到 0 到 2 之间；再数出哪些格与书中的不同。"
-             "没有改过（params 里没有 example）时就是书中的例子。",
+            ("小部件先检查改过的例子：每格取整并夹到 0 到 2 之间；再数出哪些格与书中的不同，"
+             "句子增删过词也算一处。没有改过（params 里没有 example）时就是书中的例子。",
              "from pycore import example\n"
              "ex, problem = example.resolve_example(params.get(\"example\"))  # 坏的例子：书中的\n"
              "book = example.default_example()\n"
              "X, X_book = np.array(ex[\"x\"]), np.array(book[\"x\"])  # 各 (9, 6)\n"
              "changed = np.sum(X != X_book) + np.sum(np.array(ex[\"pronoun\"])\n"
              "                                       != np.array(book[\"pronoun\"]))\n"
-             "print(f\"改了 {changed} 格\")\n"
+             "changed += ex[\"tokens\"] != book[\"tokens\"]  # 句子换过：一处\n"
+             "print(f\"改了 {changed} 处\")\n"
              "same(X, view[\"x\"])\n"
              "same(changed, view[\"n_changed\"])"),
             ("预览的是语义头在查询词那一行的权重，算在你的句子上（词板上的词用它的固定特征）："
