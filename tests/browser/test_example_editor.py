@@ -515,3 +515,16 @@ def test_the_preview_follows_the_chips_and_reset_brings_the_books_back(open_page
     assert_preview(page, book.TOKENS, "它")
     assert page.editor().locator(".key-figure .big").inner_text() == "0.2101"
     assert page.url_example() is None and page.errors == []
+
+
+def test_a_twelve_token_preview_fits_a_phone(browser, open_page):
+    """At 390 px the 12 bars shrink with the chart (one unit per px at most): the chart stays
+    inside the widget and the page does not scroll sideways."""
+    phone = browser.new_context(viewport={"width": 390, "height": 800})
+    page = open_page("04-attention.html?example=" + json.dumps({"tokens": TWELVE}),
+                     context=phone)
+    assert_preview(page, TWELVE, "它")
+    box = page.editor().locator("svg.bar-chart").bounding_box()
+    assert box["width"] < 30 + 34 * 12  # narrower than its viewBox: scaled down to fit
+    assert page.page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.errors == []
