@@ -477,27 +477,34 @@ LESSONS = {
         "title": "改写运行示例",
         "keys": ["query", "x", "pronoun", "n_changed", "changes", "row", "top"],
         "steps": [
-            ("小部件先检查改过的例子：每格取整并夹到 0 到 2 之间；再数出哪些格与书中的不同。"
-             "没有改过（params 里没有 example）时就是书中的例子。",
+            ("小部件先检查改过的例子：每格取整并夹到 0 到 2 之间；再数出哪些格与书中的不同，"
+             "句子增删过词也算一处。没有改过（params 里没有 example）时就是书中的例子。",
              "from pycore import example\n"
              "ex, problem = example.resolve_example(params.get(\"example\"))  # 坏的例子：书中的\n"
              "book = example.default_example()\n"
              "X, X_book = np.array(ex[\"x\"]), np.array(book[\"x\"])  # 各 (9, 6)\n"
              "changed = np.sum(X != X_book) + np.sum(np.array(ex[\"pronoun\"])\n"
              "                                       != np.array(book[\"pronoun\"]))\n"
-             "print(f\"改了 {changed} 格\")\n"
+             "changed += ex[\"tokens\"] != book[\"tokens\"]  # 句子换过：一处\n"
+             "print(f\"改了 {changed} 处\")\n"
              "same(X, view[\"x\"])\n"
              "same(changed, view[\"n_changed\"])"),
-            ("预览的是语义头在查询词那一行的权重：$W_Q$ 是单位矩阵，只有代词那一行换成你设的"
-             "数；$W_K$、$W_V$ 是单位矩阵。打分除以 $\\sqrt{6}$ 再 softmax。",
+            ("预览的是语义头在查询词那一行的权重，算在你的句子上（词板上的词用它的固定特征）："
+             "$W_Q$ 是单位矩阵，只有代词那一行换成你设的数；$W_K$、$W_V$ 是单位矩阵。"
+             "打分除以 $\\sqrt{6}$ 再 softmax。句子里没有的查询词换成“它”。",
+             "tokens = ex[\"tokens\"]  # 句子里的词（你可能增删过）\n"
+             "S = np.array([example.features_of(ex, t) for t in tokens])  # (n, 6)\n"
              "W_q = np.eye(6)\n"
              "W_q[5] = ex[\"pronoun\"]  # 代词那一行：它要找什么\n"
-             "i = example.TOKENS.index(params[\"query\"])\n"
-             "s = (X[i] @ W_q) @ X.T / np.sqrt(6)  # (9,)：查询词对每个词的分数\n"
+             "query = params[\"query\"] if params[\"query\"] in tokens else \"它\"\n"
+             "i = tokens.index(query)\n"
+             "s = (S[i] @ W_q) @ S.T / np.sqrt(6)  # (n,)：查询词对每个词的分数\n"
              "w = np.exp(s - s.max()); w = w / w.sum()\n"
-             "print(dict(zip(example.TOKENS, np.round(w, 3).tolist())))\n"
-             "same(w, view[\"row\"])\n"
-             "assert example.TOKENS[int(np.argmax(w))] == view[\"top\"][\"token\"]"),
+             "print(query, dict(zip(tokens, np.round(w, 3).tolist())))\n"
+             "n = len(tokens)\n"
+             "assert query == view[\"query\"]\n"
+             "same(w, view[\"row\"][:n])  # 图有 12 个位置，多出的为 0\n"
+             "assert tokens[int(np.argmax(w))] == view[\"top\"][\"token\"]"),
         ],
     },
     "alibi-rope": {

@@ -151,8 +151,8 @@ def is_default(ex):
 
 
 def embeddings(ex):
-    """(9, 6) float matrix X of a checked example: its rows for the book's nine tokens (a
-    widget that does not follow a changed sentence yet)."""
+    """(9, 6) float matrix X of a checked example: its rows for the book's nine tokens, the
+    rows the editor's grid edits, whatever the sentence (sentence_embeddings: the sentence's)."""
     return np.array(ex["x"], dtype=float)
 
 
@@ -167,19 +167,6 @@ def features_of(ex, token):
 def sentence_embeddings(ex):
     """(n, 6) float matrix X of the example's sentence, one row per token of ex["tokens"]."""
     return np.array([features_of(ex, t) for t in ex["tokens"]], dtype=float)
-
-
-def is_book_sentence(ex):
-    return ex["tokens"] == TOKENS
-
-
-# What a widget that keeps the book's nine tokens says when the reader's sentence differs.
-SENTENCE_NOTE = ("这张图还只画书中的 9 个词：你增删的词没有画进来"
-                 "（改过的特征和 W_Q 已经算进去）。")
-
-
-def sentence_note(ex):
-    return "" if is_book_sentence(ex) else SENTENCE_NOTE
 
 
 def semantic_head_of(ex):

@@ -1075,6 +1075,27 @@ def attention_curves_slots(tokens, row, query, slots, *, masked=None, **kw):
     return fig
 
 
+def bars_slots(values, labels, slots, *, slot=34, axis_space=30, **kw):
+    """bars() for a list whose length changes between views (at most `slots` values, e.g. a
+    row over the sentence): every slot keeps its place, `slot` units wide after the axis, so
+    the page redraws the same elements; viewbox and vw (the width in px: one unit per px)
+    frame the n used ones, and the unused ones (value 0, `hidden`: no label, value or
+    readout) lie outside it. The grid lines and the baseline end at vw. kw: bars()'."""
+    values = [float(v) for v in values][:slots]
+    n = len(values)
+    names = [str(t) for t in labels][:n] + [""] * (slots - n)
+    # the spare zeros change no autoscaled end: bars() puts 0 on the axis anyway
+    fig = bars(values + [0.0] * (slots - n), names, width=axis_space + slots * slot,
+               axis_space=axis_space, **kw)
+    for k, b in enumerate(fig["bars"]):
+        b["hidden"] = k >= n
+        if b["hidden"]:
+            b.update(text="", say="", label="")
+    vw = axis_space + n * slot
+    fig.update({"slots": slots, "n": n, "vw": vw, "viewbox": f"0 0 {vw} {fig['height']}"})
+    return fig
+
+
 def heatmap_sized(matrix, tokens, slots, *, selected_row, selected_col, lo, hi, masked=None,
                   **kw):
     """heatmap_slots() over a sentence (rows and columns both its tokens), with the selected

@@ -50,7 +50,8 @@ MOVED = {
     "encoder-layer": {"step": 4, "layout": "pre",  # and a sentence of the reader's
                       "example": {**EDITED, "tokens": ["小狗", "没有", "过", "马路", "因为",
                                                        "它", "很", "饿", "了", "它们"]}},
-    "example-editor": {"query": "累", "head": False, "example": EDITED},
+    "example-editor": {"query": "小狗", "head": False,  # a sentence of 5, palette tokens in
+                       "example": {**EDITED, "tokens": ["小狗", "马路", "因为", "它", "饿"]}},
     "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
                  "dtype": "int8",  # six tokens, a prompt of 2: steps 1..4, step 5 shown as 4
                  "example": {**EDITED, "tokens": ["小猫", "马路", "小狗", "因为", "它", "累"]}},

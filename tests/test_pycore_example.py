@@ -7,6 +7,7 @@ import pytest
 
 from pycore import example
 from pycore.widgets import compute, plain
+from tests.reference import softmax_row
 
 
 def road_alive():
@@ -107,7 +108,7 @@ def test_the_editor_reports_what_changed():
     assert view["changes"] == "马路「有生命」 0 → 1；W_Q 代词行「代词」 0 → 1"
     assert view["canonical"] == {**road_alive(), "pronoun": [1, 1, 0, 0, 0, 1]}
     assert view["cells"][3][1] == {"v": 1, "on": "true", "changed": True,
-                                   "say": "马路「有生命」 = 1（书中是 0）"}
+                                   "say": "马路「有生命」 = 1（书中是 0）", "at": "3"}
     book = compute("example-editor", {"example": example.default_example()})
     assert book["canonical"] is None and book["n_changed"] == 0
     assert compute("example-editor", {"example": "junk"})["problem_text"]
@@ -129,7 +130,6 @@ def test_a_sentence_takes_palette_tokens_with_their_features():
     assert x[0].tolist() == [1, 1, 0, 0, 0, 0] and x[3].tolist() == [1, 0, 0, 0, 0, 0]
     assert x[5].tolist() == [0, 0, 0, 0, 0, 1] and x[6].tolist() == [0, 0, 0, 0, 1, 0]
     assert example.embeddings(ex).shape == (9, 6)  # the book's rows stay for other widgets
-    assert example.sentence_note(ex) and not example.sentence_note(example.default_example())
 
 
 def test_a_book_token_keeps_its_edited_features_in_a_new_sentence():
@@ -261,3 +261,100 @@ def test_embedding_draws_the_readers_sentence():
     # a pick the sentence lacks falls back: A to its first token, B to its last
     view = compute("embedding", {"a": "小猫", "b": "马路", "example": {"tokens": tokens}})
     assert (view["a"], view["b"]) == ("小狗", "累")
+
+
+# --- the editor's preview over the reader's sentence ----------------------------------------
+
+def test_the_editor_previews_a_four_token_sentence():
+    """小狗 汽车 它 饿: 它's query is W_Q's pronoun row (1 1 0 0 0 0); it scores 2 with 小狗
+    (实体 + 有生命), 1 with 汽车 (实体), 0 with 它 and 饿. The bars keep 12 slots of 34
+    units after a 30-unit axis; the plot runs from y 132 (0) up to y 16 (1)."""
+    tokens = ["小狗", "汽车", "它", "饿"]
+    view = compute("example-editor", {"query": "它", "example": {"tokens": tokens}})
+    e2, e1 = math.exp(2 / math.sqrt(6)), math.exp(1 / math.sqrt(6))
+    total = e2 + e1 + 2
+    weights = [e2 / total, e1 / total, 1 / total, 1 / total]
+    assert view["query"] == "它" and view["index"] == 2 and view["n"] == 4
+    assert view["sentence"] == tokens
+    assert view["row"][:4] == pytest.approx(weights) and view["row"][4:] == [0.0] * 8
+    scores = [2 / math.sqrt(6), 1 / math.sqrt(6), 0, 0]
+    assert [s for s, _ in view["row_table"]] == pytest.approx(scores + [0] * 8)
+    assert [w for _, w in view["row_table"]] == pytest.approx(weights + [0] * 8)
+    assert view["top"]["token"] == "小狗" and view["top"]["weight"] == pytest.approx(e2 / total)
+    assert view["sentence_x"][:4] == [[1, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0],
+                                      [0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 1, 0]]
+    assert view["sentence_x"][4:] == [[0] * 6] * 8
+    # the picker: one button per token, its value the token as JSON; the spare ones hidden
+    assert [(s["label"], s["value"], s["hidden"]) for s in view["slots"][:5]] == \
+        [("小狗", '"小狗"', False), ("汽车", '"汽车"', False), ("它", '"它"', False),
+         ("饿", '"饿"', False), ("", False, True)]
+    bars = view["bars"]
+    assert (bars["vw"], bars["viewbox"]) == (30 + 4 * 34, "0 0 166 150")
+    assert len(bars["bars"]) == 12 and [b["hidden"] for b in bars["bars"]] == [False] * 4 + \
+        [True] * 8
+    for k, (b, w) in enumerate(zip(bars["bars"], weights)):
+        assert (b["x"], b["w"]) == (round(30 + 34 * k + 34 * 0.125, 2), 25.5)
+        assert b["h"] == pytest.approx(w * 116, abs=0.006)
+        assert b["y"] == pytest.approx(132 - w * 116, abs=0.006)
+        assert b["label"] == tokens[k] and b["text"] == f"{w:.3f}"
+        assert b["say"] == f"它 → {tokens[k]}：{w:.4f}"
+    assert all(b["label"] == b["text"] == b["say"] == "" and b["h"] == 0
+               for b in bars["bars"][4:])
+    shown_ticks = [(t["y"], t["label"]) for t in bars["ticks"] if not t["hidden"]]
+    assert bars["baseline"] == 132 and shown_ticks[-1] == (16, "1.0")  # the axis ends at 1
+    # the grid's book tokens link to their places in the sentence (none of the nine is in it
+    # but 它, the sixth book token and the sentence's third)
+    assert view["book_at"] == [""] * 5 + ["2"] + [""] * 3
+    assert view["cells"][5][0]["at"] == "2" and view["cells"][0][0]["at"] == ""
+
+
+def hand_row(ex, query):
+    """The semantic head's row of `query` over the sentence, with loops: q = x W_Q (W_Q the
+    identity with the pronoun row in place of its last row), scores q . x_j / sqrt(6)."""
+    features = {t: row for t, row in zip(example.TOKENS, ex["x"])}
+    features.update({t: f for t, (f, _) in example.PALETTE.items()})
+    w_q = [[1.0 if r == c else 0.0 for c in range(6)] for r in range(6)]
+    w_q[5] = list(ex["pronoun"])
+    x_i = features[query]
+    q = [sum(x_i[r] * w_q[r][c] for r in range(6)) for c in range(6)]
+    scores = [sum(a * b for a, b in zip(q, features[t])) / math.sqrt(6) for t in ex["tokens"]]
+    return scores, softmax_row(scores)
+
+
+@pytest.mark.parametrize("query", ["它", "小猫", "它们", "饿", "马路"])
+def test_the_editor_previews_an_edited_twelve_token_sentence(query):
+    """Edited features and pronoun row, and a sentence of 12 with palette tokens: every
+    query's row is the one worked with loops; one the sentence lacks (马路) gives 它's."""
+    x = example.default_example()["x"]
+    x[0][4] = 2  # 小猫 gets a doubled 状态
+    tokens = ["小猫", "没有", "过", "因为", "它", "太", "累", "了", "小狗", "它们", "饿", "汽车"]
+    raw = {"x": x, "pronoun": [1, 0, 0, 0, 1, 1], "tokens": tokens}
+    ex = example.checked_example(raw)
+    view = compute("example-editor", {"query": query, "example": raw})
+    used = query if query in tokens else "它"
+    scores, weights = hand_row(ex, used)
+    assert view["query"] == used and view["index"] == tokens.index(used) and view["n"] == 12
+    assert view["row"] == pytest.approx(weights)
+    assert np.allclose(view["row_table"], [[s, w] for s, w in zip(scores, weights)])
+    best = max(range(12), key=lambda j: (weights[j], -j))
+    assert view["top"] == {"token": tokens[best], "weight": pytest.approx(weights[best])}
+    bars = view["bars"]
+    assert bars["vw"] == 30 + 12 * 34 and not any(b["hidden"] for b in bars["bars"])
+    assert [b["label"] for b in bars["bars"]] == tokens
+    assert [b["h"] for b in bars["bars"]] == pytest.approx([w * 116 for w in weights],
+                                                           abs=0.006)
+    assert view["book_at"] == ["0", "1", "2", "", "3", "4", "5", "6", "7"]  # 马路 is out
+
+
+def test_bars_slots_keep_their_places_for_any_length():
+    """A slot keeps its x whatever the number of values; the frame grows by one slot each."""
+    from pycore import figure
+    three = figure.bars_slots([0.5, 0.25, 1.0], "abc", 5, top=1.0, slot=40, axis_space=20)
+    five = figure.bars_slots([0.1] * 5, "abcde", 5, top=1.0, slot=40, axis_space=20)
+    assert [b["x"] for b in three["bars"]] == [b["x"] for b in five["bars"]] == \
+        [20 + 40 * k + 5 for k in range(5)]
+    assert (three["vw"], five["vw"], three["viewbox"]) == (140, 220, "0 0 140 170")
+    assert [b["hidden"] for b in three["bars"]] == [False, False, False, True, True]
+    assert [b["label"] for b in three["bars"]] == ["a", "b", "c", "", ""]
+    # heights on the 0..1 axis: from y 152 (0) up to y 16 (1), 136 units
+    assert [b["h"] for b in three["bars"][:3]] == [68.0, 34.0, 136.0]

@@ -9,20 +9,27 @@ semantic head, the row every chapter's experiment watches.
 
 The sentence itself is edited too: a token is removed from it, or added from the palette
 (pycore.example.PALETTE, or a book token removed before) at a chosen position. The view gives
-MAX_TOKENS slots of the sentence and one row per token of the palette, hidden when unused."""
+MAX_TOKENS slots of the sentence and one row per token of the palette, hidden when unused.
+The preview is over the reader's sentence (n = MIN_TOKENS..MAX_TOKENS tokens): its bars
+(figure.bars_slots), the query picker and the 数值 tables keep MAX_TOKENS slots, filled by
+the view (unused ones hidden, tables padded with zeros). The grid stays the book's nine
+tokens: it edits their rows, and a palette token's features are fixed."""
+import json
+
 import numpy as np
 
 from .. import figure
 from ..attention import attention
 from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, MIN_TOKENS, PALETTE, PRONOUN, TOKENS,
-                       default_example, embeddings, features_of, resolve_example,
-                       semantic_head_of, sentence_note)
+                       default_example, features_of, resolve_example, semantic_head_of,
+                       sentence_embeddings)
 
 INPUTS = ("example",)  # the reader's dict, from the page (never a block parameter)
 
 PARAMS = {
-    "query": {"type": "choice", "choices": TOKENS, "default": "它",
-              "help": "the token whose row of the semantic head is previewed"},
+    "query": {"type": "choice", "choices": ALL_TOKENS, "default": PRONOUN,
+              "help": "the token whose row of the semantic head is previewed (它 if the "
+                      "sentence lacks it)"},
     "head": {"type": "bool", "default": True,
              "help": "show the semantic head's parts: W_Q's pronoun row and the query's row "
                      "(off in chapters before attention)"},
@@ -51,8 +58,9 @@ def changes(ex):
 
 
 def sentence_slots(tokens):
-    """The sentence in MAX_TOKENS slots, each with its remove button's state: 它 stays, and
-    a sentence of MIN_TOKENS keeps every token."""
+    """The sentence in MAX_TOKENS slots, each with its remove button's state (它 stays, and
+    a sentence of MIN_TOKENS keeps every token) and its query button's value (the token as
+    JSON, False when unused: the button has no value)."""
     out = []
     for k in range(MAX_TOKENS):
         t = tokens[k] if k < len(tokens) else ""
@@ -60,6 +68,7 @@ def sentence_slots(tokens):
         why = ("「它」是各图要问的代词，不能删" if t == PRONOUN else
                f"句子至少要有 {MIN_TOKENS} 个词")
         out.append({"label": t, "hidden": not t, "locked": str(bool(locked)).lower(),
+                    "value": json.dumps(t, ensure_ascii=False) if t else False,
                     "say": (f"从句子里删去「{t}」" if not locked else f"「{t}」：{why}")
                     if t else ""})
     return out
@@ -93,37 +102,62 @@ def cell(label, value, book_value):
             "say": say}
 
 
+def padded(m, rows):
+    """m (n, c) as a list of `rows` rows, zero rows added (a table's unused slots)."""
+    m = np.asarray(m, dtype=float)
+    out = np.zeros((rows, m.shape[1]))
+    out[:m.shape[0]] = m
+    return out.tolist()
+
+
+def preview(ex, x, query):
+    """The semantic head over the example's sentence, X (n, 6): (the query used, its index,
+    its row of scores and of weights, n floats each). A query the sentence lacks falls back
+    to 它."""
+    tokens = ex["tokens"]
+    w_q, w_k, w_v = semantic_head_of(ex)
+    weights, _, scores = attention(x @ w_q, x @ w_k, x @ w_v)  # (n, n): scale 1, / sqrt(6)
+    query = query if query in tokens else PRONOUN
+    i = tokens.index(query)
+    return query, i, scores[i].tolist(), weights[i].tolist()
+
+
 def view(query, head, example=None):
     ex, problem = resolve_example(example)
     book = default_example()
-    x = embeddings(ex)  # (9, 6)
-    w_q, w_k, w_v = semantic_head_of(ex)
-    weights = attention(x @ w_q, x @ w_k, x @ w_v)[0]  # (9, 9), scale 1: divided by sqrt(6)
-    i = TOKENS.index(query)
-    strongest = int(np.argmax(weights[i]))
+    tokens, n = ex["tokens"], len(ex["tokens"])
+    x = sentence_embeddings(ex)  # (n, 6)
+    query, i, scores, row = preview(ex, x, query)
+    strongest = row.index(max(row))  # the first of equal weights, as np.argmax
+    spare = [0.0] * (MAX_TOKENS - n)
     diff = changes(ex)
-    chart = figure.bars(weights[i], TOKENS, top=1.0, digits=3, height=150)
-    for b, t in zip(chart["bars"], TOKENS):
+    chart = figure.bars_slots(row, tokens, MAX_TOKENS, top=1.0, digits=3, height=150)
+    for b, t in zip(chart["bars"], tokens):
         b["say"] = f"{query} → {t}：{figure.fmt(b['value'], 4)}"
+    # where each book token stands in the sentence ("" if it is not there): the grid's rows
+    # light up with the sentence's bars and query buttons (linking.js data-tokens)
+    at = [str(tokens.index(t)) if t in tokens else "" for t in TOKENS]
+    cells = [[{**cell(f"{TOKENS[r]}「{FEATURES[j]}」", ex["x"][r][j], book["x"][r][j]),
+               "at": at[r]} for j in range(len(FEATURES))] for r in range(len(TOKENS))]
     return {
         "tokens": TOKENS, "features": FEATURES, "query": query, "index": i, "head": head,
-        "x": ex["x"], "pronoun": ex["pronoun"],
-        "cells": [[cell(f"{TOKENS[r]}「{FEATURES[j]}」", ex["x"][r][j], book["x"][r][j])
-                   for j in range(len(FEATURES))] for r in range(len(TOKENS))],
+        "x": ex["x"], "pronoun": ex["pronoun"], "cells": cells, "book_at": at,
         "pronoun_cells": [cell(f"W_Q 代词行「{FEATURES[j]}」", ex["pronoun"][j],
                                book["pronoun"][j]) for j in range(len(FEATURES))],
         "canonical": canonical(ex),
-        "sentence": ex["tokens"], "n": len(ex["tokens"]),
-        "slots": sentence_slots(ex["tokens"]), "palette": palette_rows(ex),
-        "positions": positions(ex["tokens"]),
-        "full": len(ex["tokens"]) >= MAX_TOKENS,
-        "note": sentence_note(ex),
+        "sentence": tokens, "n": n,
+        "slots": sentence_slots(tokens), "palette": palette_rows(ex),
+        "positions": positions(tokens),
+        "full": n >= MAX_TOKENS,
         "problem": problem,
         "problem_text": "链接里的例子无法使用，这里显示的是书中的例子。" if problem else "",
         "n_changed": len(diff),
         "changes": "；".join(f"{name} {a} → {b}" for name, a, b in diff)
                    or "和书中的例子相同",
-        "row": weights[i],
-        "top": {"token": TOKENS[strongest], "weight": weights[i, strongest]},
+        "row": row + spare,  # (MAX_TOKENS,): the query's weights, the spare slots 0
+        "sentence_x": padded(x, MAX_TOKENS),  # (n, 6) in MAX_TOKENS rows
+        # the 数值 table of the query's row: score (q·k / sqrt(6)) and weight for each key
+        "row_table": [[s, w] for s, w in zip(scores + spare, row + spare)],
+        "top": {"token": tokens[strongest], "weight": row[strongest]},
         "bars": chart,
     }

@@ -7,6 +7,7 @@ book's example, and junk in the URL shows the book's example without an error.
 Each test opens pages of its own (a fresh browser context each): an edited example must not
 leak into the pages other tests share."""
 import json
+import math
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -24,9 +25,10 @@ CHAPTERS = {
     "08-decoder.html": ["attention"],
     "09-sampling.html": ["kv-cache"],
 }
-# the widgets that draw the reader's sentence: every one over the example
+# the widgets that draw the reader's sentence: every one over the example, the editor's
+# preview too
 DRAW_THE_SENTENCE = {"attention", "embedding", "permutation", "kv-cache", "encoder-layer",
-                     "multi-head"}
+                     "multi-head", "example-editor"}
 ROAD_ALIVE = book.default_example()["x"]
 ROAD_ALIVE[3][1] = 1  # 马路 gets 有生命: the experiment of chapters 3, 4, 6 and 8
 EDITED = {"x": ROAD_ALIVE}
@@ -395,12 +397,134 @@ def test_every_widget_draws_a_changed_sentence(open_page, href):
     page = open_page(href + "?example=" + json.dumps({"tokens": tokens}))
     assert page.sentence() == tokens
     assert_follows(page, {"tokens": tokens})
-    for name in CHAPTERS[href]:
+    # the editor's preview too, where it has one (head = false: none before attention)
+    names = CHAPTERS[href] + ["example-editor"] * bool(page.editor().locator("svg").count())
+    assert ("example-editor" in names) == (href != "03-embeddings.html")
+    for name in names:
         labels = drawn_labels(page, name)
         assert "小狗" in labels and "没有" not in labels, (name, labels)
     page.editor().locator("[data-action=reset]").click()
     assert_follows(page, None)
-    for name in CHAPTERS[href]:
+    for name in names:
         labels = drawn_labels(page, name)
         assert "小狗" not in labels and "没有" in labels, (name, labels)
+    assert page.errors == []
+
+
+# --- the editor's preview: the semantic head's row over the reader's sentence ---------------
+
+TWELVE = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了", "小狗", "它们", "饿"]
+FOUR = ["小狗", "汽车", "它", "饿"]
+
+
+def visible_texts(root, selector):
+    """The trimmed texts of the elements under root a reader sees (hidden slots left out)."""
+    return root.locator(selector).evaluate_all(
+        "els => els.filter(e => e.getClientRects().length).map(e => e.textContent.trim())")
+
+
+def assert_preview(page, tokens, query):
+    """The editor's preview shows pycore's view of the sentence `tokens` for `query`: every
+    number and bound attribute, one bar, picker button and table row per token, the query's
+    weights (computed here from the view's own inputs: the sentence's X and the head), and
+    the bars framed: each used bar inside the chart, the chart inside the widget."""
+    editor = page.editor()
+    params = {**params_of(editor), "query": query}  # the block's, with the query picked
+    view = pycore_view("example-editor", **params, example={"tokens": tokens})
+    assert view["sentence"] == tokens and view["query"] == query
+    assert_shows(editor, view, min_count=len(tokens) * 2)
+    assert_drawn(editor, view, min_count=len(tokens) * 4)
+    assert visible_texts(editor, ".bar-chart .bar .label") == tokens
+    assert editor.locator(".bar-chart .bar:not([data-hidden])").count() == len(tokens)
+    assert visible_texts(editor, "[data-control=query] [data-value]") == tokens
+    assert visible_texts(editor, 'table[data-matrix="row_table"] tbody th') == tokens
+    assert editor.locator("[data-control=query] [aria-checked=true]").inner_text() == query
+    assert editor.locator(".key-figure [data-bind=query]").inner_text() == query
+    # the weights, from the features and W_Q's pronoun row: softmax(q . x_j / sqrt(6))
+    ex = book.checked_example({"tokens": tokens})
+    rows = [book.features_of(ex, t) for t in tokens]
+    x = rows[tokens.index(query)]
+    # q = x W_Q, W_Q the identity with the pronoun row in place of its last row
+    q = [x[c] * (c != 5) + x[5] * ex["pronoun"][c] for c in range(6)]
+    e = [math.exp(sum(a * b for a, b in zip(q, k)) / math.sqrt(6)) for k in rows]
+    shown = [float(t) for t in visible_texts(editor, 'table[data-matrix="row_table"] td')[1::2]]
+    assert shown == pytest.approx([x / sum(e) for x in e], abs=5e-5)
+    svg = editor.locator("svg.bar-chart")
+    box = svg.bounding_box()
+    widget = editor.bounding_box()
+    assert box["x"] >= widget["x"] - 0.5 and box["x"] + box["width"] <= \
+        widget["x"] + widget["width"] + 0.5
+    marks = editor.locator(".bar-chart .bar:not([data-hidden]) .mark")
+    for k in range(marks.count()):
+        b = marks.nth(k).bounding_box() or {"x": box["x"], "width": 0}  # a zero bar: no box
+        assert box["x"] <= b["x"] and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
+    return view
+
+
+@pytest.mark.parametrize("tokens", [FOUR, TWELVE])
+def test_the_preview_draws_the_sentence_in_the_link(open_page, tokens):
+    page = open_page("04-attention.html?example=" + json.dumps({"tokens": tokens}))
+    assert page.sentence() == tokens
+    view = assert_preview(page, tokens, "它")
+    # the chart frames the used bars: one 34-unit slot each after the 30-unit axis
+    svg = page.editor().locator("svg.bar-chart")
+    assert svg.get_attribute("viewBox") == f"0 0 {30 + 34 * len(tokens)} 150"
+    assert view["bars"]["vw"] == 30 + 34 * len(tokens)
+    assert_follows(page, {"tokens": tokens})
+    assert page.errors == []
+
+
+def test_a_query_is_picked_by_click_and_by_keyboard(open_page):
+    page = open_page("04-attention.html?example=" + json.dumps({"tokens": TWELVE}))
+    picker = page.editor().locator("[data-control=query]")
+    picker.locator("""[data-value='"小狗"']""").click()
+    assert_preview(page, TWELVE, "小狗")
+    page.page.keyboard.press("ArrowRight")  # the focus and the choice move to 它们
+    page.page.wait_for_function(
+        "() => document.querySelector('[data-widget=\"example-editor\"] .key-figure "
+        "[data-bind=query]').textContent === '它们'", timeout=20_000)
+    assert_preview(page, TWELVE, "它们")
+    page.page.keyboard.press("End")  # the last token of the sentence, not a spare slot
+    page.page.wait_for_function(
+        "() => document.querySelector('[data-widget=\"example-editor\"] .key-figure "
+        "[data-bind=query]').textContent === '饿'", timeout=20_000)
+    assert_preview(page, TWELVE, "饿")
+    assert page.errors == []
+
+
+def test_the_preview_follows_the_chips_and_reset_brings_the_books_back(open_page):
+    page = open_page("04-attention.html")
+    assert_preview(page, book.TOKENS, "它")
+    page.editor().locator("[data-control=query] [data-value='\"马路\"']").click()
+    assert_preview(page, book.TOKENS, "马路")
+    chip(page, "马路").click()  # the query leaves the sentence: the preview asks for 它
+    tokens = [t for t in book.TOKENS if t != "马路"]
+    assert page.sentence() == tokens
+    assert_preview(page, tokens, "它")
+    add(page, "小狗", after="小猫")
+    add(page, "饿", after="累")
+    tokens = ["小猫", "小狗", "没有", "过", "因为", "它", "太", "累", "饿", "了"]
+    assert page.sentence() == tokens
+    assert_preview(page, tokens, "它")
+    # 它 splits its attention between the two animate entities
+    weights = visible_texts(page.editor(), 'table[data-matrix="row_table"] td')[1::2]
+    assert weights[0] == weights[1] and float(weights[0]) > float(weights[2])
+    assert_follows(page, {"tokens": tokens})
+    page.editor().locator("[data-action=reset]").click()
+    assert page.sentence() == book.TOKENS
+    assert_preview(page, book.TOKENS, "它")
+    assert page.editor().locator(".key-figure .big").inner_text() == "0.2101"
+    assert page.url_example() is None and page.errors == []
+
+
+def test_a_twelve_token_preview_fits_a_phone(browser, open_page):
+    """At 390 px the 12 bars shrink with the chart (one unit per px at most): the chart stays
+    inside the widget and the page does not scroll sideways."""
+    phone = browser.new_context(viewport={"width": 390, "height": 800})
+    page = open_page("04-attention.html?example=" + json.dumps({"tokens": TWELVE}),
+                     context=phone)
+    assert_preview(page, TWELVE, "它")
+    box = page.editor().locator("svg.bar-chart").bounding_box()
+    assert box["width"] < 30 + 34 * 12  # narrower than its viewBox: scaled down to fit
+    assert page.page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.errors == []
