@@ -90,7 +90,8 @@ export function wireControls(root, widget) {
       syncs.push((state) => {
         const chosen = JSON.stringify(state[name]);
         let current = null;
-        options().forEach((b) => {
+        // every button, also a slot left without a value by a shorter list (its check goes)
+        el.querySelectorAll("[aria-checked]").forEach((b) => {
           const on = b.dataset.value === chosen;
           b.setAttribute("aria-checked", String(on));
           if (on) current = b;

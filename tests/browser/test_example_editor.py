@@ -528,3 +528,14 @@ def test_a_twelve_token_preview_fits_a_phone(browser, open_page):
     assert box["width"] < 30 + 34 * 12  # narrower than its viewBox: scaled down to fit
     assert page.page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.errors == []
+
+
+def test_a_shorter_sentence_leaves_one_checked_query(open_page):
+    """The build checks the book's 它 in slot 5; in a four-token link that slot is empty and
+    hidden, and the one checked button is the visible 它."""
+    tokens = ["它", "累", "小猫", "了"]
+    page = open_page("04-attention.html?example=" + json.dumps({"tokens": tokens}))
+    group = page.page.locator('[data-widget="attention"] [data-control=query]').first
+    checked = group.locator("[aria-checked=true]")
+    assert checked.count() == 1
+    assert checked.inner_text() == "它" and checked.is_visible()
