@@ -14,6 +14,7 @@ import pytest
 
 from pycore import example as book
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view
+from tests.browser.settle import settle
 
 # the chapters whose experiments edit the example, and the widgets there that follow it
 CHAPTERS = {
@@ -61,10 +62,12 @@ class Page:
         return self.editor().locator(f'.ex-cell[data-row="{row}"][data-col="{col}"]')
 
     def url_example(self):
+        settle(self.page)  # the URL is written once the page has caught up (example.js)
         raw = parse_qs(urlsplit(self.page.url).query).get("example")
         return json.loads(raw[0]) if raw else None
 
     def stored_example(self):
+        settle(self.page)
         raw = self.page.evaluate("() => localStorage.getItem('tbook-example')")
         return json.loads(raw) if raw else None
 
