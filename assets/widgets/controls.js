@@ -88,7 +88,13 @@ export function wireControls(root, widget) {
       });
       roving(el, options, pick);
       syncs.push((state) => {
-        const chosen = JSON.stringify(state[name]);
+        // the reader's pick; when no button offers it (a token the sentence lacks), what the
+        // view used instead (its fallback, e.g. 它), and the pick comes back with its token
+        let chosen = JSON.stringify(state[name]);
+        const offered = options().some((b) => b.dataset.value === chosen);
+        if (!offered && widget.view?.[name] !== undefined) {
+          chosen = JSON.stringify(widget.view[name]);
+        }
         let current = null;
         // every button, also a slot left without a value by a shorter list (its check goes)
         el.querySelectorAll("[aria-checked]").forEach((b) => {

@@ -4,8 +4,7 @@
 // says what changed. What is special here: the grid of entries (a click switches one between
 // 0 and 1; the grid is one Tab stop, the arrow keys move in it), the sentence (a token's chip
 // removes it; a palette button adds its token at the chosen position; each group is one Tab
-// stop with the arrow keys inside), 重置, which also restores the book's example, and the
-// query picker when the sentence lacks the reader's pick.
+// stop with the arrow keys inside), and 重置, which also restores the book's example.
 import { liveWidget } from "./common.js";
 import { roving } from "./controls.js";
 import { currentExample, setExample, settleExample } from "./example.js";
@@ -47,19 +46,7 @@ export function mount(root, runtime) {
     keepTabStop(chips);
     keepTabStop(adds);
   };
-  // the picker shows the query previewed (the view's): a pick the sentence lacks gives 它's
-  // row, and comes back if its token does; a slot left unused is never the checked one
-  const picker = root.querySelector("[data-control=query]");
-  const sync = () => {
-    const used = widget.view?.query;
-    if (!picker || used === undefined) return;
-    picker.querySelectorAll("button").forEach((b) => {
-      const on = b.dataset.value === JSON.stringify(used);
-      b.setAttribute("aria-checked", String(on));
-      b.tabIndex = on ? 0 : -1;
-    });
-  };
-  const widget = liveWidget(root, tracked, { draw, sync });
+  const widget = liveWidget(root, tracked, { draw });
 
   const edited = (view) => ({
     x: view.x.map((row) => [...row]), pronoun: [...view.pronoun], tokens: [...view.sentence],
