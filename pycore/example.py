@@ -150,12 +150,6 @@ def is_default(ex):
     return ex == default_example()
 
 
-def embeddings(ex):
-    """(9, 6) float matrix X of a checked example: its rows for the book's nine tokens, the
-    rows the editor's grid edits, whatever the sentence (sentence_embeddings: the sentence's)."""
-    return np.array(ex["x"], dtype=float)
-
-
 def features_of(ex, token):
     """The six features of `token` in a checked example: the edited row of a book token, the
     palette's fixed one of another."""
