@@ -171,6 +171,12 @@ def semantic_head_of(ex):
 
 
 def example_key(ex):
-    """A hashable key of a checked example's features and W_Q (for caches of views over the
-    book's nine tokens: the sentence is not in it)."""
-    return (tuple(map(tuple, ex["x"])), tuple(ex["pronoun"]))
+    """A hashable key of a checked example, (x, pronoun, tokens) as tuples: for caches of the
+    parts of a view that only the example decides."""
+    return tuple(map(tuple, ex["x"])), tuple(ex["pronoun"]), tuple(ex["tokens"])
+
+
+def example_of_key(key):
+    """The checked example back from its example_key."""
+    x, pronoun, tokens = key
+    return {"x": [list(row) for row in x], "pronoun": list(pronoun), "tokens": list(tokens)}

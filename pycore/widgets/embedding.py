@@ -19,8 +19,8 @@ from functools import lru_cache
 import numpy as np
 
 from .. import figure, vectors
-from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, example_key, resolve_example,
-                       sentence_embeddings)
+from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, example_key, example_of_key,
+                       resolve_example, sentence_embeddings)
 from .attention import padded, slots
 
 # What the page already displays ({"example": ...}) is an input of the view, not a block
@@ -81,12 +81,13 @@ def fixed(ex):
     """What no choice changes: the similarity matrices and the three heatmaps of a checked
     example's sentence. Computed once per example (the reader's picks only move the frames);
     callers must not modify it."""
-    return _fixed(example_key(ex), tuple(ex["tokens"]))
+    return _fixed(example_key(ex))
 
 
 @lru_cache(maxsize=4)
-def _fixed(key, tokens):
-    e = sentence_embeddings({"x": key[0], "tokens": tokens})  # (n, 6)
+def _fixed(key):
+    tokens = key[2]
+    e = sentence_embeddings(example_of_key(key))  # (n, 6)
     dots, cosines = similarity_matrices(e)  # each (n, n)
     table = table_heatmap(e, tokens)
     dot_heat = pairwise(dots, tokens, lambda s, t, x: f"{s} · {t} = {figure.fmt(x, 0)}", 0)

@@ -25,8 +25,8 @@ import functools
 import numpy as np
 
 from .. import encoder, ffn, figure
-from ..example import (MAX_TOKENS, example_key, resolve_example, semantic_head_of,
-                       sentence_embeddings)
+from ..example import (MAX_TOKENS, example_key, example_of_key, resolve_example,
+                       semantic_head_of, sentence_embeddings)
 from .attention import padded, slots
 
 LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
@@ -113,23 +113,18 @@ def ffn_hidden(layout, steps=None):
     return ffn.relu(v @ w["w1"] + w["b1"])  # (n, 24)
 
 
-def sentence_key(ex):
-    """A hashable key of a checked example: its features and W_Q, and its sentence."""
-    return example_key(ex), tuple(ex["tokens"])
-
-
 def layout_steps(layout, ex):
     """What a layout and a checked example decide, whatever the step (the weights are fixed,
     so moving to another step only picks another one): the steps over the example's sentence,
     the step list's names, the FFN's hidden layer with its picture, the sentence's slots.
     Callers must not modify it."""
-    return _layout_steps(layout, sentence_key(ex))
+    return _layout_steps(layout, example_key(ex))
 
 
 @functools.lru_cache(maxsize=8)
 def _layout_steps(layout, key):
-    (x, pronoun), tokens = key
-    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun), "tokens": list(tokens)}
+    ex = example_of_key(key)
+    tokens = key[2]
     steps = encoder.encoder_steps(layout, x=sentence_embeddings(ex),  # x: (n, 6)
                                   w_q=semantic_head_of(ex)[0])
     n = len(tokens)
@@ -193,7 +188,7 @@ def picture(tokens, matrix, mean, std):
 
 def view(step, layout, shown=None, example=None):
     ex = resolve_example(example)[0]
-    out = dict(_step_view(step, layout, sentence_key(ex)))  # a copy: the cache's stays intact
+    out = dict(_step_view(step, layout, example_key(ex)))  # a copy: the cache's stays intact
     if isinstance(shown, dict) and shown.get("layout") == layout \
             and shown.get("example") == example:
         return {k: v for k, v in out.items() if k not in LAYOUT_ONLY}
@@ -202,7 +197,7 @@ def view(step, layout, shown=None, example=None):
 
 @functools.lru_cache(maxsize=64)
 def _step_view(step, layout, key):
-    """The whole view of one step of a layout for a checked example's sentence_key (cached:
+    """The whole view of one step of a layout for a checked example's example_key (cached:
     the reader steps back and forth; callers must not modify it)."""
     part = _layout_steps(layout, key)
     steps, tokens = part["steps"], part["tokens"]

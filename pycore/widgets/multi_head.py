@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import figure, multihead
-from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, PRONOUN, example_key,
+from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, PRONOUN, example_key, example_of_key,
                        resolve_example, semantic_head_of, sentence_embeddings)
 from .attention import padded, slots
 
@@ -64,22 +64,17 @@ def _layer(heads, used):
     return concat, w_o, concat @ w_o
 
 
-def sentence_key(ex):
-    """A hashable key of a checked example: its features, W_Q and sentence."""
-    return example_key(ex), tuple(ex["tokens"])
-
-
 def fixed(ex):
     """The two heads over the sentence and their heatmaps (one 0-1 scale) of a checked
     example: no parameter changes them. Computed once per example; callers must not modify
     it."""
-    return _fixed(sentence_key(ex))
+    return _fixed(example_key(ex))
 
 
 @lru_cache(maxsize=4)
 def _fixed(key):
-    (x, pronoun), tokens = key
-    ex = {"x": [list(r) for r in x], "pronoun": list(pronoun), "tokens": list(tokens)}
+    ex = example_of_key(key)
+    tokens = key[2]
     full = multihead.two_heads(sentence_embeddings(ex), w_q=semantic_head_of(ex)[0],
                                tokens=tokens)
     heat = {h["name"]: figure.heatmap_slots(h["weights"], tokens, tokens, MAX_TOKENS, lo=0.0,
@@ -137,7 +132,7 @@ def query_part(i, key):
     slots), each head's strongest key, the curves, the bands. Cached: clicking through the
     words comes back to the same ones; callers must not modify it."""
     full, heat = _fixed(key)
-    tokens = key[1]
+    tokens = key[2]
     out = {"query": tokens[i], "index": i}
     for h in full["heads"]:
         name, row = h["name"].lower(), h["weights"][i]  # row: (n,)
@@ -184,7 +179,7 @@ def heads_part(heads, key):
     Cached; callers must not modify it."""
     concat, w_o, out = layer(heads, key)  # (n, k d_v), (k d_v, 6), (n, 6) for k heads
     head_a = _fixed(key)[0]["heads"][0]
-    n, d_v = len(key[1]), head_a["v"].shape[1]
+    n, d_v = len(key[2]), head_a["v"].shape[1]
     used = heads.replace("+", "")
     cols = [f"{h}{j}" for h in used for j in range(d_v)]
     return {
@@ -207,7 +202,7 @@ def sentence_part(key):
     weights and outputs, head B's peaks, the heatmaps' cells and labels. Callers must not
     modify it."""
     full, heat = _fixed(key)
-    tokens = list(key[1])
+    tokens = list(key[2])
     head_a, head_b = full["heads"]
     peaks = np.argmax(head_b["weights"], axis=1)  # (n,): i - 1 for every i >= 1
     return {
@@ -240,8 +235,8 @@ def heat_moved(key):
 
 def view(query, heads, shown=None, example=None):
     ex, _ = resolve_example(example)
-    key = sentence_key(ex)
-    tokens = key[1]
+    key = example_key(ex)
+    tokens = key[2]
     i = tokens.index(query if query in tokens else PRONOUN)
     out = layer(heads, key)[2]  # (n, 6) the layer's output
     if isinstance(shown, dict) and shown.get("example") == example:
