@@ -1,6 +1,7 @@
 """The trained-model view's live parts: the page, which keeps every number it was not sent
 again, shows after any walk of moves what the whole view says (pycore/widgets/trained_model.py
-sends only the parts whose parameters changed)."""
+sends only the parts whose parameters changed, and of the stage's panels only the shown one:
+a hidden panel is left as it was and is checked once shown again)."""
 import random
 
 from pycore.widgets import trained_model as W
@@ -47,7 +48,9 @@ def test_a_walk_of_live_views_shows_the_whole_view():
         page = merged(page, W.view(**params, shown=shown))
         shown = dict(params)
         whole = W.view(**params)
-        same(page, {k: v for k, v in whole.items() if k not in BUILT_ONLY}, f"move {move}")
+        hidden = [p for p, h in whole["hide"].items() if h]  # panels named as their keys
+        same(page, {k: v for k, v in whole.items() if k not in BUILT_ONLY + tuple(hidden)},
+             f"move {move}")
 
 
 def test_a_move_of_the_word_leaves_the_matrix_and_a_head_click_the_curves():
@@ -56,3 +59,13 @@ def test_a_move_of_the_word_leaves_the_matrix_and_a_head_click_the_curves():
     assert "heads" in moved["attn"] and "c" not in moved["attn"]["heat"]
     clicked = W.view(**{**params, "head": 2}, shown=params)
     assert "heads" not in clicked["attn"] and "c" in clicked["attn"]["heat"]
+
+
+def test_a_hidden_panel_is_not_sent_and_a_panel_shown_again_is_sent_whole():
+    params = validate("trained-model", {})  # the attention stage
+    moved = W.view(**{**params, "adjective": "宽"}, shown=params)
+    assert "attn" in moved and not {"norm", "ffn", "logits"} & set(moved)
+    shown = {**params, "adjective": "宽"}
+    ffn = W.view(**{**shown, "stage": "l0-ffn"}, shown=shown)
+    same(ffn["ffn"], W.view(**{**shown, "stage": "l0-ffn"})["ffn"], "ffn")
+    assert "attn" not in ffn

@@ -14,24 +14,25 @@ def lookup(view, path):
     return view
 
 
-def shown_numbers(root):
-    """[(path, text, digits)] for every bound number and every matrix cell inside root."""
-    return root.evaluate("""root => {
-        const out = [];
-        root.querySelectorAll('[data-bind]').forEach(e =>
+def shown_numbers(root, skip=None):
+    """[(path, text, digits)] for every bound number and every matrix cell inside root (but
+    those inside an element matching the selector `skip`: a hidden panel left as it was)."""
+    return root.evaluate("""(root, skip) => {
+        const out = [], kept = (e) => !(skip && e.closest(skip));
+        root.querySelectorAll('[data-bind]').forEach(e => kept(e) &&
             out.push([e.dataset.bind, e.textContent, Number(e.dataset.digits)]));
-        root.querySelectorAll('table[data-matrix]').forEach(t =>
+        root.querySelectorAll('table[data-matrix]').forEach(t => kept(t) &&
             t.querySelectorAll('tbody tr').forEach((tr, i) =>
                 tr.querySelectorAll('td').forEach((td, j) =>
                     out.push([`${t.dataset.matrix}.${i}.${j}`, td.textContent,
                               Number(t.dataset.digits)]))));
         return out;
-    }""")
+    }""", skip)
 
 
-def assert_shows(root, view, *, min_count=1):
+def assert_shows(root, view, *, min_count=1, skip=None):
     """Every number the widget shows equals pycore's view, to the digits it shows."""
-    shown = shown_numbers(root)
+    shown = shown_numbers(root, skip)
     assert len(shown) >= min_count, f"expected at least {min_count} numbers, found {len(shown)}"
     for path, text, digits in shown:
         expected = lookup(view, path)
@@ -83,24 +84,26 @@ def run_axe(page, source):
                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
 
 
-def drawn_attributes(root):
-    """[(attribute, path, value on the page)] for every data-attr binding inside root."""
-    return root.evaluate("""root => {
+def drawn_attributes(root, skip=None):
+    """[(attribute, path, value on the page)] for every data-attr binding inside root (but
+    those inside an element matching `skip`, as shown_numbers)."""
+    return root.evaluate("""(root, skip) => {
         const out = [];
         root.querySelectorAll('[data-attr]').forEach(el => {
+            if (skip && el.parentElement?.closest(skip)) return;
             for (const pair of el.dataset.attr.split(/\\s+/).filter(Boolean)) {
                 const [name, path] = pair.split('=');
                 out.push([name, path, el.hasAttribute(name) ? el.getAttribute(name) : null]);
             }
         });
         return out;
-    }""")
+    }""", skip)
 
 
-def assert_drawn(root, view, *, min_count=1):
+def assert_drawn(root, view, *, min_count=1, skip=None):
     """The picture is pycore's: every bound attribute (a bar's y and height, a cell's colour
     class, a curve's path and width) holds the view's value (pycore/figure.py)."""
-    drawn = drawn_attributes(root)
+    drawn = drawn_attributes(root, skip)
     assert len(drawn) >= min_count, f"expected at least {min_count} drawn attributes, found {len(drawn)}"
     for name, path, shown in drawn:
         expected = lookup(view, path)

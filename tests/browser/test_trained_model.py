@@ -10,6 +10,9 @@ from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_
 PAGE = "13b-trained-model.html"
 CAT = "小猫 没有 过 马路 因为 它 太 累 了 ， 它 =".split()
 WIDE = "小猫 没有 过 马路 因为 它 太 宽 了 ， 它 =".split()
+# The panels of the other stages are left as they were while hidden (only the shown panel's
+# parts travel): what the page shows is checked outside them; a panel is checked once shown.
+HIDDEN = "[data-panel][data-hidden]"
 
 
 def pick(root, name, value):
@@ -58,8 +61,8 @@ def test_static_numbers_equal_pycore(browser, server):
 def test_live_distribution_and_attention_equal_cpython(book_pages):
     root = book_pages.open(PAGE).widget("trained-model")
     view = pycore_view("trained-model")
-    assert_shows(root, view, min_count=200)
-    assert_drawn(root, view, min_count=200)
+    assert_shows(root, view, min_count=200, skip=HIDDEN)
+    assert_drawn(root, view, min_count=200, skip=HIDDEN)
     # independent of the widget's view: the model run here on the same sentence
     t = run.trace(CAT)
     p = reference(CAT)
@@ -82,14 +85,24 @@ def test_swapping_the_adjective_moves_the_answer_and_the_attention(book_pages):
     pick(root, "adjective", "宽")
     assert updates(root) > n
     view = pycore_view("trained-model", adjective="宽")
-    assert_shows(root, view)
-    assert_drawn(root, view)
+    assert_shows(root, view, skip=HIDDEN)
+    assert_drawn(root, view, skip=HIDDEN)
     assert root.locator('[data-bind="answer.word"]').text_content() == "马路"
     after = curve_widths(root, head)
     assert int(np.argmax(after)) == WIDE.index("马路")  # the widest curve moved to 马路
     w = run.trace(WIDE)["layers"][1]["attention"]["weights"][head, -1]
     assert np.allclose(numbers(root, f"attn.rows.{head}", 12), w, atol=5e-5)
     assert w[WIDE.index("马路")] > 0.5
+    # the FFN panel, hidden while the sentence changed, shows the new sentence once shown
+    pick(root, "stage", "l0-ffn")
+    view = pycore_view("trained-model", adjective="宽", stage="l0-ffn")
+    assert_shows(root, view, skip=HIDDEN)
+    assert_drawn(root, view, skip=HIDDEN)
+    hidden = run.trace(WIDE)["layers"][0]["ffn"]["hidden"][11]  # (192,) at "=", layer 0
+    shown = {k: float(root.locator(f'[data-bind="ffn.{k}"]').text_content())
+             for k in ("active", "max.value")}
+    assert shown["active"] == (hidden > 0).sum()
+    assert np.isclose(shown["max.value"], hidden.max(), atol=5e-4)
 
 
 def test_sampling_controls_and_seeded_counts_equal_cpython(book_pages):
@@ -101,7 +114,7 @@ def test_sampling_controls_and_seeded_counts_equal_cpython(book_pages):
     params = dict(position=2, temperature=temperature, top_k=5)
     assert root.locator('[data-bind="dist.after"]').text_content() == "过"
     assert root.locator('[data-bind="temperature"]').text_content() == "2.00"
-    assert_shows(root, pycore_view("trained-model", **params))
+    assert_shows(root, pycore_view("trained-model", **params), skip=HIDDEN)
     p = reference(CAT, 2, temperature, 5, 1.0)
     order = np.argsort(-reference(CAT, 2, temperature), kind="stable")[:10]
     assert np.allclose(numbers(root, "dist.p_final", 10), p[order], atol=5e-5)
@@ -111,13 +124,13 @@ def test_sampling_controls_and_seeded_counts_equal_cpython(book_pages):
         root.locator("[data-action=sample]").click()
         counts = sampling.sample_counts(p, 1000, seed)
         assert numbers(root, "dist.counts", 10) == [float(c) for c in counts[order]]
-        assert_shows(root, pycore_view("trained-model", seed=seed, **params))
-        assert_drawn(root, pycore_view("trained-model", seed=seed, **params))
+        assert_shows(root, pycore_view("trained-model", seed=seed, **params), skip=HIDDEN)
+        assert_drawn(root, pycore_view("trained-model", seed=seed, **params), skip=HIDDEN)
     # top-p on top: the nucleus of the page is the one pycore keeps
     root.locator("[data-control=top_p]").fill("0.5")
     p = reference(CAT, 2, temperature, 5, 0.5)
     assert np.allclose(numbers(root, "dist.p_final", 10), p[order], atol=5e-5)
-    assert_shows(root, pycore_view("trained-model", seed=2, top_p=0.5, **params))
+    assert_shows(root, pycore_view("trained-model", seed=2, top_p=0.5, **params), skip=HIDDEN)
 
 
 def test_stepping_through_the_forward_pass(book_pages):
@@ -126,8 +139,8 @@ def test_stepping_through_the_forward_pass(book_pages):
     for stage in ("embed", "l0-ln1", "l0-attn", "l0-ffn", "l1-ln2", "final", "logits"):
         pick(root, "stage", stage)
         view = pycore_view("trained-model", stage=stage)
-        assert_shows(root, view)
-        assert_drawn(root, view)
+        assert_shows(root, view, skip=HIDDEN)
+        assert_drawn(root, view, skip=HIDDEN)
         visible = [p.get_attribute("data-panel") for p in root.locator("[data-panel]").all()
                    if p.is_visible()]
         assert visible == ({"embed": [], "l0-attn": ["attn"], "l0-ffn": ["ffn"],
@@ -156,7 +169,7 @@ def test_the_embed_pages_go_live_with_the_same_numbers(browser, server):
         page.goto(server + href)
         root = page.locator(f'[data-widget="{name}"]').first
         page.wait_for_selector(f'[data-widget="{name}"][data-state=live]', timeout=60_000)
-        assert_shows(root, pycore_view(name))
+        assert_shows(root, pycore_view(name), skip=HIDDEN)
         assert not errors, (href, errors)
         if name == "trained-model":
             pick(root, "adjective", "宽")
