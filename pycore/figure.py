@@ -807,7 +807,6 @@ def class_paths(classes, cell, *, cell_h=None, n=SEQ, x0=0.0, y0=0.0):
     c = 0..n-1 (d "" for a class no cell has), to draw as <path data-seq=c d=...>.
     Coordinates as short as they can be written (8, not 8.0)."""
     cell_h = cell if cell_h is None else cell_h
-    import numpy as np
     grid = np.asarray(classes, dtype=int)
     h, w = grid.shape
     starts = np.ones((h, w), dtype=bool)  # where a run begins: each row's first cell, and

@@ -4,18 +4,10 @@
 // What is special: the view is large and its grids never change, so the page asks pycore
 // only for the parts the last input changed (`shown`: the parameters on screen), and of the
 // stage panels only the one shown; and the sample button draws again with the next seed.
-import { liveWidget } from "./common.js";
+import { liveWidget, sendingShown } from "./common.js";
 
 export function mount(root, runtime) {
-  let shown = {};  // nothing is known to be on screen before the first live view
-  const parts = {
-    async compute(name, params) {
-      const view = await runtime.compute(name, { ...params, shown });
-      shown = params;
-      return view;
-    },
-  };
-  const widget = liveWidget(root, parts);
+  const widget = liveWidget(root, sendingShown(runtime, (params) => params));
   root.querySelector("[data-action=sample]")
     .addEventListener("click", () => widget.update({ seed: widget.state.seed + 1 }));
 }

@@ -425,7 +425,7 @@ def view(frame, animal, obstacle, adjective, position, stage, head, temperature,
     before = {}
     if shown is not None:
         # The page leaves the panels it hides as they were: only the shown panel's parts
-        # travel (an adjective at the attention stage: 45 -> 21 KB of JSON), and a panel
+        # travel (an adjective at the attention stage: 42 -> 25 KB of JSON), and a panel
         # shown again is sent whole, since what it holds may be from an earlier sentence.
         now = on_screen(now, stage)
         before = on_screen(keys(shown), shown.get("stage"))
