@@ -32,7 +32,7 @@ NOTEBOOK_DIR = "notebooks"
 PACKAGES = ["pycore", "pycore.widgets", "pycore.gpt", "pycore.exercises"]
 WHEEL_PYPROJECT = """\
 [build-system]
-requires = ["setuptools>=61"]
+requires = ["setuptools>=70.1"]
 build-backend = "setuptools.build_meta"
 
 [project]
@@ -115,7 +115,7 @@ def _build_wheel_bytes(version):
         if run.returncode != 0:
             tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
             raise BuildError("could not build the pycore wheel with setuptools "
-                             f"({' / '.join(tail)}); pip install setuptools>=61",
+                             f"({' / '.join(tail)}); pip install 'setuptools>=70.1'",
                              file=str(ROOT / "pycore"))
         return (out / wheel_name(version)).read_bytes()
 
