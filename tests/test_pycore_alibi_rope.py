@@ -170,3 +170,18 @@ def test_alibi_rope_view_causal():
     assert v["w_alibi"][6:] == [0.0] * 3 and v["mask_text"][6:] == ["挡住"] * 3
     assert [round(v["w_alibi"][j], 3) for j in (0, 3)] == [0.218, 0.211]  # chapter 6
     assert all(math.isfinite(x) for x in v["bias"])  # a masked entry shows 0, not -inf
+
+
+def test_a_live_view_leaves_out_the_heatmaps_the_page_shows():
+    from pycore.widgets import compute
+    ask = {"query": "它", "head": 6, "theta": 0.4, "causal": True, "live": True}
+    whole = compute("alibi-rope", ask)
+    same = compute("alibi-rope", {**ask, "shown": {"query": "它", "causal": True}})
+    full = compute("alibi-rope", {k: v for k, v in ask.items() if k != "live"})
+    for key in ("penalty", "weights"):  # only the frame, on the sixth head's row
+        assert same[key] == {"row_band": whole[key]["row_band"]}
+        assert same[key]["row_band"]["y"] == full[key]["label_h"] + 5 * full[key]["cell"]
+    assert {k: v for k, v in same.items() if k not in ("penalty", "weights")} == \
+        {k: v for k, v in whole.items() if k not in ("penalty", "weights")}
+    for shown in ({"query": "太", "causal": True}, {"query": "它", "causal": False}, {}, "x"):
+        assert compute("alibi-rope", {**ask, "shown": shown}) == whole

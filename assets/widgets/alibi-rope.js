@@ -1,9 +1,10 @@
 // Widget alibi-rope: the query (segmented tokens), the ALiBi head and RoPE's frequency
 // (sliders) and the causal switch, all the book's common controls. pycore:
-// pycore/widgets/alibi_rope.py (numbers, the two heatmaps, the three rows of bars); only
-// asking for the lighter live views is special.
-import { liveWidget } from "./common.js";
+// pycore/widgets/alibi_rope.py (numbers, the two heatmaps, the three rows of bars); what is
+// special: it asks for the lighter live views, naming the query and mask its heatmaps show.
+import { liveWidget, sendingShown } from "./common.js";
 
 export function mount(root, runtime) {
-  liveWidget(root, { compute: (name, params) => runtime.compute(name, { ...params, live: true }) });
+  const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
+  liveWidget(root, sendingShown(lean, ({ query, causal }) => ({ query, causal })));
 }

@@ -35,9 +35,11 @@ PARAMS = {
 
 # The page asks for its live views with live=True and gets only what a live view rebinds: a
 # heatmap's colours (one path per class, figure.heatmap_paths) and its cells' readouts, a
-# bar's top and height and its texts (the slots' places never change). The build and the
-# tests get the whole picture.
-INPUTS = ("live",)
+# bar's top and height and its texts (the slots' places never change). It also says which
+# query and mask it shows (`shown`): the two heatmaps depend on nothing else, so a move of the
+# head or of theta brings back only their frame (the head's row), not their 144 cells. The
+# build and the tests get the whole picture.
+INPUTS = ("live", "shown")
 CELL_LIVE = ("say",)
 BAR_LIVE = ("y", "h", "ty", "text", "say")
 
@@ -120,12 +122,15 @@ def _chart(query, causal, row, arg, top, live):
     return _lean_bars(chart) if live else chart
 
 
-def view(query, head, theta, causal, live=False):
+def view(query, head, theta, causal, live=False, shown=None):
     theta = round(theta, 2)  # the value shown is the value used
     i = TOKENS.index(query)
     rows, masked, heats = _heads(query, causal)
     ali = rows[head - 1]
     pen, w_heat = (_framed(h, head) for h in heats[bool(live)])
+    if live and isinstance(shown, dict) and shown.get("query") == query \
+            and shown.get("causal") == causal:  # the page shows these heatmaps: move the frame
+        pen, w_heat = {"row_band": pen["row_band"]}, {"row_band": w_heat["row_band"]}
     rope = _rope(query, theta, causal)
     before = ali["weights_before"]
     top = figure.nice_max(max(before.max(), ali["weights_after"].max(),

@@ -124,6 +124,12 @@ def test_query_and_causal_mask(book_pages):
         assert bar_heights(root, k)[6:] == [0, 0, 0]
     row = R.alibi_row(head=3, causal=True)["weights_after"]  # computed here, in CPython
     assert all(abs(a - b) < 5e-5 for a, b in zip(column(root, "w_alibi"), row))
+    # the same query and mask: the page keeps its heatmaps (pycore sends only their frame)
+    slider(root, "head").fill("5")
+    view = pycore_view("alibi-rope", causal=True, head=5)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert sum(cls == "masked" for heat in assert_heats(root, view) for _, cls in heat) == 2 * 8 * 3
 
 
 def test_reset_restores_the_block(book_pages):
