@@ -34,7 +34,9 @@ export function readerSession({ timeLimit, fresh = true }) {
       current = null;
       if (ended) {
         runtime.terminate("stopped");  // this Python goes, with its memory
-        prepare();                     // and the next run's starts now
+        // and the next run's starts in the next task, once the page has shown how this one
+        // ended (starting a worker holds the main thread for milliseconds)
+        setTimeout(prepare, 0);
       } else {
         next = session;
       }
