@@ -249,3 +249,20 @@ def test_the_transitions_chapter_9_quotes():
     for a, b in zip("太 累 了 ， 它".split(), "累 了 ， 它 太".split()):
         assert max(probs(a), key=probs(a).get) == b
     assert round(B.repeat_share(1000)["mean_length"], 1) == 6.7
+
+
+def test_a_live_view_brings_only_the_parts_a_move_changes():
+    """The beam depends on width, length and alpha, the samples on seed, temperature and
+    length: the view of the last parameters updated with what a move brings is the whole one."""
+    from pycore.widgets import compute
+    shown = {"width": 3, "alpha": 1.0, "max_new": 12, "temperature": 1.0, "seed": 0}
+    old = compute("beam-search", {**shown, "live": True})
+    for change, beam, samples in [({"temperature": 1.7}, False, True), ({"seed": 4}, False, True),
+                                  ({"width": 5}, True, False), ({"alpha": 0.0}, True, False),
+                                  ({"max_new": 9}, True, True), ({}, False, False)]:
+        now = {**shown, **change, "live": True}
+        part = compute("beam-search", {**now, "shown": shown})
+        assert ("lattice" in part) == beam and ("samples" in part) == samples, change
+        assert {**old, **part} == compute("beam-search", now), change
+    for junk in ({"width": "3"}, [], "x", {}):
+        assert compute("beam-search", {**shown, "live": True, "shown": junk}) == old

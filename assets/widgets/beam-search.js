@@ -1,14 +1,16 @@
 // Widget beam-search: beam width, length penalty and length (sliders), the sampled sentences'
 // temperature, and a button that draws the next four sentences. pycore:
 // pycore/widgets/beam_search.py (numbers, the lattice, the ranking, the chips); only the
-// button, and asking for the lighter live views, are special.
-import { liveWidget } from "./common.js";
+// button, and asking for the lighter live views of only what changed, are special.
+import { liveWidget, sendingShown } from "./common.js";
 
 const SAMPLES = 4;  // sentences per click (pycore/widgets/beam_search.py SAMPLES)
 
 export function mount(root, runtime) {
   const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
-  const widget = liveWidget(root, lean);
+  const widget = liveWidget(root, sendingShown(lean, ({ width, alpha, max_new, temperature, seed }) =>
+    ({ width, alpha: Math.round(alpha * 10) / 10, max_new,
+       temperature: Math.round(temperature * 100) / 100, seed })));
   root.querySelector("[data-action=resample]")
     .addEventListener("click", () => widget.update({ seed: widget.state.seed + SAMPLES }));
 }

@@ -43,8 +43,9 @@ PARAMS = {
 }
 
 # The page's live views skip the summary over 1000 samples (half a second in CPython; it
-# depends on nothing the reader moves): the build prints it once.
-INPUTS = ("live",)
+# depends on nothing the reader moves): the build prints it once. The page also says what its
+# last view was of (`shown`: its parameters), and gets only the parts that differ (view()).
+INPUTS = ("live", "shown")
 # ...and leave out what a live view never changes (where each slot sits)
 PLACE = {"x", "y", "tx", "ty", "y1", "x2", "y2"}  # a node's slot; its edge's start moves
 END_PLACE = {"y", "ty", "y1", "y2"}  # an ended sentence moves with the beam width
@@ -244,17 +245,23 @@ def _beam(width, max_new, alpha, live):
         "n_finished": len(run["finished"]), "lattice": lat, "ranking": rank}
 
 
-def view(width, alpha, max_new, temperature, seed, live=False):
+def _shows(shown, **now):
+    """Whether the page's `shown` (the parameters of its last view) has these values."""
+    return isinstance(shown, dict) and all(shown.get(k) == v for k, v in now.items())
+
+
+def view(width, alpha, max_new, temperature, seed, live=False, shown=None):
     alpha, temperature = round(alpha, 1), round(temperature, 2)  # the values shown are used
-    samples = _samples(seed, temperature, max_new)
-    out = {
-        "width": width, "alpha": alpha, "max_new": max_new, "temperature": temperature,
-        "seed": seed, "prompt": _sentence(B.PROMPT),
-        **_beam(width, max_new, alpha, live),
-        "samples": samples,
-        "sample_repeats": sum(s["repeats"] > 0 for s in samples),
-        "sample_per_token": float(np.mean([s["per_token"] for s in samples])),
-    }
+    out = {"width": width, "alpha": alpha, "max_new": max_new, "temperature": temperature,
+           "seed": seed, "prompt": _sentence(B.PROMPT)}
+    # A live view leaves out what the page shows already: the beam (lattice, ranking, best)
+    # depends on width, length and alpha, the sampled sentences on seed, temperature, length.
+    if not (live and _shows(shown, width=width, max_new=max_new, alpha=alpha)):
+        out.update(_beam(width, max_new, alpha, live))
+    if not (live and _shows(shown, seed=seed, temperature=temperature, max_new=max_new)):
+        samples = _samples(seed, temperature, max_new)
+        out.update(samples=samples, sample_repeats=sum(s["repeats"] > 0 for s in samples),
+                   sample_per_token=float(np.mean([s["per_token"] for s in samples])))
     if not live:
         out["summary"] = _summary()
     return out

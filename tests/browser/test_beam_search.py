@@ -138,6 +138,7 @@ def test_max_new_and_the_sampled_sentences(book_pages):
     assert shown(root, "temperature") == "0.50"
     view = pycore_view("beam-search", seed=12, temperature=0.5)
     assert_shows(root, view)
+    assert_drawn(root, view)  # the lattice stays as drawn (pycore sent only the samples)
     dists = B.step_distributions(0.5)
     for k in range(4):
         run = B.sample_sentence(12 + k, dists=dists)
