@@ -14,7 +14,8 @@ and SVG gzip-compressed (bookbuild/serve.py's GzipSiteHandler; no brotli, which 
 Lighthouse simulates a slow 4G network and a 4x slower CPU for mobile: the 4x is of this
 machine's CPU, so the scores depend on it; CPU is Lighthouse's benchmarkIndex of the machine
 during the runs (higher is faster; Chrome DevTools' CPU calibration rates a mid-range phone,
-a Pixel 5, about 1000), to compare runs made on different machines. Not a test: it asserts nothing.
+a Pixel 5, about 1000), to compare runs made on different machines. Not a test: it asserts
+nothing.
 """
 import argparse
 import json
@@ -75,14 +76,16 @@ def main():
         Path(keep).mkdir(parents=True, exist_ok=True)
         with serving(site, handler=GzipSiteHandler) as base:
             print(f"{'page':<22} {'form':<8} {'perf':>5} {'a11y':>5} {'CLS':>6} {'LCP s':>6} "
-                  f"{'TBT ms':>7} {'FCP s':>6} {'CPU':>5}   (median of {args.runs}; range, 1-min load after)")
+                  f"{'TBT ms':>7} {'FCP s':>6} {'CPU':>5}   "
+                  f"(median of {args.runs}; range, 1-min load after)")
             for page in args.pages.split(","):
                 for form in args.forms.split(","):
                     runs = [audit(base + page, form, Path(keep) / f"{page}-{form}-{i}.json")
                             for i in range(args.runs)]
                     m = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                     print(f"{page:<22} {form:<8} {m['performance']:5.0f} {m['accessibility']:5.0f} "
-                          f"{m['cls']:6.3f} {m['lcp']:6.2f} {m['tbt']:7.0f} {m['fcp']:6.2f} {m['cpu']:5.0f}   "
+                          f"{m['cls']:6.3f} {m['lcp']:6.2f} {m['tbt']:7.0f} {m['fcp']:6.2f} "
+                          f"{m['cpu']:5.0f}   "
                           f"perf {min(r['performance'] for r in runs):.0f}-"
                           f"{max(r['performance'] for r in runs):.0f}, load {os.getloadavg()[0]:.1f}",
                           flush=True)

@@ -266,3 +266,7 @@ def test_a_live_view_brings_only_the_parts_a_move_changes():
         assert {**old, **part} == compute("beam-search", now), change
     for junk in ({"width": "3"}, [], "x", {}):
         assert compute("beam-search", {**shown, "live": True, "shown": junk}) == old
+    # the page sends its controls' values; the view uses them rounded (alpha 0.1, T 0.01)
+    part = compute("beam-search", {**shown, "seed": 4, "live": True,
+                                   "shown": {**shown, "alpha": 1.0000001, "temperature": 0.9999}})
+    assert "lattice" not in part and "samples" in part

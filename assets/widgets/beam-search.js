@@ -8,9 +8,9 @@ const SAMPLES = 4;  // sentences per click (pycore/widgets/beam_search.py SAMPLE
 
 export function mount(root, runtime) {
   const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
-  const widget = liveWidget(root, sendingShown(lean, ({ width, alpha, max_new, temperature, seed }) =>
-    ({ width, alpha: Math.round(alpha * 10) / 10, max_new,
-       temperature: Math.round(temperature * 100) / 100, seed })));
+  const shownOf = ({ width, alpha, max_new, temperature, seed }) =>
+    ({ width, alpha, max_new, temperature, seed });
+  const widget = liveWidget(root, sendingShown(lean, shownOf));
   root.querySelector("[data-action=resample]")
     .addEventListener("click", () => widget.update({ seed: widget.state.seed + SAMPLES }));
 }

@@ -245,13 +245,23 @@ def _beam(width, max_new, alpha, live):
         "n_finished": len(run["finished"]), "lattice": lat, "ranking": rank}
 
 
+ROUNDED = {"alpha": 1, "temperature": 2}  # digits view() keeps of these parameters
+
+
 def _shows(shown, **now):
-    """Whether the page's `shown` (the parameters of its last view) has these values."""
-    return isinstance(shown, dict) and all(shown.get(k) == v for k, v in now.items())
+    """Whether the page's `shown` (the parameters of its last view, its controls' values:
+    rounded here as view() rounds them) has these values."""
+    if not isinstance(shown, dict):
+        return False
+
+    def used(k, v):
+        return round(v, ROUNDED[k]) if k in ROUNDED and type(v) in (int, float) else v
+    return all(used(k, shown.get(k)) == v for k, v in now.items())
 
 
 def view(width, alpha, max_new, temperature, seed, live=False, shown=None):
-    alpha, temperature = round(alpha, 1), round(temperature, 2)  # the values shown are used
+    # the values shown are the values used
+    alpha, temperature = round(alpha, ROUNDED["alpha"]), round(temperature, ROUNDED["temperature"])
     out = {"width": width, "alpha": alpha, "max_new": max_new, "temperature": temperature,
            "seed": seed, "prompt": _sentence(B.PROMPT)}
     # A live view leaves out what the page shows already: the beam (lattice, ranking, best)
