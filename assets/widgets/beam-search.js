@@ -8,9 +8,8 @@ const SAMPLES = 4;  // sentences per click (pycore/widgets/beam_search.py SAMPLE
 
 export function mount(root, runtime) {
   const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
-  const shownOf = ({ width, alpha, max_new, temperature, seed }) =>
-    ({ width, alpha, max_new, temperature, seed });
-  const widget = liveWidget(root, sendingShown(lean, shownOf));
+  // what the page shows is its parameters' view (pycore rounds them as the view does)
+  const widget = liveWidget(root, sendingShown(lean, (params) => ({ ...params })));
   root.querySelector("[data-action=resample]")
     .addEventListener("click", () => widget.update({ seed: widget.state.seed + SAMPLES }));
 }
