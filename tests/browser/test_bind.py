@@ -1,0 +1,74 @@
+"""bind.js, the DOM contract's writer: it writes what changed and only that. A binding remembers
+what it last wrote, so these tests bind a small fragment through a sequence of views and read
+the DOM (and every mutation) after each."""
+
+FRAGMENT = """
+<p data-bind="word">猫</p>
+<p data-bind="p" data-digits="2">0.25</p>
+<p data-sci="tiny">1.00e-15</p>
+<svg><rect data-attr="width=w data-hidden=off" width="10"></rect></svg>
+<table data-matrix="m" data-digits="1" data-shaded><tbody><tr><td>0.0</td><td>0.5</td></tr></tbody></table>
+"""
+
+BIND_JS = """
+async ({ fragment, views }) => {
+  const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+  const { bindAll } = await import(new URL("assets/widgets/bind.js", base).href);
+  const root = document.createElement("div");
+  root.innerHTML = fragment;
+  document.body.append(root);
+  const seen = [];
+  for (const view of views) {
+    const observer = new MutationObserver(() => {});
+    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    bindAll(root, view);
+    const mutations = observer.takeRecords().length;
+    observer.disconnect();
+    const rect = root.querySelector("rect"), tds = root.querySelectorAll("td");
+    seen.push({
+      texts: [...root.querySelectorAll("p")].map((p) => p.textContent),
+      width: rect.getAttribute("width"), hidden: rect.hasAttribute("data-hidden"),
+      cells: [...tds].map((td) => [td.textContent, td.title, td.className]),
+      mutations,
+    });
+  }
+  root.remove();
+  return seen;
+}
+"""
+
+
+def bind(page, *views):
+    return page.evaluate(BIND_JS, {"fragment": FRAGMENT, "views": list(views)})
+
+
+def test_values_are_written_and_written_back(book_pages):
+    page = book_pages("attention").page
+    a = {"word": "猫", "p": 0.25, "tiny": 1e-15, "w": 10, "off": False, "m": [[0.0, 0.5]]}
+    b = {"word": "狗", "p": 0.75, "tiny": 2e-15, "w": 20, "off": True, "m": [[0.9, 0.5]]}
+    first, second, again = bind(page, a, b, a)
+    # the build's page already shows a's values: the first bind writes nothing but the
+    # matrix cells' titles and shades, which the build leaves out
+    assert first["texts"] == ["猫", "0.25", "1.00e-15"] and first["width"] == "10"
+    assert not first["hidden"]
+    assert first["cells"] == [["0.0", "0.0000", "s0"], ["0.5", "0.5000", "s5"]]
+    assert second["texts"] == ["狗", "0.75", "2.00e-15"] and second["width"] == "20"
+    assert second["hidden"]
+    assert second["cells"] == [["0.9", "0.9000", "s8"], ["0.5", "0.5000", "s5"]]
+    # back to a: every remembered value is written again
+    assert again["texts"] == first["texts"] and again["width"] == "10"
+    assert not again["hidden"] and again["cells"] == first["cells"]
+    assert again["mutations"] == second["mutations"] > 0
+
+
+def test_nothing_is_written_that_the_page_shows_already(book_pages):
+    page = book_pages("attention").page
+    a = {"word": "猫", "p": 0.25, "tiny": 1e-15, "w": 10, "off": False, "m": [[0.0, 0.5]]}
+    # p changes below its 2 digits, the rest not at all; a part of the view left out (a
+    # widget's `shown` parts) leaves its elements as they are
+    nudged = {**a, "p": 0.2501}
+    _, same, below_digits, partial = bind(page, a, dict(a), nudged, {"word": "狗"})
+    assert same["mutations"] == 0 and below_digits["mutations"] == 0
+    assert below_digits["texts"][1] == "0.25"
+    assert partial["texts"] == ["狗", "0.25", "1.00e-15"] and partial["width"] == "10"
+    assert partial["mutations"] == 1
