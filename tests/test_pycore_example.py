@@ -114,6 +114,51 @@ def test_the_editor_reports_what_changed():
     assert compute("example-editor", {"example": "junk"})["problem_text"]
 
 
+# An edit session in the editor: each step's example and query, and which of the view's parts
+# only the example decides (the page keeps them from the view it shows).
+EDITS = [({"x": road_alive()["x"]}, "它"),                          # a cell of the grid
+         ({"x": road_alive()["x"]}, "小猫"),                        # a new query only
+         ({"x": road_alive()["x"], "pronoun": [1, 1, 0, 0, 0, 1]}, "小猫"),  # the W_Q row
+         ({"x": road_alive()["x"], "pronoun": [1, 1, 0, 0, 0, 1],
+           "tokens": ["小狗", "没有", "过", "马路", "因为", "它", "饿"]}, "小狗"),  # the sentence
+         (None, "它")]                                               # 重置
+BY_EXAMPLE = {"tokens", "features", "slots", "positions", "cells", "book_at", "sentence_x",
+              "palette", "pronoun_cells"}
+
+
+def test_the_editor_sends_what_an_edit_changes():
+    """Each view, laid over the one the page shows, gives the whole view (but for the
+    palette's tokens and reasons, which only the build prints); what the edit leaves alone
+    stays out."""
+    printed = ("token", "reason")
+    shown_view, shown_ex = compute("example-editor", {}), None
+    sent = []
+    for ex, query in EDITS:
+        params = {"query": query, **({"example": ex} if ex else {})}
+        whole = compute("example-editor", params)
+        part = compute("example-editor", {**params, "shown": {"example": shown_ex}})
+        merged = {**shown_view, **part}
+        assert {k: v for k, v in merged.items() if k != "palette"} == \
+            {k: v for k, v in whole.items() if k != "palette"}
+        assert [{k: v for k, v in r.items() if k not in printed} for r in merged["palette"]] == \
+            [{k: v for k, v in r.items() if k not in printed} for r in whole["palette"]]
+        sent.append(BY_EXAMPLE & set(part))
+        shown_view, shown_ex = merged, ex
+    assert sent == [{"cells", "book_at", "sentence_x", "palette"}, set(), {"pronoun_cells"},
+                    {"slots", "positions", "cells", "book_at", "sentence_x", "palette"},
+                    {"slots", "positions", "cells", "book_at", "sentence_x", "palette",
+                     "pronoun_cells"}]
+    # nothing shown yet, or a `shown` a page never sends: every part
+    for shown in ({}, "x", {"shown": None}):
+        part = compute("example-editor", {"example": road_alive(), "shown": shown})
+        assert BY_EXAMPLE - {"tokens", "features"} <= set(part)
+    # a junk example shows the book's: the parts are those of an edit from the book's
+    junk = compute("example-editor", {"example": "junk"})
+    part = compute("example-editor", {"example": road_alive(), "shown": {"example": "junk"}})
+    assert BY_EXAMPLE & set(part) == {"cells", "book_at", "sentence_x", "palette"}
+    assert {**junk, **part}["cells"] == compute("example-editor", {"example": road_alive()})["cells"]
+
+
 # --- the sentence: tokens removed, and added from the palette ------------------------------
 
 def test_the_palette_gives_each_token_six_features_and_a_reason():

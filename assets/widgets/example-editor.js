@@ -4,8 +4,10 @@
 // says what changed. What is special here: the grid of entries (a click switches one between
 // 0 and 1; the grid is one Tab stop, the arrow keys move in it), the sentence (a token's chip
 // removes it; a palette button adds its token at the chosen position; each group is one Tab
-// stop with the arrow keys inside), and 重置, which also restores the book's example.
-import { liveWidget } from "./common.js";
+// stop with the arrow keys inside), and 重置, which also restores the book's example. Each
+// request names the example the page shows, so pycore leaves out the parts it decides that
+// did not change (a new query: only the preview comes back).
+import { liveWidget, sendingShown } from "./common.js";
 import { roving } from "./controls.js";
 import { currentExample, setExample, settleExample } from "./example.js";
 
@@ -46,7 +48,8 @@ export function mount(root, runtime) {
     keepTabStop(chips);
     keepTabStop(adds);
   };
-  const widget = liveWidget(root, tracked, { draw });
+  const shownOf = (params) => ({ example: params.example ?? null });  // the example drawn
+  const widget = liveWidget(root, sendingShown(tracked, shownOf), { draw });
 
   const edited = (view) => ({
     x: view.x.map((row) => [...row]), pronoun: [...view.pronoun], tokens: [...view.sentence],

@@ -13,8 +13,15 @@ MAX_TOKENS slots of the sentence and one row per token of the palette, hidden wh
 The preview is over the reader's sentence (n = MIN_TOKENS..MAX_TOKENS tokens): its bars
 (figure.bars_slots), the query picker and the 数值 tables keep MAX_TOKENS slots, filled by
 the view (unused ones hidden, tables padded with zeros). The grid stays the book's nine
-tokens: it edits their rows, and a palette token's features are fixed."""
+tokens: it edits their rows, and a palette token's features are fixed.
+
+The page names the example it shows (`shown`), and the view leaves out the parts that example
+already decides: a click on a cell brings back the grid, not the sentence's slots, the
+positions or the W_Q row; a new query only the preview. The palette's tokens and reasons never
+change: the build prints them, a page's view leaves them out. The build and the tests get the
+whole view."""
 import json
+from functools import lru_cache
 
 import numpy as np
 
@@ -24,7 +31,8 @@ from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, MIN_TOKENS, PALETTE, PR
                        default_example, features_of, resolve_example, semantic_head_of,
                        sentence_embeddings)
 
-INPUTS = ("example",)  # the reader's dict, from the page (never a block parameter)
+# the reader's dict, from the page (never a block parameter), and what the page shows
+INPUTS = ("example", "shown")
 
 PARAMS = {
     "query": {"type": "choice", "choices": ALL_TOKENS, "default": PRONOUN,
@@ -74,18 +82,21 @@ def sentence_slots(tokens):
     return out
 
 
-def palette_rows(ex):
-    """One row per token a sentence may hold (ALL_TOKENS): its features, why, and whether it
-    can be added (hidden when it is in the sentence already); full: MAX_TOKENS reached."""
+def palette_rows(ex, printed=True):
+    """One row per token a sentence may hold (ALL_TOKENS): its features, and whether it can
+    be added (hidden when it is in the sentence already); full: MAX_TOKENS reached. With
+    printed, also its token and why it is offered (the build prints them; they never change)."""
     full = len(ex["tokens"]) >= MAX_TOKENS
     rows = []
     for t in ALL_TOKENS:
-        reason = PALETTE[t][1] if t in PALETTE else "书中的词（特征在下表里改）"
-        rows.append({"token": t, "features": " ".join(map(str, features_of(ex, t))),
-                     "reason": reason, "hidden": t in ex["tokens"],
-                     "locked": str(full).lower(),
-                     "say": f"「{t}」：句子已有 {MAX_TOKENS} 个词，先删一个" if full else
-                     f"把「{t}」加进句子"})
+        row = {"features": " ".join(map(str, features_of(ex, t))),
+               "hidden": t in ex["tokens"], "locked": str(full).lower(),
+               "say": f"「{t}」：句子已有 {MAX_TOKENS} 个词，先删一个" if full else
+               f"把「{t}」加进句子"}
+        if printed:
+            row["token"] = t
+            row["reason"] = PALETTE[t][1] if t in PALETTE else "书中的词（特征在下表里改）"
+        rows.append(row)
     return rows
 
 
@@ -122,8 +133,37 @@ def preview(ex, x, query):
     return query, i, scores[i].tolist(), weights[i].tolist()
 
 
-def view(query, head, example=None):
-    ex, problem = resolve_example(example)
+@lru_cache(maxsize=4)
+def resolved(example_json):
+    """resolve_example of the example as JSON text: the example a view was computed with is
+    the `shown` of the next request, resolved once. Callers must not modify it."""
+    return resolve_example(json.loads(example_json))
+
+
+def shown_example(shown):
+    """The checked example of the view the page shows, or None: the page shows nothing yet
+    (the build, the tests, a page's first view), or `shown` is not what a page sends."""
+    if not isinstance(shown, dict) or "example" not in shown:
+        return None
+    try:
+        return resolved(json.dumps(shown["example"]))[0]
+    except (TypeError, ValueError):  # not JSON: nothing to compare with
+        return None
+
+
+def grid_parts(ex, book):
+    """The grid and what follows the sentence's tokens: the cells (each linked to its token's
+    place in the sentence), that place per book token ("" when the sentence lacks it)."""
+    tokens = ex["tokens"]
+    # the grid's rows light up with the sentence's bars and query buttons (linking.js)
+    at = [str(tokens.index(t)) if t in tokens else "" for t in TOKENS]
+    cells = [[{**cell(f"{TOKENS[r]}「{FEATURES[j]}」", ex["x"][r][j], book["x"][r][j]),
+               "at": at[r]} for j in range(len(FEATURES))] for r in range(len(TOKENS))]
+    return {"cells": cells, "book_at": at}
+
+
+def view(query, head, example=None, shown=None):
+    ex, problem = resolved(json.dumps(example))
     book = default_example()
     tokens, n = ex["tokens"], len(ex["tokens"])
     x = sentence_embeddings(ex)  # (n, 6)
@@ -134,20 +174,11 @@ def view(query, head, example=None):
     chart = figure.bars_slots(row, tokens, MAX_TOKENS, top=1.0, digits=3, height=150)
     for b, t in zip(chart["bars"], tokens):
         b["say"] = f"{query} → {t}：{figure.fmt(b['value'], 4)}"
-    # where each book token stands in the sentence ("" if it is not there): the grid's rows
-    # light up with the sentence's bars and query buttons (linking.js data-tokens)
-    at = [str(tokens.index(t)) if t in tokens else "" for t in TOKENS]
-    cells = [[{**cell(f"{TOKENS[r]}「{FEATURES[j]}」", ex["x"][r][j], book["x"][r][j]),
-               "at": at[r]} for j in range(len(FEATURES))] for r in range(len(TOKENS))]
-    return {
-        "tokens": TOKENS, "features": FEATURES, "query": query, "index": i, "head": head,
-        "x": ex["x"], "pronoun": ex["pronoun"], "cells": cells, "book_at": at,
-        "pronoun_cells": [cell(f"W_Q 代词行「{FEATURES[j]}」", ex["pronoun"][j],
-                               book["pronoun"][j]) for j in range(len(FEATURES))],
-        "canonical": canonical(ex),
+    out = {
+        "query": query, "index": i, "head": head,
+        "x": ex["x"], "pronoun": ex["pronoun"],  # the page edits a copy of these three
         "sentence": tokens, "n": n,
-        "slots": sentence_slots(tokens), "palette": palette_rows(ex),
-        "positions": positions(tokens),
+        "canonical": canonical(ex),
         "full": n >= MAX_TOKENS,
         "problem": problem,
         "problem_text": "链接里的例子无法使用，这里显示的是书中的例子。" if problem else "",
@@ -155,9 +186,21 @@ def view(query, head, example=None):
         "changes": "；".join(f"{name} {a} → {b}" for name, a, b in diff)
                    or "和书中的例子相同",
         "row": row + spare,  # (MAX_TOKENS,): the query's weights, the spare slots 0
-        "sentence_x": padded(x, MAX_TOKENS),  # (n, 6) in MAX_TOKENS rows
         # the 数值 table of the query's row: score (q·k / sqrt(6)) and weight for each key
         "row_table": [[s, w] for s, w in zip(scores + spare, row + spare)],
         "top": {"token": tokens[strongest], "weight": row[strongest]},
         "bars": chart,
     }
+    # the parts the example decides, unless the page shows them for this example already
+    old = shown_example(shown)
+    if old is None:
+        out.update(tokens=TOKENS, features=FEATURES)
+    if old is None or old["tokens"] != tokens:
+        out.update(slots=sentence_slots(tokens), positions=positions(tokens))
+    if old is None or old["tokens"] != tokens or old["x"] != ex["x"]:
+        out.update(grid_parts(ex, book), sentence_x=padded(x, MAX_TOKENS),  # (n, 6) in 12 rows
+                   palette=palette_rows(ex, printed=not isinstance(shown, dict)))
+    if old is None or old["pronoun"] != ex["pronoun"]:
+        out["pronoun_cells"] = [cell(f"W_Q 代词行「{FEATURES[j]}」", ex["pronoun"][j],
+                                     book["pronoun"][j]) for j in range(len(FEATURES))]
+    return out
