@@ -81,3 +81,35 @@ def test_the_chart_and_its_mark():
     assert "paths" not in compute("bpe", {"k": 3, "shown": {"corpus": "english_centric"}})["chart"]
     assert "paths" in compute("bpe", {"k": 3, "corpus": "balanced",
                                       "shown": {"corpus": "english_centric"}})["chart"]
+
+
+def laid_over(shown, part):
+    """What the page shows once `part` is bound over the view `shown`: a key the part leaves
+    out keeps its elements (a dict merges key by key, anything else is replaced)."""
+    if not (isinstance(shown, dict) and isinstance(part, dict)):
+        return part
+    return {**shown, **{k: laid_over(shown.get(k), v) for k, v in part.items()}}
+
+
+def test_a_sentence_s_boxes_come_only_when_its_tokens_change():
+    """A walk of k, one merge at a time and in jumps, then the other corpus: each view laid
+    over the one the page shows is the whole view, and the boxes of a sentence whose tokens
+    did not change stay out."""
+    walk = [("english_centric", k) for k in [*range(0, 40), 120, 119, 500, 3, 3]] + \
+        [("balanced", 3), ("balanced", 4), ("english_centric", 4)]
+    page = compute("bpe", {})
+    shown, left_out = {"corpus": "english_centric", "k": W.bpe.N_MERGES}, 0
+    for corpus, k in walk:
+        part = compute("bpe", {"k": k, "corpus": corpus, "shown": shown})
+        page = laid_over(page, part)
+        whole = compute("bpe", {"k": k, "corpus": corpus})
+        assert {key: page[key] for key in whole} == whole, (corpus, k)
+        for lang in ("zh", "en"):
+            unchanged = shown["corpus"] == corpus and \
+                W.drawn(corpus, lang, shown["k"]) == W.drawn(corpus, lang, k)
+            assert ("boxes" in part[lang]) == (not unchanged), (corpus, k, lang)
+            left_out += unchanged
+        shown = {"corpus": corpus, "k": k}
+    assert left_out > len(walk) // 2  # most merges touch neither sentence
+    for junk in ({"corpus": "english_centric", "k": "3"}, {"corpus": "english_centric"}, "x"):
+        assert "boxes" in compute("bpe", {"k": 3, "shown": junk})["zh"]

@@ -14,8 +14,9 @@ pycore.bpe_corpus; this module lays out the picture:
 
 Each corpus is trained once (pycore.bpe caches it); the tokens of each sentence are kept at
 every k where they change, so moving k costs a look-up, not an encoding. The characters never
-change and the chart changes only with the corpus: the page passes `shown` (the corpus it
-displays) and gets the chart only when the corpus changed.
+change and the chart changes only with the corpus: the page passes `shown` (the corpus and
+the k it displays) and gets the chart only when the corpus changed, and a sentence's boxes
+only when its tokens did (most merges touch neither sentence).
 """
 import bisect
 from functools import lru_cache
@@ -144,14 +145,25 @@ def boxes(corpus, lang, k):
     return out + [dict(blank) for _ in range(len(place["bytes"]) - len(out))]
 
 
-def sentence(corpus, lang, k):
+def drawn(corpus, lang, k):
+    """What decides a sentence's boxes at k: its tokens and which of them merge k made."""
+    merges, _ = trained(corpus)
+    ids = tokens_at(corpus, lang, k)
+    newest = merges[k - 1]["token"] if 0 < k <= len(merges) else None
+    return ids, newest if newest in ids else None
+
+
+def sentence(corpus, lang, k, boxes_shown=False):
+    """The sentence's token counts and, unless the page shows them already (boxes_shown),
+    its boxes and their labels (the 数值 table's; the boxes say theirs)."""
     text = LANGS[lang]
-    b = boxes(corpus, lang, k)
-    n = sum(not x["hidden"] for x in b)
-    labels = [x.pop("label") for x in b]  # the 数值 table's; the boxes say theirs
-    return {"text": text, "name": LANG_NAMES[lang], "n_tokens": n, "n_chars": len(text),
-            "n_bytes": len(text.encode("utf-8")), "per_char": n / len(text), "boxes": b,
-            "labels": labels}
+    n = len(tokens_at(corpus, lang, k))
+    out = {"text": text, "name": LANG_NAMES[lang], "n_tokens": n, "n_chars": len(text),
+           "n_bytes": len(text.encode("utf-8")), "per_char": n / len(text)}
+    if not boxes_shown:
+        b = boxes(corpus, lang, k)
+        out.update(boxes=b, labels=[x.pop("label") for x in b])
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -225,7 +237,11 @@ def mark(corpus, k):
 
 def view(k, corpus, shown=None):
     merges, _ = trained(corpus)
-    zh, en = sentence(corpus, "zh", k), sentence(corpus, "en", k)
+    # the boxes the page shows (`shown`: its corpus and k) stay when no token changed
+    same = isinstance(shown, dict) and shown.get("corpus") == corpus and \
+        isinstance(shown.get("k"), int) and 0 <= shown["k"] <= K_MAX
+    zh, en = (sentence(corpus, lang, k, same and drawn(corpus, lang, k) ==
+                       drawn(corpus, lang, shown["k"])) for lang in ("zh", "en"))
     used = min(k, len(merges))
     out = {
         "k": k, "corpus": corpus, "corpus_name": CORPUS_NAMES[corpus],
@@ -237,7 +253,7 @@ def view(k, corpus, shown=None):
                     f"英文 {en['n_tokens']} 个（{en['n_bytes']} 个字节）；每个框是一个 token，"
                     "框上方是它覆盖的字符（数值见「数值」）"),
     }
-    if shown is not None and shown.get("corpus") == corpus:
+    if isinstance(shown, dict) and shown.get("corpus") == corpus:
         return out  # the page shows this corpus's chart and the fixed strips already
     fig = chart(corpus)
     out["chart"] = {"paths": fig["paths"], "probes": fig["probes"], "mark": out["chart"]["mark"]}
