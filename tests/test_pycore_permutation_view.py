@@ -158,3 +158,39 @@ def test_the_picture_fills_max_tokens_slots(tokens):
             f"{tokens[perm[s]]} → 有生命：{view['shuffled'][s][1]:.4f}"
     assert all(say == "" for row in fig["before"]["say"][n:] for say in row)
     assert (before[n:] == 4).all()  # the spare cells: the diverging map's zero, hidden
+
+
+def laid_over(shown, part):
+    """What the page shows once `part` is bound over the view `shown`: a key the part leaves
+    out keeps its elements (a dict merges key by key, anything else is replaced)."""
+    if not (isinstance(shown, dict) and isinstance(part, dict)):
+        return part
+    return {**shown, **{k: laid_over(shown.get(k), v) for k, v in part.items()}}
+
+
+def test_a_new_order_brings_back_only_what_it_changes():
+    """Reorderings, the positions switch and another sentence, each view asked with what the
+    page shows (its example, positions and scale, as permutation.js names them) and laid over
+    it: the whole view; a new order without positions leaves the first heatmap out."""
+    four = {"tokens": ["小狗", "汽车", "它", "饿"]}
+    moves = [({"seed": 2}, None), ({"seed": 3}, None),
+             ({"perm": [8, 7, 6, 5, 4, 3, 2, 1, 0]}, None),
+             ({"seed": 3, "positions": True}, None), ({"seed": 4, "positions": True}, None),
+             ({"seed": 4}, None), ({"seed": 5}, four), ({"seed": 6}, four)]
+    page, shown = compute("permutation", {}), {}
+    lean = 0
+    for params, ex in moves:
+        ask = {**params, **({"example": ex} if ex else {})}
+        whole = compute("permutation", ask)
+        part = compute("permutation", {**ask, "shown": shown})
+        page = laid_over(page, part)
+        assert {k: page[k] for k in whole} == whole, params
+        unmoved = shown.get("example", False) == ex and \
+            shown.get("positions") == whole["positions"] and \
+            shown.get("limit") == whole["fig"]["limit"]
+        assert ("before" in part["fig"]) == (not unmoved) == ("original" in part), params
+        lean += unmoved
+        shown = {"example": ex, "positions": whole["positions"], "limit": part["fig"]["limit"]}
+    assert lean >= 3  # without positions: seed 3, the perm, seed 6 of the short sentence
+    for junk in ({"example": None, "positions": False}, "x", {"limit": "1"}):
+        assert "before" in compute("permutation", {"seed": 2, "shown": junk})["fig"]

@@ -101,14 +101,15 @@ function withExample(root, asked) {
 }
 
 // A runtime for a widget whose page already shows part of its view: each request names what
-// the last view drew (`shown`, from shownOf(params); nothing before the first live view), so
-// pycore sends only the parts that changed since.
+// the last view drew (`shown`, from shownOf(params, view): the parameters it came from, and
+// the view itself; nothing before the first live view), so pycore sends only the parts that
+// changed since.
 export function sendingShown(runtime, shownOf) {
   let shown = {};
   return {
     async compute(name, params) {
       const view = await runtime.compute(name, { ...params, shown });
-      shown = shownOf(params);
+      shown = shownOf(params, view);
       return view;
     },
   };

@@ -29,7 +29,12 @@ CELL = 22               # SVG units of a heatmap cell
 LABEL_W, TOP = 36, 40   # the first heatmap's row labels; the titles and column numbers above
 GAP = 48                # between the two heatmaps: the lines from old rows to new ones
 
-INPUTS = ("example",)  # the reader's edited example, from the page (None: the book's)
+# the reader's edited example, from the page (None: the book's); and what the page shows (its
+# example, positions and scale): the first heatmap, the original outputs, depends on nothing
+# else, so a new order brings back only the second one and the lines
+INPUTS = ("example", "shown")
+UNMOVED = ("before", "before_col_x", "before_title_x", "before_label_x", "cols", "title_y",
+           "col_y", "legend", "row_hidden")  # the parts of the picture a new order leaves
 
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 9999, "default": 1,
@@ -131,7 +136,7 @@ def picture(sen, order, original, shuffled, changed):
             "before_label_x": LABEL_W - 6, "after_label_x": after["width"] + 6,
             "before": before, "after": after, "links": links, "row_hidden": sen["row_hidden"],
             "slot_tokens": [str(i) for i in order] + [""] * (MAX_TOKENS - n),
-            "legend": before["legend"]}
+            "legend": before["legend"], "limit": limit}
 
 
 def check_block(params):
@@ -145,7 +150,7 @@ def check_block(params):
                 f"0..{n - 1} once (slot s holds token perm[s]), or leave perm out to use seed")
     return None
 
-def view(seed, perm, positions, example=None):
+def view(seed, perm, positions, example=None, shown=None):
     sen = _sentence(json.dumps(example, sort_keys=True, ensure_ascii=False))
     n, tokens = sen["n"], sen["tokens"]
     order, perm_note = order_of(seed, perm, n)
@@ -153,7 +158,7 @@ def view(seed, perm, positions, example=None):
                                        tokens=tokens)
     diff = r["max_abs_diff"]
     changed = [d > 1e-9 for d in r["diff_per_slot"]]
-    return {
+    out = {
         "seed": seed, "perm": r["perm"], "positions": positions, "n": n,
         "perm_note": perm_note,  # "" unless perm was set aside for the seed's shuffle
         "tokens": r["tokens"], "original_tokens": tokens, "features": FEATURES,
@@ -171,3 +176,11 @@ def view(seed, perm, positions, example=None):
         "verdict": "不同：换了位置，输出就变了" if diff > 1e-9 else "相同：只是跟着词挪了座位",
         "fig": picture(sen, order, r["original"], r["shuffled"], changed),
     }
+    fig = out["fig"]
+    if isinstance(shown, dict) and shown.get("example", False) == example and \
+            shown.get("positions") == positions and shown.get("limit") == fig["limit"]:
+        # the page shows this sentence's original outputs on this scale
+        for key in ("original", "original_tokens", "sentence_slots", "features"):
+            del out[key]
+        out["fig"] = {k: v for k, v in fig.items() if k not in UNMOVED}
+    return out
