@@ -16,8 +16,8 @@ the view (unused ones hidden, tables padded with zeros). The grid stays the book
 tokens: it edits their rows, and a palette token's features are fixed.
 
 The page names the example it shows (`shown`), and the view leaves out the parts that example
-already decides: a click on a cell brings back the grid, not the sentence's slots, the
-positions or the W_Q row; a new query only the preview. The palette's tokens and reasons never
+already decides: a click on a cell brings back that row of the grid (and of the palette), not
+the sentence's slots, the positions or the W_Q row; a new query only the preview. The palette's tokens and reasons never
 change: the build prints them, a page's view leaves them out. The build and the tests get the
 whole view."""
 import json
@@ -151,15 +151,21 @@ def shown_example(shown):
         return None
 
 
-def grid_parts(ex, book):
+def grid_parts(ex, book, rows=None):
     """The grid and what follows the sentence's tokens: the cells (each linked to its token's
-    place in the sentence), that place per book token ("" when the sentence lacks it)."""
+    place in the sentence), that place per book token ("" when the sentence lacks it). With
+    `rows` (the page shows the other rows for this sentence), only those rows' cells, as
+    {row index: cells}: a path into the view reads an object by key as a list by index."""
     tokens = ex["tokens"]
     # the grid's rows light up with the sentence's bars and query buttons (linking.js)
     at = [str(tokens.index(t)) if t in tokens else "" for t in TOKENS]
-    cells = [[{**cell(f"{TOKENS[r]}「{FEATURES[j]}」", ex["x"][r][j], book["x"][r][j]),
-               "at": at[r]} for j in range(len(FEATURES))] for r in range(len(TOKENS))]
-    return {"cells": cells, "book_at": at}
+
+    def cells(r):
+        return [{**cell(f"{TOKENS[r]}「{FEATURES[j]}」", ex["x"][r][j], book["x"][r][j]),
+                 "at": at[r]} for j in range(len(FEATURES))]
+    if rows is not None:
+        return {"cells": {str(r): cells(r) for r in rows}}
+    return {"cells": [cells(r) for r in range(len(TOKENS))], "book_at": at}
 
 
 def view(query, head, example=None, shown=None):
@@ -197,9 +203,15 @@ def view(query, head, example=None, shown=None):
         out.update(tokens=TOKENS, features=FEATURES)
     if old is None or old["tokens"] != tokens:
         out.update(slots=sentence_slots(tokens), positions=positions(tokens))
-    if old is None or old["tokens"] != tokens or old["x"] != ex["x"]:
+    if old is None or old["tokens"] != tokens:
         out.update(grid_parts(ex, book), sentence_x=padded(x, MAX_TOKENS),  # (n, 6) in 12 rows
                    palette=palette_rows(ex, printed=not isinstance(shown, dict)))
+    elif old["x"] != ex["x"]:  # an edit of the grid: the rows it changed, and their features
+        rows = [r for r in range(len(TOKENS)) if old["x"][r] != ex["x"][r]]
+        palette = palette_rows(ex, printed=False)
+        in_palette = [ALL_TOKENS.index(TOKENS[r]) for r in rows]  # the rows' tokens there
+        out.update(grid_parts(ex, book, rows), sentence_x=padded(x, MAX_TOKENS),
+                   palette={str(k): palette[k] for k in in_palette})
     if old is None or old["pronoun"] != ex["pronoun"]:
         out["pronoun_cells"] = [cell(f"W_Q 代词行「{FEATURES[j]}」", ex["pronoun"][j],
                                      book["pronoun"][j]) for j in range(len(FEATURES))]
