@@ -17,9 +17,9 @@ tokens: it edits their rows, and a palette token's features are fixed.
 
 The page names the example it shows (`shown`), and the view leaves out the parts that example
 already decides: a click on a cell brings back that row of the grid (and of the palette), not
-the sentence's slots, the positions or the W_Q row; a new query only the preview. The palette's tokens and reasons never
-change: the build prints them, a page's view leaves them out. The build and the tests get the
-whole view."""
+the sentence's slots, the positions or the W_Q row; a new query only the preview. The
+palette's tokens and reasons never change: the build prints them, a page's view leaves them
+out. The build and the tests get the whole view."""
 import json
 from functools import lru_cache
 
