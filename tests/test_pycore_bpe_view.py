@@ -5,6 +5,7 @@ import pytest
 from pycore import bpe, bpe_corpus
 from pycore.widgets import bpe as W
 from pycore.widgets import compute
+from tests.page_state import laid_over
 
 ZH, EN = bpe_corpus.HELD_OUT
 
@@ -82,13 +83,6 @@ def test_the_chart_and_its_mark():
     assert "paths" in compute("bpe", {"k": 3, "corpus": "balanced",
                                       "shown": {"corpus": "english_centric"}})["chart"]
 
-
-def laid_over(shown, part):
-    """What the page shows once `part` is bound over the view `shown`: a key the part leaves
-    out keeps its elements (a dict merges key by key, anything else is replaced)."""
-    if not (isinstance(shown, dict) and isinstance(part, dict)):
-        return part
-    return {**shown, **{k: laid_over(shown.get(k), v) for k, v in part.items()}}
 
 
 def test_a_sentence_s_boxes_come_only_when_its_tokens_change():

@@ -8,6 +8,7 @@ import pytest
 from pycore import example
 from pycore.widgets import compute, plain
 from tests.reference import softmax_row
+from tests.page_state import laid_over
 
 
 def road_alive():
@@ -126,16 +127,6 @@ ALL = example.ALL_TOKENS
 BY_EXAMPLE = {"tokens", "features", "slots", "positions", "cells", "book_at", "sentence_x",
               "palette", "pronoun_cells"}
 
-
-def laid_over(shown, part):
-    """What the page shows once `part` is bound over the view `shown` (bind.js looks a path
-    up key by key): a dict merges key by key, an object keyed by index over a list replaces
-    those items, anything else is replaced."""
-    if isinstance(shown, list) and isinstance(part, dict):
-        return [laid_over(x, part[str(i)]) if str(i) in part else x for i, x in enumerate(shown)]
-    if isinstance(shown, dict) and isinstance(part, dict):
-        return {**shown, **{k: laid_over(shown.get(k), v) for k, v in part.items()}}
-    return part
 
 
 def test_the_editor_sends_what_an_edit_changes():

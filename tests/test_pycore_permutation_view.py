@@ -11,6 +11,7 @@ from pycore.example import MAX_TOKENS
 from pycore.widgets import compute
 from pycore.widgets.permutation import seeded_order
 from tests.reference import semantic_attention
+from tests.page_state import laid_over
 
 SHORT = ["小猫", "它", "累", "了"]
 LONG = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了", "小狗", "饿", "它们"]
@@ -159,13 +160,6 @@ def test_the_picture_fills_max_tokens_slots(tokens):
     assert all(say == "" for row in fig["before"]["say"][n:] for say in row)
     assert (before[n:] == 4).all()  # the spare cells: the diverging map's zero, hidden
 
-
-def laid_over(shown, part):
-    """What the page shows once `part` is bound over the view `shown`: a key the part leaves
-    out keeps its elements (a dict merges key by key, anything else is replaced)."""
-    if not (isinstance(shown, dict) and isinstance(part, dict)):
-        return part
-    return {**shown, **{k: laid_over(shown.get(k), v) for k, v in part.items()}}
 
 
 def test_a_new_order_brings_back_only_what_it_changes():
