@@ -84,7 +84,6 @@ def test_the_chart_and_its_mark():
                                       "shown": {"corpus": "english_centric"}})["chart"]
 
 
-
 def test_a_sentence_s_boxes_come_only_when_its_tokens_change():
     """A walk of k, one merge at a time and in jumps, then the other corpus: each view laid
     over the one the page shows is the whole view, and the boxes of a sentence whose tokens

@@ -128,7 +128,6 @@ BY_EXAMPLE = {"tokens", "features", "slots", "positions", "cells", "book_at", "s
               "palette", "pronoun_cells"}
 
 
-
 def test_the_editor_sends_what_an_edit_changes():
     """Each view, laid over the one the page shows, gives the whole view (but for the
     palette's tokens and reasons, which only the build prints); what the edit leaves alone

@@ -161,7 +161,6 @@ def test_the_picture_fills_max_tokens_slots(tokens):
     assert (before[n:] == 4).all()  # the spare cells: the diverging map's zero, hidden
 
 
-
 def test_a_new_order_brings_back_only_what_it_changes():
     """Reorderings, the positions switch and another sentence, each view asked with what the
     page shows (its example, positions and scale, as permutation.js names them) and laid over
