@@ -42,10 +42,6 @@ def open_settled(context, url):
 @pytest.mark.parametrize("chapter", pages())
 def test_no_page_scrolls_sideways_and_every_control_is_a_finger_wide(phone, server, chapter):
     page = open_settled(phone, server + chapter.replace(".md", ".html"))
-    # A chapter's blocks are contained (content-visibility, book.css): a block wider than the
-    # page would be clipped, not widen it. So the page is measured without the containment.
-    page.evaluate("document.querySelectorAll('.chapter > *')"
-                  ".forEach((b) => { b.style.contentVisibility = 'visible'; })")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"{chapter}: the page is {width} px wide at 360 px"
     small = [t for t in page.evaluate(TARGETS) if t["w"] < 43.5 or t["h"] < 43.5]
@@ -76,22 +72,4 @@ def test_dark_reaches_the_browsers_own_parts(browser, server, how):
     colour = page.evaluate("getComputedStyle(document.querySelector('#tbook-search')).color")
     r, g, b = [int(x) for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
     assert min(r, g, b) > 150, f"the search box's text is {colour} in the dark theme"
-    context.close()
-
-
-def test_a_chapter_renders_only_what_is_near_the_screen(browser, server):
-    """The blocks of a long chapter far from the screen are skipped (not laid out nor painted,
-    what keeps a frame of 04 cheap, docs/performance.md); scrolled to, they render."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(server + "04-attention.html")
-    shown = "(el) => el.checkVisibility({ contentVisibilityAuto: true })"
-    first = page.locator(".chapter > .widget svg").first
-    last = page.locator(".chapter > .widget").last.locator("svg").first
-    first.scroll_into_view_if_needed()
-    page.wait_for_function(shown, arg=first.element_handle())
-    assert last.evaluate(shown) is False, "the chapter's last widget is rendered beside its first"
-    last.scroll_into_view_if_needed()
-    page.wait_for_function(shown, arg=last.element_handle())
-    assert first.evaluate(shown) is False, "the chapter's first widget is rendered at its end"
     context.close()
