@@ -16,6 +16,7 @@ chapter's per-block stacking contexts (book.css) save:
     python3 benchmarks/frames.py --only attention --css ".chapter > * { isolation: auto }"
 """
 import argparse
+import bisect
 import collections
 import json
 import statistics
@@ -25,8 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import built_site, chapters_with_widgets, launch, load_note, serving, wait_all_live  # noqa: E402
-from interaction import measure_page, warm_up  # noqa: E402
+from interaction import measure_page, page_widgets, warm_up  # noqa: E402
 
+# fewer than interaction.py --trace records (no v8, no toplevel): the phases are all this reads,
+# and tracing less slows the frames it measures less
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "cc"]
 PHASES = {"frame": "ProxyMain::BeginMainFrame", "style": "Blink.Style.UpdateTime",
           "layout": "Blink.Layout.UpdateTime", "prepaint": "Blink.PrePaint.UpdateTime",
@@ -45,14 +48,13 @@ def painted_frames(trace_path):
                                   if (e.get("pid"), e.get("tid")) in mains).most_common(1)[0][0]
     slices = sorted((e for e in events if (e.get("pid"), e.get("tid")) == busiest
                      and e.get("ph") == "X" and "dur" in e), key=lambda e: e["ts"])
+    starts = [e["ts"] for e in slices]
     frames = []
     for frame in (e for e in slices if e["name"] == PHASES["frame"]):
         end = frame["ts"] + frame["dur"]
         inside = collections.defaultdict(float)
-        for e in slices:
-            if e["ts"] > end:
-                break
-            if e["ts"] >= frame["ts"] and e["ts"] + e["dur"] <= end:
+        for e in slices[bisect.bisect_left(starts, frame["ts"]):bisect.bisect_right(starts, end)]:
+            if e["ts"] + e["dur"] <= end:
                 inside[e["name"]] += e["dur"] / 1000
         if inside.get(PHASES["paint"]):
             frames.append({phase: inside.get(name, 0.0) for phase, name in PHASES.items()})
@@ -65,9 +67,7 @@ def measure(context, base, page_name, only, n, css, trace_path):
     wait_all_live(page)
     if css:
         page.add_style_tag(content=css)
-    widgets = page.eval_on_selector_all(
-        "[data-widget]", "els => els.map(e => [e.id, e.dataset.widget, JSON.parse(e.dataset.params)])")
-    widgets = [w for w in widgets if not only or w[1] in only]
+    widgets = page_widgets(page, only)
     context.browser.start_tracing(page=page, path=str(trace_path), categories=CATEGORIES)
     measure_page(page, widgets, n, cadence="still")
     context.browser.stop_tracing()

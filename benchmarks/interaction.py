@@ -440,6 +440,13 @@ def warm_up(page, names, seconds=8):
     return page.evaluate(WARM_JS, {"names": names, "seconds": seconds})
 
 
+def page_widgets(page, only=()):
+    """[id, name, params] of the page's widgets (those named in only, if given)."""
+    widgets = page.eval_on_selector_all(
+        "[data-widget]", "els => els.map(e => [e.id, e.dataset.widget, JSON.parse(e.dataset.params)])")
+    return [w for w in widgets if not only or w[1] in only]
+
+
 def measure_page(page, widgets, n, profile=False, cadence="still"):
     """Run the interactions for every widget of an open, live page."""
     results = []
@@ -569,9 +576,7 @@ def main():
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(base + html.name)
             wait_all_live(page)
-            widgets = page.eval_on_selector_all(
-                "[data-widget]", "els => els.map(e => [e.id, e.dataset.widget, JSON.parse(e.dataset.params)])")
-            widgets = [w for w in widgets if not only or w[1] in only]
+            widgets = page_widgets(page, only)
             if not raw:
                 every = {n for _, names in chapters_with_widgets(site) for n in names}
                 print(f"# warm-up: {warm_up(page, every)} default views of every widget first")
