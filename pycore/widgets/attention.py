@@ -106,7 +106,9 @@ def _sentence(example_json):
             "used": used, "says": says}
 
 
-@lru_cache(maxsize=32)
+# 64: the scale slider's 24 steps with the mask on and off (48) and room for a second example;
+# a cache smaller than a sweep of the slider is emptied by it (tests/test_pycore_view_caches.py)
+@lru_cache(maxsize=64)
 def _weights(example_json, scale, causal):
     """What the logits' scale and the mask decide: the weights, the outputs and the heatmap's
     cells (figure.heatmap's colour class, value, text and readout of each). Callers must not

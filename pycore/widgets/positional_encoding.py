@@ -48,7 +48,9 @@ PARAMS = {
 INPUTS = ("shown",)
 
 
-@lru_cache(maxsize=8)
+# 32: one entry per step of the d_model slider (4 to 128 by 4), so a sweep there and back
+# finds every table it made (tests/test_pycore_view_caches.py); the largest is 40 x 128 floats
+@lru_cache(maxsize=32)
 def tables(d_model):
     """What depends on d_model alone: (pe (N_POS, d), frequencies, wavelengths, dots from
     position 0 (N_POS,)). Cached: a slider for p, k or the pair leaves d_model as it is."""
@@ -81,7 +83,7 @@ def constant_part():
 
 # The parts are pure functions of a few integers: a reader sliding back and forth asks for the
 # same ones again, so they are kept (their values are never changed after they are made).
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)  # as tables: one per step of d_model
 def d_part(d_model):
     pe, _, wavelengths, dots_0 = tables(d_model)
     return {
