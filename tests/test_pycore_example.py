@@ -282,6 +282,26 @@ def test_attention_sends_the_page_only_what_the_controls_change(ex):
         whole.keys()
 
 
+@pytest.mark.parametrize("ex", SENTENCES)
+def test_attention_sends_only_the_query_part_when_only_the_query_moved(ex):
+    """A page that shows this example at this scale and mask, asking for another query, gets
+    the query's row, curves and bands (each equal to the whole view's), not the weights, their
+    tables or the heatmap's cells; another scale or mask brings those again."""
+    params = {"query": "了", "scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
+    shown = {"scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
+    whole = leaves(compute("attention", params))
+    part = leaves(compute("attention", {**params, "shown": shown}))
+    assert part and all(whole[k] == v for k, v in part.items())
+    for sent in ("row.0", "output.0", "top.weight", "curves.curves.0.d", "curves.top.0.query",
+                 "heat.row_band.y", "heat.col_band.x"):
+        assert sent in part
+    for left_out in ("weights.0.0", "scores.0.0", "heat.cells.0.c", "heat.legend.hi"):
+        assert left_out in whole and left_out not in part
+    for moved in ({"scale": 2.25}, {"causal": False}):
+        again = leaves(compute("attention", {**params, "shown": {**shown, **moved}}))
+        assert {"weights.0.0", "heat.cells.0.c", "heat.legend.hi"} <= again.keys()
+
+
 def test_embedding_draws_the_readers_sentence():
     """小狗 has 小猫's features (1 1 0 0 0 0), 汽车 马路's (1 0 0 0 0 0): in the sentence
     小狗 汽车 它 累 the first two have dot 1 and cosine 1/sqrt(2), the rest 0."""

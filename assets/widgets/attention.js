@@ -3,10 +3,12 @@
 // controls, picture and pointing are the book's common ones. What is special: the page
 // already shows the sentence's part of the view (labels, slots, Q, K, V, the places of the
 // curves and cells), which changes only with the reader's example, so it asks pycore for
-// the controls' part alone (`shown`: the example whose sentence is on the page; the build
-// drew the book's).
+// the controls' part alone (`shown`: the example whose sentence is on the page, the build
+// drew the book's; and the scale and mask of the weights on it).
 import { liveWidget, sendingShown } from "./common.js";
 
 export function mount(root, runtime) {
-  liveWidget(root, sendingShown(runtime, (p) => (p.example ? { example: p.example } : {})));
+  liveWidget(root, sendingShown(runtime, (p) => ({
+    ...(p.example ? { example: p.example } : {}), scale: p.scale, causal: p.causal,
+  })));
 }

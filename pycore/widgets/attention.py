@@ -14,8 +14,9 @@ of the picture: `_sentence`), the part of the logits' scale and the mask (the we
 heatmap's cells: `_weights`), and the query's part (its row and curves), computed each time.
 Those parts draw exactly what figure.attention_curves_slots and figure.heatmap_sized draw
 (tests/test_pycore_example.py compares them), in plain Python floats: one NumPy call per
-matrix, none per cell. The page, which shows the sentence's part already, names the example it
-shows (`shown`) and gets only what the controls change (assets/widgets/attention.js)."""
+matrix, none per cell. The page, which shows the sentence's part already, names the example,
+scale and mask it shows (`shown`) and gets only what the controls change: a click on another
+query brings its row, curves and bands, not the weights (assets/widgets/attention.js)."""
 import json
 from functools import lru_cache
 
@@ -27,8 +28,9 @@ from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, PRONOUN, resolve_exampl
 from ..attention import attention
 
 # The reader's edited example (pycore.example.checked_example's dict), from the page: never a
-# block parameter. Without it (or with junk in it), the book's example. `shown`: the example
-# whose sentence the page already draws ({"example": ...}; {} for the book's).
+# block parameter. Without it (or with junk in it), the book's example. `shown`: what the
+# page draws ({"example": ..., "scale": ..., "causal": ...}; no example for the book's): the
+# same example leaves out the sentence's part, the same scale and mask too the weights' part.
 INPUTS = ("example", "shown")
 
 PARAMS = {
@@ -131,9 +133,14 @@ def _weights(example_json, scale, causal):
                               "masked": causal and j > i})
             else:
                 cells.append({"c": 0, "v": 0.0, "text": "", "say": "", "masked": False})
+    legend = figure.legend(0.0, hi, digits=2)
     return {"w": w, "out": out.tolist(), "weights": padded(weights, s, s),
             "scores": padded(scores, s, s),  # scale * Q K^T / sqrt(d_k), before mask, softmax
-            "cells": cells, "legend": figure.legend(0.0, hi, digits=2)}
+            "cells": cells, "legend": legend,
+            # what a live view rebinds of the heatmap when the weights change (CELL_BOUND)
+            "live_cells": [{k: c[k] for k in CELL_BOUND} if used else {}
+                           for c, used in zip(cells, sen["used"])],
+            "live_legend": {"lo": legend["lo"], "hi": legend["hi"]}}
 
 
 def query_curves(sen, row, i, causal):
@@ -183,15 +190,18 @@ def view(query, scale, causal, example=None, shown=None):
         "top": {"token": tokens[strongest], "weight": row[strongest]},
     }
     if isinstance(shown, dict) and shown.get("example") == example:
+        heat_part = {"row_band": {"y": row_band["y"], "w": row_band["w"]},
+                     "col_band": {"x": col_band["x"], "h": col_band["h"]}}
+        if shown.get("scale") == scale and shown.get("causal") == causal:
+            # only the query moved: the page keeps the weights, their tables and cells
+            del live["scores"], live["weights"]
+        else:
+            heat_part.update(cells=wts["live_cells"], legend=wts["live_legend"])
         return {**live,
                 "curves": {"top": [{"query": j == i} for j in range(MAX_TOKENS)],
                            "curves": [{k: c[k] for k in CURVE_BOUND} if not c["hidden"] else {}
                                       for c in curves]},
-                "heat": {"cells": [{k: c[k] for k in CELL_BOUND} if used else {}
-                                   for c, used in zip(wts["cells"], sen["used"])],
-                         "row_band": {"y": row_band["y"], "w": row_band["w"]},
-                         "col_band": {"x": col_band["x"], "h": col_band["h"]},
-                         "legend": {"lo": wts["legend"]["lo"], "hi": wts["legend"]["hi"]}}}
+                "heat": heat_part}
     top = [{**t, "query": t["i"] == i} for t in sen["top"]]
     cells = [{**p, **c, "hidden": not used}
              for p, c, used in zip(sen["places"], wts["cells"], sen["used"])]
