@@ -12,7 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from pycore.widgets import attention, call_json, positional_encoding
+from pycore.widgets import attention, call_json, module, positional_encoding
 
 
 def steps(spec):
@@ -31,9 +31,9 @@ def misses(caches):
      [positional_encoding.tables, positional_encoding.d_part]),
 ])
 def test_second_sweep_of_a_slider_recomputes_nothing(name, slider, switches, caches):
-    module = {"attention": attention, "positional-encoding": positional_encoding}[name]
-    defaults = {k: s["default"] for k, s in module.PARAMS.items()}
-    values = steps(module.PARAMS[slider])
+    specs = module(name).PARAMS
+    defaults = {k: s["default"] for k, s in specs.items()}
+    values = steps(specs[slider])
     assert len(values) > 16  # a range a cache of 8 or 16 parts would not hold
     sweep = [{**defaults, **dict(zip(switches, on)), slider: v}
              for on in itertools.product([False, True], repeat=len(switches))

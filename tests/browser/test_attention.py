@@ -34,6 +34,22 @@ def test_clicking_a_token_shows_its_row(book_pages):
     assert_shows(root, pycore_view("attention", query="累"))
 
 
+def test_a_query_clicked_after_the_scale_and_mask_shows_their_weights(book_pages):
+    """A click on another query brings only its row and curves (the page keeps the weights it
+    shows): after the scale and the mask have moved, the weights kept are theirs."""
+    root = book_pages("attention").widget("attention")
+    root.locator("[data-control=scale]").fill("3")
+    root.locator("[data-control=causal]").click()
+    assert_shows(root, pycore_view("attention", scale=3.0, causal=True))
+    before = updates(root)
+    token(root, "累").click()
+    assert updates(root) == before + 1
+    view = pycore_view("attention", query="累", scale=3.0, causal=True)
+    assert_shows(root, view, min_count=9 + 81 + 81)
+    assert_drawn(root, view, min_count=9 * 6 + 81 * 4)
+    assert root.locator(".heat .cell[data-masked]").count() == 36
+
+
 def test_keyboard_enter_selects_a_token(book_pages):
     root = book_pages("attention").widget("attention")
     token(root, "马路").focus()
