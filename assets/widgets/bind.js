@@ -57,60 +57,93 @@ function setAttr(el, b, text) {
 }
 
 // Each bound element's data-* read and its paths split once, not at every update (a widget
-// binds hundreds of elements, and every update walks them all): one map per kind of binding
-// (an element may carry several, data-bind and data-attr say), element -> its binding. A
-// binding also keeps the value it last wrote and its text (`value`, `text`): a view's
-// unchanged value then costs a comparison, not a formatting and a read of the DOM
-// (textContent, getAttribute). Most of an update's values are unchanged, and reading them back
-// was most of a quiet update's time (the trained model's 1,300 bound elements, given the view
-// they show: 3.2 ms, 0.6-0.9 ms with the values kept). So an element's bound text or attribute
-// is written by bindAll only (docs/widgets.md).
-function cached(make) {
+// binds hundreds of elements). A binding also keeps the value it last wrote and its text
+// (`value`, `text`): a view's unchanged value then costs a comparison, not a formatting and a
+// read of the DOM (textContent, getAttribute). Most of an update's values are unchanged, and
+// reading them back was most of a quiet update's time (the trained model's 1,300 bound
+// elements, given the view they show: 3.2 ms, 0.6-0.9 ms with the values kept). So an
+// element's bound text or attribute is written by bindAll only (docs/widgets.md). The
+// bindings are kept per element: an element inside two roots that are bound (a widget and a
+// part its JS rebinds) shares what it last wrote.
+const bindingsByElement = new WeakMap();
+
+function bindingsOf(el) {
+  let made = bindingsByElement.get(el);
+  if (made) return made;
+  const d = el.dataset;
+  const unseen = { value: UNSEEN, text: UNSEEN };
+  made = [];
+  if (d.bind) made.push({ el, kind: "text", keys: d.bind.split("."), digits: Number(d.digits),
+                          ...unseen });
+  if (d.sci) made.push({ el, kind: "sci", keys: d.sci.split("."), ...unseen });
+  for (const pair of (d.attr ?? "").split(/\s+/).filter(Boolean)) {
+    const [name, path] = pair.split("=");
+    made.push({ el, kind: "attr", name, keys: path.split("."), ...unseen });
+  }
+  bindingsByElement.set(el, made);
+  return made;
+}
+
+// A root's bindings as a tree of their paths (a node: the bindings whose path ends there, and
+// the next key -> node), found once: a template draws every mark a view can bind, so a
+// widget's bound elements stay the same (a widget's JS that adds some binds their container
+// itself, as vit-patches does). An update walks the tree along its view, and a part the view
+// leaves out (pycore sends only what changed) is not visited at all: the trained model's
+// 1,334 bound elements cost 1.5 ms to visit for a view that brings none of them.
+const trees = new WeakMap();  // root -> its tree
+
+function treeOf(root) {
+  let tree = trees.get(root);
+  if (tree) return tree;
+  tree = { bound: [], next: new Map() };
+  for (const el of root.querySelectorAll("[data-bind], [data-sci], [data-attr]")) {
+    for (const b of bindingsOf(el)) {
+      let node = tree;
+      for (const key of b.keys) {
+        if (!node.next.has(key)) node.next.set(key, { bound: [], next: new Map() });
+        node = node.next.get(key);
+      }
+      node.bound.push(b);
+    }
+  }
+  trees.set(root, tree);
+  return tree;
+}
+
+function write(b, value) {
+  if (value === b.value) return;
+  b.value = value;
+  if (b.kind === "attr") setAttr(b.el, b, attrText(value));
+  else if (b.kind === "sci") setText(b.el, b, sci(value));
+  else setText(b.el, b, typeof value === "string" ? value : fmt(value, b.digits));
+}
+
+function bindTree(node, value) {
+  for (const b of node.bound) write(b, value);
+  for (const [key, next] of node.next) {
+    const v = value?.[key];
+    if (v !== undefined) bindTree(next, v);
+  }
+}
+
+const matrixBinding = (() => {
   const made = new WeakMap();
-  return (el) => {
-    let b = made.get(el);
+  return (table) => {
+    let b = made.get(table);
     if (!b) {
-      b = make(el.dataset);
-      made.set(el, b);
+      const d = table.dataset;
+      b = { keys: d.matrix.split("."), digits: Number(d.digits), shaded: "shaded" in d };
+      made.set(table, b);
     }
     return b;
   };
-}
-const textBinding = cached((d) => ({ keys: d.bind.split("."), digits: Number(d.digits),
-                                     value: UNSEEN, text: UNSEEN }));
-const sciBinding = cached((d) => ({ keys: d.sci.split("."), value: UNSEEN, text: UNSEEN }));
-const attrBinding = cached((d) => d.attr.split(/\s+/).filter(Boolean).map((pair) => {
-  const [name, path] = pair.split("=");
-  return { name, keys: path.split("."), value: UNSEEN, text: UNSEEN };
-}));
-const matrixBinding = cached((d) => ({ keys: d.matrix.split("."), digits: Number(d.digits),
-                                       shaded: "shaded" in d }));
+})();
 const cellValues = new WeakMap();  // td -> the matrix entry it shows (its row may be rebuilt)
 
-// Write every bound text, attribute and matrix cell of root from a view.
+// Write every bound text, attribute and matrix cell of root from a view. The tables are looked
+// up at every update: a widget's JS may make one (vit-patches, a table per patch size).
 export function bindAll(root, view) {
-  for (const el of root.querySelectorAll("[data-bind]")) {
-    const b = textBinding(el);
-    const value = at(view, b.keys);
-    if (value === undefined || value === b.value) continue;
-    b.value = value;
-    setText(el, b, typeof value === "string" ? value : fmt(value, b.digits));
-  }
-  for (const el of root.querySelectorAll("[data-sci]")) {
-    const b = sciBinding(el);
-    const value = at(view, b.keys);
-    if (value === undefined || value === b.value) continue;
-    b.value = value;
-    setText(el, b, sci(value));
-  }
-  for (const el of root.querySelectorAll("[data-attr]")) {
-    for (const b of attrBinding(el)) {
-      const value = at(view, b.keys);
-      if (value === undefined || value === b.value) continue;
-      b.value = value;
-      setAttr(el, b, attrText(value));
-    }
-  }
+  bindTree(treeOf(root), view);
   for (const table of root.querySelectorAll("table[data-matrix]")) {
     const { keys, digits, shaded } = matrixBinding(table);
     const m = at(view, keys);

@@ -72,3 +72,51 @@ def test_nothing_is_written_that_the_page_shows_already(book_pages):
     assert below_digits["texts"][1] == "0.25"
     assert partial["texts"] == ["狗", "0.25", "1.00e-15"] and partial["width"] == "10"
     assert partial["mutations"] == 1
+
+
+NESTED = """
+<p data-bind="title">x</p>
+<svg class="part"><rect data-attr="y=bars.0.y" y="0"></rect><rect data-attr="y=bars.1.y" y="0"></rect>
+<text data-bind="bars.1.text">0</text></svg>
+"""
+
+NESTED_JS = """
+async ({ fragment, steps }) => {
+  const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+  const { bindAll } = await import(new URL("assets/widgets/bind.js", base).href);
+  const root = document.createElement("div");
+  root.innerHTML = fragment;
+  document.body.append(root);
+  const seen = [];
+  for (const [selector, view] of steps) {
+    bindAll(selector ? root.querySelector(selector) : root, view);
+    seen.push({ title: root.querySelector("p").textContent,
+                ys: [...root.querySelectorAll("rect")].map((r) => r.getAttribute("y")),
+                text: root.querySelector("text").textContent });
+  }
+  root.remove();
+  return seen;
+}
+"""
+
+
+def test_a_path_is_followed_through_lists_and_parts_sent_by_index(book_pages):
+    page = book_pages("attention").page
+    whole = {"title": "a", "bars": [{"y": 10, "text": "one"}, {"y": 20, "text": "two"}]}
+    steps = [
+        [None, whole],
+        # a lean view: only bar 1, as an object keyed by its index; bar 0 and the title stay
+        [None, {"bars": {"1": {"y": 25, "text": "two'"}}}],
+        # a part bound through its own container (a widget's JS rebinding one part) ...
+        [".part", {"bars": [{"y": 11, "text": "x"}, {"y": 21, "text": "y"}]}],
+        # ... and then the whole again: the values the part wrote are not taken as the
+        # whole's, so each element shows the whole view's value
+        [None, whole],
+        [None, {"title": "b"}],
+    ]
+    seen = page.evaluate(NESTED_JS, {"fragment": NESTED, "steps": steps})
+    assert seen[0] == {"title": "a", "ys": ["10", "20"], "text": "two"}
+    assert seen[1] == {"title": "a", "ys": ["10", "25"], "text": "two'"}
+    assert seen[2] == {"title": "a", "ys": ["11", "21"], "text": "y"}
+    assert seen[3] == {"title": "a", "ys": ["10", "20"], "text": "two"}
+    assert seen[4] == {"title": "b", "ys": ["10", "20"], "text": "two"}
