@@ -10,14 +10,18 @@ FRAGMENT = """
 <table data-matrix="m" data-digits="1" data-shaded><tbody><tr><td>0.0</td><td>0.5</td></tr></tbody></table>
 """
 
-BIND_JS = """
-async ({ fragment, views }) => {
+# a fragment bound in a root of its own, on a page of the book (its bind.js)
+MOUNT = """
   const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
   const { bindAll } = await import(new URL("assets/widgets/bind.js", base).href);
   const root = document.createElement("div");
   root.innerHTML = fragment;
   document.body.append(root);
-  const seen = [];
+"""
+
+BIND_JS = """
+async ({ fragment, views }) => {
+""" + MOUNT + """  const seen = [];
   for (const view of views) {
     const observer = new MutationObserver(() => {});
     observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -82,12 +86,7 @@ NESTED = """
 
 NESTED_JS = """
 async ({ fragment, steps }) => {
-  const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
-  const { bindAll } = await import(new URL("assets/widgets/bind.js", base).href);
-  const root = document.createElement("div");
-  root.innerHTML = fragment;
-  document.body.append(root);
-  const seen = [];
+""" + MOUNT + """  const seen = [];
   for (const [selector, view] of steps) {
     bindAll(selector ? root.querySelector(selector) : root, view);
     seen.push({ title: root.querySelector("p").textContent,
