@@ -65,50 +65,53 @@ function setAttr(el, b, text) {
 // element's bound text or attribute is written by bindAll only (docs/widgets.md). The
 // bindings are kept per element: an element inside two roots that are bound (a widget and a
 // part its JS rebinds) shares what it last wrote.
-const bindingsByElement = new WeakMap();
+function cached(make) {  // el -> make(el), made once per element
+  const made = new WeakMap();
+  return (el) => {
+    let b = made.get(el);
+    if (!b) {
+      b = make(el);
+      made.set(el, b);
+    }
+    return b;
+  };
+}
 
-function bindingsOf(el) {
-  let made = bindingsByElement.get(el);
-  if (made) return made;
+const bindingsOf = cached((el) => {
   const d = el.dataset;
-  const unseen = { value: UNSEEN, text: UNSEEN };
-  made = [];
-  if (d.bind) made.push({ el, kind: "text", keys: d.bind.split("."), digits: Number(d.digits),
-                          ...unseen });
-  if (d.sci) made.push({ el, kind: "sci", keys: d.sci.split("."), ...unseen });
+  const made = [];
+  if (d.bind) made.push({ el, kind: "text", keys: d.bind.split("."), digits: Number(d.digits) });
+  if (d.sci) made.push({ el, kind: "sci", keys: d.sci.split(".") });
   for (const pair of (d.attr ?? "").split(/\s+/).filter(Boolean)) {
     const [name, path] = pair.split("=");
-    made.push({ el, kind: "attr", name, keys: path.split("."), ...unseen });
+    made.push({ el, kind: "attr", name, keys: path.split(".") });
   }
-  bindingsByElement.set(el, made);
-  return made;
-}
+  return made.map((b) => ({ ...b, value: UNSEEN, text: UNSEEN }));
+});
 
 // A root's bindings as a tree of their paths (a node: the bindings whose path ends there, and
 // the next key -> node), found once: a template draws every mark a view can bind, so a
 // widget's bound elements stay the same (a widget's JS that adds some binds their container
 // itself, as vit-patches does). An update walks the tree along its view, and a part the view
 // leaves out (pycore sends only what changed) is not visited at all: the trained model's
-// 1,334 bound elements cost 1.5 ms to visit for a view that brings none of them.
-const trees = new WeakMap();  // root -> its tree
+// 1,213 bindings cost 0.5-0.6 ms to visit one by one for a view that brings none of them,
+// 0.02-0.03 ms as a tree (benchmarks/bind_cost.py).
+const node = () => ({ bound: [], next: new Map() });
 
-function treeOf(root) {
-  let tree = trees.get(root);
-  if (tree) return tree;
-  tree = { bound: [], next: new Map() };
+const treeOf = cached((root) => {
+  const tree = node();
   for (const el of root.querySelectorAll("[data-bind], [data-sci], [data-attr]")) {
     for (const b of bindingsOf(el)) {
-      let node = tree;
+      let here = tree;
       for (const key of b.keys) {
-        if (!node.next.has(key)) node.next.set(key, { bound: [], next: new Map() });
-        node = node.next.get(key);
+        if (!here.next.has(key)) here.next.set(key, node());
+        here = here.next.get(key);
       }
-      node.bound.push(b);
+      here.bound.push(b);
     }
   }
-  trees.set(root, tree);
   return tree;
-}
+});
 
 function write(b, value) {
   if (value === b.value) return;
@@ -126,18 +129,9 @@ function bindTree(node, value) {
   }
 }
 
-const matrixBinding = (() => {
-  const made = new WeakMap();
-  return (table) => {
-    let b = made.get(table);
-    if (!b) {
-      const d = table.dataset;
-      b = { keys: d.matrix.split("."), digits: Number(d.digits), shaded: "shaded" in d };
-      made.set(table, b);
-    }
-    return b;
-  };
-})();
+const matrixBinding = cached((table) => ({ keys: table.dataset.matrix.split("."),
+                                           digits: Number(table.dataset.digits),
+                                           shaded: "shaded" in table.dataset }));
 const cellValues = new WeakMap();  // td -> the matrix entry it shows (its row may be rebuilt)
 
 // Write every bound text, attribute and matrix cell of root from a view. The tables are looked
