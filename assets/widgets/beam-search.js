@@ -3,6 +3,7 @@
 // pycore/widgets/beam_search.py (numbers, the lattice, the ranking, the chips); only the
 // button, and asking for the lighter live views of only what changed, are special.
 import { liveWidget, sendingShown } from "./common.js";
+import { wireButton } from "./controls.js";
 
 const SAMPLES = 4;  // sentences per click (pycore/widgets/beam_search.py SAMPLES)
 
@@ -10,6 +11,6 @@ export function mount(root, runtime) {
   const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
   // what the page shows is its parameters' view (pycore rounds them as the view does)
   const widget = liveWidget(root, sendingShown(lean, (params) => ({ ...params })));
-  root.querySelector("[data-action=resample]")
-    .addEventListener("click", () => widget.update({ seed: widget.state.seed + SAMPLES }));
+  wireButton(root.querySelector("[data-action=resample]"), widget,
+             () => ({ seed: widget.state.seed + SAMPLES }));
 }

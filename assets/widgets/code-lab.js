@@ -80,7 +80,7 @@ export function mount(root, runtime) {
   // The frame's reset button: forget the code first (this listener is added before
   // liveWidget's own, so it runs first).
   root.querySelector("[data-action=reset]").addEventListener("click", () => { code = null; });
-  const widget = liveWidget(root, labRuntime, { draw });
+  const widget = liveWidget(root, labRuntime, { draw, ahead: false });  // a run: never on a mere press
   const runButton = root.querySelector("[data-action=run]");
   const runLabel = runButton.textContent;
   let busy = false;

@@ -101,17 +101,15 @@ function withExample(root, asked) {
 }
 
 // A runtime for a widget whose page already shows part of its view: each request names what
-// the last view drew (`shown`, from shownOf(params, view): the parameters it came from, and
-// the view itself; nothing before the first live view), so pycore sends only the parts that
-// changed since.
+// the last view drawn shows (`shown`, from shownOf(params, view): the parameters it came from,
+// and the view itself; nothing before the first live view), so pycore sends only the parts
+// that changed since. liveWidget tells it each view it draws (`drew`): a view computed and
+// never drawn (one asked ahead for a press that was no click) changes nothing.
 export function sendingShown(runtime, shownOf) {
   let shown = {};
   return {
-    async compute(name, params) {
-      const view = await runtime.compute(name, { ...params, shown });
-      shown = shownOf(params, view);
-      return view;
-    },
+    compute: (name, params) => runtime.compute(name, { ...params, shown }),
+    drew(params, view) { shown = shownOf(params, view); },
   };
 }
 
@@ -136,13 +134,20 @@ function notePace(root) {
   stillTimers.set(root, setTimeout(() => delete root.dataset.moving, EASE_MS));
 }
 
-export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } = {}) {
+// A click begins with a press: the pointer goes down, and up again a tenth of a second later
+// or so, time enough for the worker to compute the view the click will ask for. So a control
+// asks for it at the press (`ahead`, controls.js), and the click's update takes that answer
+// when it asks for the same parameters and no view was drawn since (a lean view's parts are
+// those that differ from the view on screen). A press that ends in no click leaves it unused.
+// A widget whose view does more than compute (training in the worker) passes ahead: false.
+export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true } = {}) {
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
   let state = structuredClone(initial);  // what the reader asked for last
   let shownState = null;                 // the parameters of the view on screen
   let shownSent = null;                  // ...and the request it came from (with the example)
   let running = null;                    // the loop computing views, while there is one
+  let early = null;                      // {key, view}: the view asked for at a press, a promise
   let updates = 0;
   onScreen.set(root, () => shownSent);
   const follows = "example" in root.dataset;
@@ -151,6 +156,8 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
     if (root.querySelector(".widget-status")?.textContent !== STATUS.live) setState(root, "live");
     shownState = asked;
     shownSent = sent;
+    early = null;
+    runtime.drew?.(sent, view);
     widget.view = view;
     bindAll(root, view);
     draw(view);
@@ -175,8 +182,10 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
         asked = state;
         let view;
         const sent = withExample(root, asked);
+        const ready = early?.key === JSON.stringify(sent) ? early.view : null;
+        early = null;
         try {
-          view = await runtime.compute(name, sent);
+          view = await (ready ?? runtime.compute(name, sent));
         } catch (err) {
           if (shownState === null) throw err;  // no view yet: the page reports the widget broken
           refuse(err);
@@ -200,6 +209,15 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {} } =
       return running;
     },
     reset() { state = structuredClone(initial); return widget.update({}); },
+    // The view an update with these changes would ask for, asked now (see above).
+    ahead(changes) {
+      if (!ahead || running || shownState === null) return;
+      const sent = withExample(root, { ...state, ...changes });
+      const key = JSON.stringify(sent);
+      if (early?.key === key || key === JSON.stringify(withExample(root, state))) return;
+      early = { key, view: runtime.compute(name, sent) };
+      early.view.catch(() => {});  // a refused value is the click's to report
+    },
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
   if (follows) onExampleChange(root, () => widget.update({}));

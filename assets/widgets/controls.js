@@ -13,6 +13,8 @@
 //             step it, Home and End go to its ends
 // Keyboard, the same in every widget: a group (radiogroup, stepper) is one Tab stop; the arrow
 // keys move inside it (and choose); Enter and Space press a button.
+// A press on a button (the pointer down) asks ahead for the view its click will ask for
+// (liveWidget's `ahead`, common.js), so that the click finds it computed.
 
 const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 
@@ -44,6 +46,26 @@ export function roving(group, items, onMove) {
     list[to].focus();
     onMove?.(list[to]);
   });
+}
+
+// At a press on el (the main button), widget.ahead(changes(event)) unless changes gives null;
+// nothing before the widget's first view (its controls are not live yet).
+export function askAtPress(el, widget, changes) {
+  el.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || !widget.view) return;
+    const asked = changes(event);
+    if (asked) widget.ahead?.(asked);
+  });
+}
+
+// A widget's own button: its click updates the widget with changes() (null: nothing to
+// change), and its press asks ahead for that view.
+export function wireButton(el, widget, changes) {
+  el.addEventListener("click", () => {
+    const asked = changes();
+    if (asked) widget.update(asked);
+  });
+  askAtPress(el, widget, changes);
 }
 
 function tabStop(items, current) {
@@ -82,9 +104,17 @@ export function wireControls(root, widget) {
       const pick = (b) => widget.update({ [name]: JSON.parse(b.dataset.value) });
       // one listener for the group: a button that gets its value later (a slot of a list
       // that changes between views, _controls.html choice_slots) picks too
-      el.addEventListener("click", (event) => {
+      const pressed = (event) => {
         const b = event.target.closest("[data-value]");
-        if (b && el.contains(b)) pick(b);
+        return b && el.contains(b) && !b.disabled ? b : null;
+      };
+      el.addEventListener("click", (event) => {
+        const b = pressed(event);
+        if (b) pick(b);
+      });
+      askAtPress(el, widget, (event) => {
+        const b = pressed(event);
+        return b && { [name]: JSON.parse(b.dataset.value) };
       });
       roving(el, options, pick);
       syncs.push((state) => {
@@ -105,18 +135,25 @@ export function wireControls(root, widget) {
         tabStop(options(), current ?? options()[0]);
       });
     } else if (kind === "switch") {
-      el.addEventListener("click", () => widget.update({ [name]: !widget.state[name] }));
+      wireButton(el, widget, () => ({ [name]: !widget.state[name] }));
       syncs.push((state) => el.setAttribute("aria-checked", String(Boolean(state[name]))));
     } else if (kind === "stepper") {
       const lo = Number(el.dataset.min);
       const hi = () => Number(el.dataset.max);  // bound when the end follows the view
-      const go = (to) => {  // at an end there is nothing new to ask pycore for
+      // at an end there is nothing new to ask pycore for
+      const moved = (to) => {
         const next = clamp(to, lo, hi());
-        if (next !== widget.state[name]) widget.update({ [name]: next });
+        return next !== widget.state[name] ? { [name]: next } : null;
+      };
+      const go = (to) => {
+        const changes = moved(to);
+        if (changes) widget.update(changes);
       };
       const step = (d) => go(widget.state[name] + d);
       const buttons = () => [...el.querySelectorAll("[data-step]")];
-      buttons().forEach((b) => b.addEventListener("click", () => step(Number(b.dataset.step))));
+      buttons().forEach((b) => {
+        wireButton(b, widget, () => moved(widget.state[name] + Number(b.dataset.step)));
+      });
       el.addEventListener("keydown", (event) => {
         const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
         const end = { Home: lo, End: hi() }[event.key];

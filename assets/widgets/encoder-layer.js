@@ -7,7 +7,7 @@
 // example alone, is asked for only when one of them changes (`shown`: the layout and the
 // example the page draws).
 import { liveWidget, sendingShown } from "./common.js";
-import { roving } from "./controls.js";
+import { roving, wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   const prev = root.querySelector("[data-action=prev]");
@@ -19,24 +19,30 @@ export function mount(root, runtime) {
   const draw = (view) => list.setAttribute("aria-activedescendant", items[view.step - 1].id);
   const widget = liveWidget(root, partial, { draw });
 
-  const goto = (step) => {
-    const s = Math.min(widget.view.n_steps, Math.max(1, step));
-    if (s !== widget.view.step) widget.update({ step: s });
-  };
   const live = () => root.dataset.state === "live";
-  prev.addEventListener("click", () => live() && goto(widget.view.step - 1));
-  next.addEventListener("click", () => live() && goto(widget.view.step + 1));
+  // the changes that move to step(view on screen); null when not live, or already there
+  const stepTo = (step) => {
+    if (!live()) return null;
+    const s = Math.min(widget.view.n_steps, Math.max(1, step(widget.view)));
+    return s !== widget.view.step ? { step: s } : null;
+  };
+  const goto = (step) => {
+    const changes = stepTo(step);
+    if (changes) widget.update(changes);
+  };
+  wireButton(prev, widget, () => stepTo((v) => v.step - 1));
+  wireButton(next, widget, () => stepTo((v) => v.step + 1));
   // the two buttons are one Tab stop; the arrow keys move between them
   const buttons = [prev, next];
   const tabStop = (b) => buttons.forEach((x) => { x.tabIndex = x === b ? 0 : -1; });
   roving(prev.parentElement, () => buttons, tabStop);
-  items.forEach((li) => li.addEventListener("click", () => live() && goto(Number(li.dataset.step))));
+  items.forEach((li) => wireButton(li, widget, () => stepTo(() => Number(li.dataset.step))));
   list.addEventListener("keydown", (event) => {
     if (!live()) return;
     const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    if (event.key in moves) goto(widget.view.step + moves[event.key]);
-    else if (event.key === "Home") goto(1);
-    else if (event.key === "End") goto(widget.view.n_steps);
+    if (event.key in moves) goto((v) => v.step + moves[event.key]);
+    else if (event.key === "Home") goto(() => 1);
+    else if (event.key === "End") goto((v) => v.n_steps);
     else return;
     event.preventDefault();
   });

@@ -7,6 +7,7 @@
 // request names the sentence, positions switch and scale the page shows, so a new order
 // brings back only the second heatmap and the lines, not the original outputs.
 import { liveWidget, sendingShown } from "./common.js";
+import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   const chips = [...root.querySelectorAll(".perm-chip")];
@@ -44,13 +45,12 @@ export function mount(root, runtime) {
     return true;
   }
 
-  action("shuffle").addEventListener("click", () => {
-    widget.update({ seed: widget.state.seed >= maxSeed ? 1 : widget.state.seed + 1, perm: [] });
-  });
-  action("reverse").addEventListener("click", () => widget.update({ perm: order().reverse() }));
-  action("rotate").addEventListener("click", () => {
+  wireButton(action("shuffle"), widget,
+             () => ({ seed: widget.state.seed >= maxSeed ? 1 : widget.state.seed + 1, perm: [] }));
+  wireButton(action("reverse"), widget, () => ({ perm: order().reverse() }));
+  wireButton(action("rotate"), widget, () => {
     const perm = order();
-    widget.update({ perm: [...perm.slice(1), perm[0]] });
+    return { perm: [...perm.slice(1), perm[0]] };
   });
 
   chips.forEach((chip, s) => {

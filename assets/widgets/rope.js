@@ -2,7 +2,7 @@
 // special here: two buttons that move m and n together, one Tab stop with the arrow keys
 // between them. pycore: pycore/widgets/rope.py (numbers, the plane, the score chart).
 import { liveWidget } from "./common.js";
-import { roving } from "./controls.js";
+import { roving, wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   const widget = liveWidget(root, runtime);
@@ -12,15 +12,13 @@ export function mount(root, runtime) {
     return [Number(el.dataset.min), Number(el.dataset.max)];
   };
   const inRange = (name, x) => { const [lo, hi] = range(name); return x >= lo && x <= hi; };
-  const shiftBoth = (step) => {
+  const shiftBoth = (step) => {  // null at an end: nothing to ask for
     const m = widget.state.m + step;
     const n = widget.state.n + step;
-    if (inRange("m", m) && inRange("n", n)) widget.update({ m, n });
+    return inRange("m", m) && inRange("n", n) ? { m, n } : null;
   };
   const group = root.querySelector(".rope-shift");
   const buttons = [...group.querySelectorAll("button")];
-  buttons.forEach((b) => b.addEventListener("click", () => {
-    shiftBoth(b.dataset.action === "both-up" ? 1 : -1);
-  }));
+  buttons.forEach((b) => wireButton(b, widget, () => shiftBoth(b.dataset.action === "both-up" ? 1 : -1)));
   roving(group, () => buttons, (b) => buttons.forEach((x) => { x.tabIndex = x === b ? 0 : -1; }));
 }

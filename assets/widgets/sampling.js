@@ -4,11 +4,12 @@
 // controls and the picture are the book's common ones: only the button, and asking for the
 // lighter live views, are special.
 import { liveWidget } from "./common.js";
+import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   // live views come lighter: the panels' rows with only what changes (pycore/widgets/sampling.py)
   const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
   const widget = liveWidget(root, lean);
-  root.querySelector("[data-action=sample]")
-    .addEventListener("click", () => widget.update({ seed: widget.state.seed + 1 }));
+  wireButton(root.querySelector("[data-action=sample]"), widget,
+             () => ({ seed: widget.state.seed + 1 }));
 }

@@ -3,10 +3,11 @@
 // seed, and the page, which shows the fixed bins and axes already, asks pycore only for what
 // a draw changes (`shown`).
 import { liveWidget } from "./common.js";
+import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   const drawsOnly = { compute: (name, params) => runtime.compute(name, { ...params, shown: {} }) };
   const widget = liveWidget(root, drawsOnly);
-  root.querySelector("[data-action=resample]")
-    .addEventListener("click", () => widget.update({ seed: widget.state.seed + 1 }));
+  wireButton(root.querySelector("[data-action=resample]"), widget,
+             () => ({ seed: widget.state.seed + 1 }));
 }

@@ -59,7 +59,8 @@ export function mount(root, runtime) {
       one.disabled = running || done;
     }
   };
-  const widget = liveWidget(root, parts, { sync: show });
+  // not ahead: a view asked at a press (another seed) would start training a run in the worker
+  const widget = liveWidget(root, parts, { sync: show, ahead: false });
 
   async function loop() {
     while (running && widget.state.steps < max) {

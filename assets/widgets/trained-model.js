@@ -5,9 +5,10 @@
 // only for the parts the last input changed (`shown`: the parameters on screen), and of the
 // stage panels only the one shown; and the sample button draws again with the next seed.
 import { liveWidget, sendingShown } from "./common.js";
+import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   const widget = liveWidget(root, sendingShown(runtime, (params) => params));
-  root.querySelector("[data-action=sample]")
-    .addEventListener("click", () => widget.update({ seed: widget.state.seed + 1 }));
+  wireButton(root.querySelector("[data-action=sample]"), widget,
+             () => ({ seed: widget.state.seed + 1 }));
 }

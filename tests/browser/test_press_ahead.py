@@ -1,0 +1,103 @@
+"""A press asks ahead (assets/widgets/common.js liveWidget `ahead`, controls.js askAtPress):
+the pointer going down on a control asks the worker for the view its click will ask for; the
+click takes that answer; a press with no click changes nothing the page shows or asks next."""
+import contextlib
+
+from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, params_of, pycore_view,
+                                   updates)
+
+# Every request the page's runtime sends, kept in window.__asked (restored by STOP).
+RECORD = """async () => {
+    const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+    const { bootRuntime } = await import(new URL('assets/runtime.js', base).href);
+    const runtime = await bootRuntime();
+    window.__asked = [];
+    window.__compute = runtime.compute;
+    runtime.compute = function (name, params) {
+        window.__asked.push({ name, params: structuredClone(params) });
+        return window.__compute.call(this, name, params);
+    };
+}"""
+STOP = """async () => {
+    const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+    const { bootRuntime } = await import(new URL('assets/runtime.js', base).href);
+    (await bootRuntime()).compute = window.__compute;
+}"""
+PRESS = {"button": 0, "buttons": 1, "pointerType": "mouse", "pointerId": 1, "isPrimary": True}
+
+
+def asked(page, name):
+    return [a["params"] for a in page.evaluate("() => window.__asked") if a["name"] == name]
+
+
+@contextlib.contextmanager
+def recording(page, reset=None):
+    """Record the page's requests meanwhile; afterwards click `reset` (a widget's 重置)."""
+    page.evaluate(RECORD)
+    try:
+        yield page
+    finally:
+        page.evaluate(STOP)
+        if reset is not None:
+            reset.click()
+
+
+def assert_padding_mask_shows(root, **changes):
+    view = pycore_view("padding-mask", **changes)
+    assert_shows(root, view)
+    assert_drawn(root, view)
+    assert_heat(root, view["heat"])
+
+
+def test_a_click_takes_the_view_asked_at_its_press(book_pages):
+    root = book_pages("padding-mask").widget("padding-mask")
+    with recording(root.page, reset=root.locator("[data-action=reset]")) as page:
+        left = root.locator("[data-control=side] [data-value='\"left\"']")
+        before = updates(root)
+        left.dispatch_event("pointerdown", PRESS)  # the press alone: asked, not drawn
+        [sent] = asked(page, "padding-mask")
+        assert sent["side"] == "left"
+        assert updates(root) == before
+        assert left.get_attribute("aria-checked") == "false"
+        left.click()  # its press again and the click: the answer of the first press is taken
+        assert len(asked(page, "padding-mask")) == 1
+        assert updates(root) == before + 1
+        assert left.get_attribute("aria-checked") == "true"
+        assert_padding_mask_shows(root, side="left")
+
+
+def test_a_press_without_its_click_changes_nothing_shown_or_asked_next(book_pages):
+    root = book_pages("padding-mask").widget("padding-mask")
+    with recording(root.page, reset=root.locator("[data-action=reset]")) as page:
+        before = updates(root)
+        root.locator("[data-control=side] [data-value='\"left\"']").dispatch_event(
+            "pointerdown", PRESS)  # and the pointer leaves: no click
+        assert updates(root) == before
+        assert root.locator("[data-control=side] [aria-checked=true]").get_attribute(
+            "data-value") == '"right"'
+        root.locator("[data-control=mask][role=switch]").click()
+        mask_off = asked(page, "padding-mask")[-1]
+        # the request names the view on screen (right), not the one computed at the press
+        assert mask_off["shown"] == {"side": "right", "mask": True, "causal": False}
+        assert (mask_off["side"], mask_off["mask"]) == ("right", False)
+        assert_padding_mask_shows(root, mask=False)
+
+
+def test_a_stepper_and_a_widgets_own_button_ask_ahead_a_training_widget_does_not(book_pages):
+    with recording(book_pages("kv-cache").page) as page:
+        root = page.locator('[data-widget="kv-cache"]').first
+        step = int(root.locator("[data-control=step]").get_attribute("aria-valuenow"))
+        root.locator("[data-control=step] [data-step='1']").dispatch_event("pointerdown", PRESS)
+        assert [p["step"] for p in asked(page, "kv-cache")] == [step + 1]
+    root = book_pages("sampling").widget("sampling")
+    with recording(root.page, reset=root.locator("[data-action=reset]")) as page:
+        seed = params_of(root)["seed"]
+        sample = root.locator("[data-action=sample]")
+        sample.dispatch_event("pointerdown", PRESS)  # sampling.js: its own button (wireButton)
+        assert [p["seed"] for p in asked(page, "sampling")] == [seed + 1]
+        sample.click()
+        assert [p["seed"] for p in asked(page, "sampling")] == [seed + 1]  # taken, not asked again
+    with recording(book_pages("train-live").page) as page:
+        root = page.locator('[data-widget="train-live"]').first
+        root.locator("[data-control=seed] [data-step='1']").dispatch_event("pointerdown", PRESS)
+        assert asked(page, "train-live") == []  # another seed would start a run in the worker
