@@ -8,6 +8,7 @@
 //   - each slider and box shows the N, D or C in use (the view's, also for the two that
 //     followed), and the presets show which one the model on show is (the view's match).
 import { liveWidget } from "./common.js";
+import { wireButton } from "./controls.js";
 
 const QUANTITY = ["params", "tokens", "flops"];
 
@@ -33,17 +34,20 @@ export function mount(root, runtime) {
   };
   widget = liveWidget(root, runtime, { sync });
 
-  const update = widget.update;
-  widget.update = (changes) => {
+  // what a control's change asks pycore for: the quantity moved, and which two are given
+  const asked = (changes) => {
     if ("preset" in changes) {
       const p = widget.view.presets.find((q) => q.name === changes.preset);
-      return update({ params: p.params, tokens: p.tokens, given: "ND" });
+      return { params: p.params, tokens: p.tokens, given: "ND" };
     }
-    if ("tokens" in changes) return update({ ...changes, params: widget.view.params, given: "ND" });
-    if ("flops" in changes) return update({ ...changes, given: "C" });
-    if ("params" in changes) return update({ ...changes, given: "N" });
-    return update(changes);
+    if ("tokens" in changes) return { ...changes, params: widget.view.params, given: "ND" };
+    if ("flops" in changes) return { ...changes, given: "C" };
+    if ("params" in changes) return { ...changes, given: "N" };
+    return changes;
   };
-  root.querySelector("[data-action=optimal]")
-    .addEventListener("click", () => update({ params: widget.view.params, given: "N" }));
+  const { update, ahead } = widget;
+  widget.update = (changes) => update(asked(changes));
+  widget.ahead = (changes) => ahead(asked(changes));  // a press asks for what its click will
+  wireButton(root.querySelector("[data-action=optimal]"), widget,
+             () => ({ params: widget.view.params, given: "N" }));
 }

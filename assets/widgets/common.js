@@ -139,8 +139,10 @@ function notePace(root) {
 // asks for it at the press (`ahead`, controls.js), and the click's update takes that answer
 // when it asks for the same parameters and no view was drawn since (a lean view's parts are
 // those that differ from the view on screen). A press that ends in no click leaves it unused.
-// A widget whose view does more than compute (training in the worker) passes ahead: false.
+// A widget whose view may do more than compute (training in the worker) passes ahead: false,
+// or a function saying of which changes a view may be asked ahead.
 export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true } = {}) {
+  const asksAhead = typeof ahead === "function" ? ahead : () => ahead;
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
   let state = structuredClone(initial);  // what the reader asked for last
@@ -211,7 +213,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     reset() { state = structuredClone(initial); return widget.update({}); },
     // The view an update with these changes would ask for, asked now (see above).
     ahead(changes) {
-      if (!ahead || running || shownState === null) return;
+      if (running || shownState === null || !asksAhead(changes)) return;
       const sent = withExample(root, { ...state, ...changes });
       const key = JSON.stringify(sent);
       if (early?.key === key || key === JSON.stringify(withExample(root, state))) return;

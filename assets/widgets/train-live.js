@@ -59,8 +59,8 @@ export function mount(root, runtime) {
       one.disabled = running || done;
     }
   };
-  // not ahead: a view asked at a press (another seed) would start training a run in the worker
-  const widget = liveWidget(root, parts, { sync: show, ahead: false });
+  // another seed is asked only at the click: asked at a press, its view would train a run
+  const widget = liveWidget(root, parts, { sync: show, ahead: (changes) => !("seed" in changes) });
 
   async function loop() {
     while (running && widget.state.steps < max) {

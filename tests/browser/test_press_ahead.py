@@ -2,6 +2,7 @@
 the pointer going down on a control asks the worker for the view its click will ask for; the
 click takes that answer; a press with no click changes nothing the page shows or asks next."""
 import contextlib
+import json
 
 from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, params_of, pycore_view,
                                    updates)
@@ -97,7 +98,27 @@ def test_a_stepper_and_a_widgets_own_button_ask_ahead_a_training_widget_does_not
         assert [p["seed"] for p in asked(page, "sampling")] == [seed + 1]
         sample.click()
         assert [p["seed"] for p in asked(page, "sampling")] == [seed + 1]  # taken, not asked again
-    with recording(book_pages("train-live").page) as page:
-        root = page.locator('[data-widget="train-live"]').first
+    root = book_pages("train-live").widget("train-live")
+    with recording(root.page, reset=root.locator("[data-action=reset]")) as page:
         root.locator("[data-control=seed] [data-step='1']").dispatch_event("pointerdown", PRESS)
         assert asked(page, "train-live") == []  # another seed would start a run in the worker
+        value = root.locator("[data-control=head] [aria-checked=false]").first.get_attribute(
+            "data-value")
+        root.locator(f"[data-control=head] [data-value='{value}']").dispatch_event(
+            "pointerdown", PRESS)  # another head at the same step: asked
+        [sent] = asked(page, "train-live")
+        assert sent["head"] == json.loads(value)
+
+
+def test_a_control_mapped_by_its_widget_asks_ahead_for_what_its_click_asks(book_pages):
+    """chinchilla.js maps a preset to the N and D it gives: its press asks the same."""
+    root = book_pages("chinchilla").widget("chinchilla")
+    with recording(root.page, reset=root.locator("[data-action=reset]")) as page:
+        value = root.locator("[data-control=preset] [aria-checked=false]").first.get_attribute(
+            "data-value")
+        preset = root.locator(f"[data-control=preset] [data-value='{value}']")
+        preset.dispatch_event("pointerdown", PRESS)
+        preset.click()
+        [sent] = asked(page, "chinchilla")
+        assert sent["given"] == "ND"
+        assert preset.get_attribute("aria-checked") == "true"
