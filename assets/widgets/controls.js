@@ -58,13 +58,15 @@ export function askAtPress(el, widget, changes) {
   });
 }
 
+// Update the widget with changes, unless there are none (null).
+export function updateWith(widget, changes) {
+  if (changes) widget.update(changes);
+}
+
 // A widget's own button: its click updates the widget with changes() (null: nothing to
 // change), and its press asks ahead for that view.
 export function wireButton(el, widget, changes) {
-  el.addEventListener("click", () => {
-    const asked = changes();
-    if (asked) widget.update(asked);
-  });
+  el.addEventListener("click", () => updateWith(widget, changes()));
   askAtPress(el, widget, changes);
 }
 
@@ -145,15 +147,11 @@ export function wireControls(root, widget) {
         const next = clamp(to, lo, hi());
         return next !== widget.state[name] ? { [name]: next } : null;
       };
-      const go = (to) => {
-        const changes = moved(to);
-        if (changes) widget.update(changes);
-      };
+      const go = (to) => updateWith(widget, moved(to));
       const step = (d) => go(widget.state[name] + d);
       const buttons = () => [...el.querySelectorAll("[data-step]")];
-      buttons().forEach((b) => {
-        wireButton(b, widget, () => moved(widget.state[name] + Number(b.dataset.step)));
-      });
+      buttons().forEach((b) => wireButton(b, widget,
+                                          () => moved(widget.state[name] + Number(b.dataset.step))));
       el.addEventListener("keydown", (event) => {
         const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
         const end = { Home: lo, End: hi() }[event.key];

@@ -7,7 +7,7 @@
 // example alone, is asked for only when one of them changes (`shown`: the layout and the
 // example the page draws).
 import { liveWidget, sendingShown } from "./common.js";
-import { roving, wireButton } from "./controls.js";
+import { roving, updateWith, wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   const prev = root.querySelector("[data-action=prev]");
@@ -26,10 +26,7 @@ export function mount(root, runtime) {
     const s = Math.min(widget.view.n_steps, Math.max(1, step(widget.view)));
     return s !== widget.view.step ? { step: s } : null;
   };
-  const goto = (step) => {
-    const changes = stepTo(step);
-    if (changes) widget.update(changes);
-  };
+  const goto = (step) => updateWith(widget, stepTo(step));
   wireButton(prev, widget, () => stepTo((v) => v.step - 1));
   wireButton(next, widget, () => stepTo((v) => v.step + 1));
   // the two buttons are one Tab stop; the arrow keys move between them

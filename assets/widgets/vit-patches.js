@@ -12,7 +12,7 @@
 // - the page tells pycore the P it shows (`shown`), and gets the part of the view that
 //   depends on P alone (grid, strip) only when P changes: `current` is the view merged.
 import { bindAll, firstView, fmt, liveWidget } from "./common.js";
-import { askAtPress, roving } from "./controls.js";
+import { roving, updateWith, wireButton } from "./controls.js";
 
 function table(view) {
   const make = (tag, attrs = {}, text = "") => {
@@ -121,14 +121,8 @@ export function mount(root, runtime) {
     const P = JSON.parse(b.dataset.value);
     return P !== widget.state.P ? { P, index: current.carry[P] } : null;
   };
-  const chooseSize = (b) => {
-    const changes = sizeChange(b);
-    if (changes) widget.update(changes);
-  };
-  sizeButtons().forEach((b) => {
-    b.addEventListener("click", () => chooseSize(b));
-    askAtPress(b, widget, () => sizeChange(b));
-  });
+  const chooseSize = (b) => updateWith(widget, sizeChange(b));
+  sizeButtons().forEach((b) => wireButton(b, widget, () => sizeChange(b)));
   roving(sizes, sizeButtons, chooseSize);
 
   // Build the other patch sizes' tables while the page is idle, one per idle moment, and let
