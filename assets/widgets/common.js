@@ -95,8 +95,9 @@ export function currentParams(root) {
 }
 
 // A widget over the running example (data-example) asks with the page's edited example.
-function withExample(root, asked) {
-  const example = "example" in root.dataset ? currentExample() : null;
+// (ahead: the example an edit is about to bring)
+function withExample(root, asked, edited = currentExample()) {
+  const example = "example" in root.dataset ? edited : null;
   return example ? { ...asked, example } : asked;
 }
 
@@ -211,10 +212,11 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
       return running;
     },
     reset() { state = structuredClone(initial); return widget.update({}); },
-    // The view an update with these changes would ask for, asked now (see above).
-    ahead(changes) {
+    // The view an update with these changes would ask for, asked now (see above); with
+    // `example`, of the example an edit is about to bring (example.js aheadExample).
+    ahead(changes, example = currentExample()) {
       if (running || shownState === null || !asksAhead(changes)) return;
-      const sent = withExample(root, { ...state, ...changes });
+      const sent = withExample(root, { ...state, ...changes }, example);
       const key = JSON.stringify(sent);
       if (early?.key === key || key === JSON.stringify(withExample(root, state))) return;
       early = { key, view: runtime.compute(name, sent) };
@@ -222,7 +224,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     },
   };
   root.querySelector("[data-action=reset]")?.addEventListener("click", () => widget.reset());
-  if (follows) onExampleChange(root, () => widget.update({}));
+  if (follows) onExampleChange(root, () => widget.update({}), (example) => widget.ahead({}, example));
   const syncControls = wireControls(root, widget);
   enableLinking(root);
 

@@ -6,23 +6,18 @@
 // removes it; a palette button adds its token at the chosen position; each group is one Tab
 // stop with the arrow keys inside), and 重置, which also restores the book's example. Each
 // request names the example the page shows, so pycore leaves out the parts it decides that
-// did not change (a new query: only the preview comes back).
+// did not change (a new query: only the preview comes back). The press on an entry, a chip or
+// a token asks ahead for the views its click's example brings (example.js aheadExample).
 import { liveWidget, sendingShown } from "./common.js";
 import { roving } from "./controls.js";
-import { currentExample, setExample, settleExample } from "./example.js";
+import { aheadExample, currentExample, setExample, settleExample } from "./example.js";
 
 export function mount(root, runtime) {
   const cells = [...root.querySelectorAll(".ex-cell")];
   const cols = Number(root.querySelectorAll(".ex-grid thead th").length - 1);
   const live = () => root.dataset.state === "live";
   // pycore's canonical form of what it accepted: a refused link leaves the URL and storage
-  let sent = null;  // the example of the request in flight (one at a time)
-  const tracked = {
-    compute: (name, params) => {
-      sent = params.example ?? null;
-      return runtime.compute(name, params);
-    },
-  };
+  let drawn = null;  // the example of the view drawn
   const chips = [...root.querySelectorAll("[data-action=remove]")];
   const adds = [...root.querySelectorAll("[data-action=add]")];
   const position = root.querySelector(".ex-pos");
@@ -37,7 +32,7 @@ export function mount(root, runtime) {
   };
   let refocus = null;  // after a removal or an addition: which chip takes the focus
   const draw = (view) => {
-    settleExample(sent, view.canonical);
+    settleExample(drawn, view.canonical);
     if (Number(position.value) > view.n) position.value = String(view.n);
     if (refocus !== null) {
       const chip = shown(chips)[Math.min(refocus, view.n - 1)];
@@ -48,44 +43,72 @@ export function mount(root, runtime) {
     keepTabStop(chips);
     keepTabStop(adds);
   };
-  const shownOf = (params) => ({ example: params.example ?? null });  // the example drawn
-  const widget = liveWidget(root, sendingShown(tracked, shownOf), { draw });
+  const sending = sendingShown(runtime, (params) => ({ example: params.example ?? null }));
+  const widget = liveWidget(root, {
+    compute: sending.compute,
+    drew(params, view) {
+      drawn = params.example ?? null;
+      sending.drew(params, view);
+    },
+  }, { draw });
 
+  // The example a click on one of the editor's buttons brings (null: the button does nothing).
   const edited = (view) => ({
     x: view.x.map((row) => [...row]), pronoun: [...view.pronoun], tokens: [...view.sentence],
   });
+  const usable = (button) => live() && widget.view && button.getAttribute("aria-disabled") !== "true";
+  const removal = (chip) => {
+    if (!usable(chip)) return null;
+    const next = edited(widget.view);
+    next.tokens.splice(Number(chip.dataset.slot), 1);
+    return next;
+  };
+  const addAt = () => Math.min(Number(position.value), widget.view.sentence.length);
+  const addition = (button) => {
+    if (!usable(button)) return null;
+    const next = edited(widget.view);
+    next.tokens.splice(addAt(), 0, button.dataset.token);
+    return next;
+  };
+  const toggled = (cell) => {
+    if (!usable(cell)) return null;
+    const next = edited(widget.view);
+    const { row, col } = cell.dataset;
+    const entries = row === "q" ? next.pronoun : next.x[Number(row)];
+    entries[Number(col)] = entries[Number(col)] > 0 ? 0 : 1;
+    return next;
+  };
+  // a button's press asks ahead for its click's example; first: the widget that answers first
+  const askAhead = (button, example, first = null) => button.addEventListener("pointerdown",
+    (event) => {
+      const next = event.button === 0 ? example(button) : null;
+      if (next) aheadExample(next, first);
+    });
 
-  chips.forEach((chip) => chip.addEventListener("click", () => {
-    if (!live() || !widget.view || chip.getAttribute("aria-disabled") === "true") return;
-    const next = edited(widget.view);
-    const at = Number(chip.dataset.slot);
-    next.tokens.splice(at, 1);
-    refocus = at;
-    setExample(next);
-  }));
-  adds.forEach((button) => button.addEventListener("click", () => {
-    if (!live() || !widget.view || button.getAttribute("aria-disabled") === "true") return;
-    const next = edited(widget.view);
-    const at = Math.min(Number(position.value), next.tokens.length);
-    next.tokens.splice(at, 0, button.dataset.token);
-    position.value = String(at + 1);  // the next addition goes after this one
-    refocus = at;
-    setExample(next);
-  }));
+  chips.forEach((chip) => {
+    chip.addEventListener("click", () => {
+      const next = removal(chip);
+      if (!next) return;
+      refocus = Number(chip.dataset.slot);
+      setExample(next);
+    });
+    askAhead(chip, removal);
+  });
+  adds.forEach((button) => {
+    button.addEventListener("click", () => {
+      const next = addition(button);
+      if (!next) return;
+      refocus = addAt();
+      position.value = String(refocus + 1);  // the next addition goes after this one
+      setExample(next);
+    });
+    askAhead(button, addition);
+  });
   roving(root.querySelector(".ex-chips"), () => shown(chips));
   roving(root.querySelector(".ex-palette"), () => shown(adds));
   [chips, adds].forEach((list) => list.forEach((b) => b.addEventListener("focus", () => {
     list.forEach((other) => { other.tabIndex = other === b ? 0 : -1; });
   })));
-
-  function toggle(button) {
-    const view = widget.view;
-    const next = edited(view);
-    const { row, col } = button.dataset;
-    const entries = row === "q" ? next.pronoun : next.x[Number(row)];
-    entries[Number(col)] = entries[Number(col)] > 0 ? 0 : 1;
-    setExample(next, root);  // this widget answers first: the reader looks at it
-  }
 
   root.querySelector("[data-action=reset]").addEventListener("click", () => {
     if (currentExample()) setExample(null, root);
@@ -103,10 +126,12 @@ export function mount(root, runtime) {
   const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols };
   cells.forEach((button, k) => {
     button.addEventListener("click", () => {
-      if (!live() || !widget.view) return;
+      const next = toggled(button);
+      if (!next) return;
       focusCell(k);
-      toggle(button);
+      setExample(next, root);  // this widget answers first: the reader looks at it
     });
+    askAhead(button, toggled, root);
     button.addEventListener("keydown", (event) => {
       let to = null;
       if (event.key in moves) to = k + moves[event.key];

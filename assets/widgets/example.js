@@ -17,6 +17,7 @@ import { owe } from "../runtime.js";
 const PARAM = "example";
 const KEY = "tbook-example";
 const listeners = new Map();  // widget root -> what it does when the example changes
+const askers = new Map();     // widget root -> how it asks ahead for the view of an example
 const near = new Set();       // follower roots on screen (any part of them)
 const stale = new Set();      // follower roots that show an older example
 const NEAR = "0px";  // on screen: a widget just off it catches up as it scrolls in
@@ -128,6 +129,7 @@ export function setExample(example, first = null) {
   const roots = [...listeners.keys()].filter((root) => {
     if (root.isConnected) return true;
     listeners.delete(root);  // a widget of a page the reader moved away from
+    askers.delete(root);
     stale.delete(root);
     near.delete(root);
     observer?.unobserve(root);
@@ -153,9 +155,22 @@ export function settleExample(sent, canonical) {
   catchUp();
 }
 
-// listener() recomputes root's widget for the current example (and returns that promise).
-export function onExampleChange(root, listener) {
+// A press on the editor's entry, chip or token (example-editor.js) asks the worker ahead for
+// the views its click's example will bring, of the widgets that recompute at once (the edited
+// one first): the click finds them computed (liveWidget's `ahead`), or, with no click, leaves
+// them unused.
+export function aheadExample(example, first = null) {
+  if (first) askers.get(first)?.(example);
+  for (const [root, ask] of askers) {
+    if (root !== first && root.isConnected && (!observer || near.has(root))) ask(example);
+  }
+}
+
+// listener() recomputes root's widget for the current example (and returns that promise);
+// ahead(example) asks ahead for the view of that example.
+export function onExampleChange(root, listener, ahead = () => {}) {
   listeners.set(root, listener);
+  askers.set(root, ahead);
   observer?.observe(root);
 }
 

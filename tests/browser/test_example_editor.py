@@ -542,3 +542,49 @@ def test_a_shorter_sentence_leaves_one_checked_query(open_page):
     checked = group.locator("[aria-checked=true]")
     assert checked.count() == 1
     assert checked.inner_text() == "它" and checked.is_visible()
+
+
+
+# --- a press asks ahead (example.js aheadExample) -----------------------------------------
+
+# Scroll the page to y, then return the ids of the widgets over the example on screen.
+ON_SCREEN_AT = """async (y) => {
+    scrollTo(0, y);
+    for (let k = 0; k < 3; k++) await new Promise((r) => requestAnimationFrame(r));
+    return [...document.querySelectorAll("[data-widget][data-example]")].filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.bottom > 0 && box.top < innerHeight;
+    }).map((el) => el.id).sort();
+}"""
+TOP = "el => el.getBoundingClientRect().top + scrollY"
+
+
+def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, open_page):
+    """The press on an entry asks the worker for the views its click's example brings: the
+    editor's, and those of the followers on screen (not those off screen: they catch up once
+    the reader pauses). The click takes them, asking for none of them again, and every widget
+    shows pycore's numbers for the edited example."""
+    from tests.browser.test_press_ahead import PRESS, RECORD, STOP
+    page = open_page("06-positional-encoding.html",
+                     context=browser.new_context(viewport={"width": 1280, "height": 1000}))
+    editor = page.editor()
+    follower = page.page.locator('[data-widget="permutation"]').first
+    ids = sorted([editor.get_attribute("id"), follower.get_attribute("id")])
+    for example, y, on_screen in [
+            (EDITED, editor.evaluate(TOP), ids[:1]),  # the editor alone: the follower above
+            (book.default_example(), follower.evaluate(TOP) + 400, ids)]:  # both
+        assert page.page.evaluate(ON_SCREEN_AT, y) == on_screen
+        page.page.evaluate(RECORD)
+        page.cell(3, 1).dispatch_event("pointerdown", PRESS)
+        at_press = page.page.evaluate("() => window.__asked")
+        assert sorted(f"{a['name']}-06-positional-encoding" for a in at_press) == on_screen
+        assert all(a["params"]["example"]["x"] == example["x"] for a in at_press)
+        page.cell(3, 1).click()  # its press again (nothing new to ask) and the click
+        settle(page.page)
+        after = page.page.evaluate("() => window.__asked")[len(at_press):]
+        page.page.evaluate(STOP)
+        # only the followers off screen asked, once each, when they caught up
+        assert sorted(f"{a['name']}-06-positional-encoding" for a in after) == sorted(
+            set(ids) - set(on_screen))
+        assert_follows(page, example)
+    assert page.errors == []
