@@ -82,6 +82,7 @@ export function mount(root, widgetsRuntime) {
     save(name, { code: source, seed, attempts: (record.attempts ?? 0) + 1,
                  passed: Boolean(record.passed || fb.passed) });
     showFeedback(feedback, fb);
+    session.shown();
     busy = false;
     root.removeAttribute("aria-busy");
     root.dataset.checks = String(Number(root.dataset.checks ?? 0) + 1);  // tests see a check end
@@ -90,6 +91,7 @@ export function mount(root, widgetsRuntime) {
 
   async function ask(request) {
     const outcome = await session.run((python) => python.exercise({ id: name, ...request }));
+    session.shown();  // the caller shows the reply before the next Python may start
     return outcome.result ?? null;
   }
 

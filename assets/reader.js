@@ -5,7 +5,11 @@
 // ended Python) or "crashed"; the worker is gone then. With fresh: true every run gets a new
 // Python (the code lab: nothing a run leaves behind reaches the next); otherwise the Python is
 // kept for the next run while it behaves (an exercise's checker puts pycore back itself).
-// The next run's Python starts booting as soon as a run ends, or on prepare().
+// The next run's Python starts booting on prepare(), or once the page has shown how a run
+// ended: the caller says so with shown(), and the worker starts after the frame that shows
+// it. Starting a worker holds the main thread for milliseconds, and the answer that explains
+// an ending comes from the widgets' runtime after the run: started at once, the worker
+// delayed that answer.
 import { readerRuntime } from "./runtime.js";
 
 export function readerSession({ timeLimit, fresh = true }) {
@@ -34,13 +38,11 @@ export function readerSession({ timeLimit, fresh = true }) {
       current = null;
       if (ended) {
         runtime.terminate("stopped");  // this Python goes, with its memory
-        // and the next run's starts in the next task, once the page has shown how this one
-        // ended (starting a worker holds the main thread for milliseconds)
-        setTimeout(prepare, 0);
       } else {
         next = session;
       }
     }
   }
-  return { prepare, run, stop: () => current?.terminate("stopped") };
+  const shown = () => requestAnimationFrame(() => setTimeout(prepare, 0));
+  return { prepare, run, shown, stop: () => current?.terminate("stopped") };
 }

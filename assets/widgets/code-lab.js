@@ -57,6 +57,7 @@ export function mount(root, runtime) {
         const outcome = await lab.run((reader) => reader.compute(name, { ...params, code }));
         view = outcome.result ?? await runtime.compute(name, { ...params, code,
                                                                interrupted: outcome.interrupted });
+        lab.shown();  // liveWidget draws the view before the next Python starts
       }
       fitTable(view);
       return view;

@@ -138,7 +138,7 @@ def test_the_worker_that_ran_the_code_goes_with_its_memory(context, server):
     assert lab.locator(".lab-stdout").text_content().strip() == "8"
     readers = lambda: [w for w in workers if "runtime-worker.js" in w.url]  # noqa: E731
     assert readers(), "the run had no worker of its own"
-    for _ in range(50):  # the next run's worker starts as this run ends
+    for _ in range(50):  # the next run's worker starts once the page shows how this one ended
         if len(readers()) == 2 and readers()[0] in closed:
             break
         page.wait_for_timeout(100)
