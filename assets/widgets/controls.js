@@ -13,8 +13,8 @@
 //             step it, Home and End go to its ends
 // Keyboard, the same in every widget: a group (radiogroup, stepper) is one Tab stop; the arrow
 // keys move inside it (and choose); Enter and Space press a button.
-// A press on a button (the pointer down) asks ahead for the view its click will ask for
-// (liveWidget's `ahead`, common.js), so that the click finds it computed.
+// A press on a button (the pointer down, or Space down) asks ahead for the view its click
+// will ask for (liveWidget's `ahead`, common.js), so that the click finds it computed.
 
 const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 
@@ -51,11 +51,18 @@ export function roving(group, items, onMove) {
 // At a press on el (the main button), widget.ahead(changes(event)) unless changes gives null;
 // nothing before the widget's first view (its controls are not live yet).
 export function askAtPress(el, widget, changes) {
-  el.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0 || !widget.view) return;
+  onPress(el, (event) => {
+    if (!widget.view) return;
     const asked = changes(event);
     if (asked) widget.ahead?.(asked);
   });
+}
+
+// A press on a button: the main pointer button going down, or Space (a button's click comes
+// when Space goes up; Enter clicks at once, so there is nothing to ask ahead of it).
+export function onPress(el, pressed) {
+  el.addEventListener("pointerdown", (event) => { if (event.button === 0) pressed(event); });
+  el.addEventListener("keydown", (event) => { if (event.key === " " && !event.repeat) pressed(event); });
 }
 
 // Update the widget with changes, unless there are none (null).

@@ -9,7 +9,7 @@
 // did not change (a new query: only the preview comes back). The press on an entry, a chip or
 // a token asks ahead for the views its click's example brings (example.js aheadExample).
 import { liveWidget, sendingShown } from "./common.js";
-import { roving } from "./controls.js";
+import { onPress, roving } from "./controls.js";
 import { aheadExample, currentExample, setExample, settleExample } from "./example.js";
 
 export function mount(root, runtime) {
@@ -79,11 +79,10 @@ export function mount(root, runtime) {
     return next;
   };
   // a button's press asks ahead for its click's example; first: the widget that answers first
-  const askAhead = (button, example, first = null) => button.addEventListener("pointerdown",
-    (event) => {
-      const next = event.button === 0 ? example(button) : null;
-      if (next) aheadExample(next, first);
-    });
+  const askAhead = (button, example, first = null) => onPress(button, () => {
+    const next = example(button);
+    if (next) aheadExample(next, first);
+  });
 
   chips.forEach((chip) => {
     chip.addEventListener("click", () => {

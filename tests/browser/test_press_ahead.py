@@ -120,3 +120,21 @@ def test_a_control_mapped_by_its_widget_asks_ahead_for_what_its_click_asks(book_
         [sent] = asked(page, "chinchilla")
         assert sent["given"] == "ND"
         assert preset.get_attribute("aria-checked") == "true"
+
+
+def test_space_asks_ahead_when_it_goes_down_and_clicks_when_it_comes_up(book_pages):
+    """A keyboard reader's press: Space down on a focused button asks ahead (controls.js
+    onPress); its click, at Space up, takes that answer."""
+    root = book_pages("padding-mask").widget("padding-mask")
+    with recording(root.page, reset=root.locator("[data-action=reset]")) as page:
+        left = root.locator("[data-control=side] [data-value='\"left\"']")
+        left.focus()
+        before = updates(root)
+        page.keyboard.down(" ")
+        [sent] = asked(page, "padding-mask")
+        assert sent["side"] == "left"
+        assert updates(root) == before and left.get_attribute("aria-checked") == "false"
+        page.keyboard.up(" ")
+        assert len(asked(page, "padding-mask")) == 1
+        assert updates(root) == before + 1 and left.get_attribute("aria-checked") == "true"
+        assert_padding_mask_shows(root, side="left")
