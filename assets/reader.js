@@ -8,8 +8,8 @@
 // The next run's Python starts booting on prepare(), or once the page has shown how a run
 // ended: the caller says so with shown(), and the worker starts after the frame that shows
 // it. Starting a worker holds the main thread for milliseconds, and the answer that explains
-// an ending comes from the widgets' runtime after the run: started at once, the worker
-// delayed that answer.
+// an ending comes from the widgets' runtime after the run: a worker started at once would
+// delay that answer.
 import { readerRuntime } from "./runtime.js";
 
 export function readerSession({ timeLimit, fresh = true }) {

@@ -94,8 +94,8 @@ export function currentParams(root) {
   return structuredClone(params);
 }
 
-// A widget over the running example (data-example) asks with the page's edited example.
-// (ahead: the example an edit is about to bring)
+// A widget over the running example (data-example) asks with the page's edited example
+// (`edited`; asking ahead of an edit, the example the edit will bring).
 function withExample(root, asked, edited = currentExample()) {
   const example = "example" in root.dataset ? edited : null;
   return example ? { ...asked, example } : asked;
