@@ -16,8 +16,9 @@ import { owe } from "../runtime.js";
 
 const PARAM = "example";
 const KEY = "tbook-example";
-const listeners = new Map();  // widget root -> what it does when the example changes
-const askers = new Map();     // widget root -> how it asks ahead for the view of an example
+// widget root -> {recompute, ahead}: what it does when the example changes, and how it asks
+// ahead for its view of an example
+const followers = new Map();
 const near = new Set();       // follower roots on screen (any part of them)
 const stale = new Set();      // follower roots that show an older example
 const NEAR = "0px";  // on screen: a widget just off it catches up as it scrolls in
@@ -101,7 +102,8 @@ function step() {
 
 function recompute(root) {
   stale.delete(root);
-  return Promise.resolve(listeners.get(root)?.()).catch(() => {});  // a widget reports its own
+  // a widget reports its own errors
+  return Promise.resolve(followers.get(root)?.recompute()).catch(() => {});
 }
 
 function flushExample() {
@@ -121,24 +123,26 @@ const observer = "IntersectionObserver" in window ? new IntersectionObserver((en
   }
 }, { rootMargin: NEAR }) : null;
 
+// A follower near the screen recomputes at once after an edit; the others catch up later.
+const atOnce = (root) => !observer || near.has(root);
+
 // A new example for the page: every widget that follows it recomputes, those near the screen
 // at once (`first`, the widget the reader edited in, before them), the others later.
 export function setExample(example, first = null) {
   current = example;
   saveDue = true;
-  const roots = [...listeners.keys()].filter((root) => {
+  const roots = [...followers.keys()].filter((root) => {
     if (root.isConnected) return true;
-    listeners.delete(root);  // a widget of a page the reader moved away from
-    askers.delete(root);
+    followers.delete(root);  // a widget of a page the reader moved away from
     stale.delete(root);
     near.delete(root);
     observer?.unobserve(root);
     return false;
   });
-  if (first && listeners.has(first)) recompute(first);
+  if (first && followers.has(first)) recompute(first);
   for (const root of roots) {
     if (root === first) continue;
-    if (!observer || near.has(root)) recompute(root);
+    if (atOnce(root)) recompute(root);
     else stale.add(root);
   }
   catchUp();
@@ -160,17 +164,16 @@ export function settleExample(sent, canonical) {
 // one first): the click finds them computed (liveWidget's `ahead`), or, with no click, leaves
 // them unused.
 export function aheadExample(example, first = null) {
-  if (first) askers.get(first)?.(example);
-  for (const [root, ask] of askers) {
-    if (root !== first && root.isConnected && (!observer || near.has(root))) ask(example);
+  if (first) followers.get(first)?.ahead(example);
+  for (const [root, { ahead }] of followers) {
+    if (root !== first && root.isConnected && atOnce(root)) ahead(example);
   }
 }
 
-// listener() recomputes root's widget for the current example (and returns that promise);
-// ahead(example) asks ahead for the view of that example.
-export function onExampleChange(root, listener, ahead = () => {}) {
-  listeners.set(root, listener);
-  askers.set(root, ahead);
+// recompute() recomputes root's widget for the current example (and returns that promise);
+// ahead(example) asks ahead for its view of that example.
+export function onExampleChange(root, recompute, ahead = () => {}) {
+  followers.set(root, { recompute, ahead });
   observer?.observe(root);
 }
 

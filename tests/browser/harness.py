@@ -155,3 +155,23 @@ def assert_heat(root, heat, *, svg="svg.heat"):
     assert [cls for _, cls in shown] == \
         ["masked" if c["masked"] else c["c"] for c in heat["cells"]]
     return shown
+
+
+# Recording a page's requests (tests of a press that asks ahead): the page's runtime
+# (assets/runtime.js), as `runtime`.
+RUNTIME = """
+    const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+    const { bootRuntime } = await import(new URL('assets/runtime.js', base).href);
+    const runtime = await bootRuntime();"""
+# Every request the page's runtime sends, kept in window.__asked (restored by STOP).
+RECORD = "async () => {" + RUNTIME + """
+    window.__asked = [];
+    window.__compute = runtime.compute;
+    runtime.compute = function (name, params) {
+        window.__asked.push({ name, params: structuredClone(params) });
+        return window.__compute.call(this, name, params);
+    };
+}"""
+STOP = "async () => {" + RUNTIME + "\n    runtime.compute = window.__compute;\n}"
+# a main-button mouse press, for dispatch_event("pointerdown", PRESS)
+PRESS = {"button": 0, "buttons": 1, "pointerType": "mouse", "pointerId": 1, "isPrimary": True}

@@ -13,7 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from pycore import example as book
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view
+from tests.browser.harness import (PRESS, RECORD, STOP, assert_drawn, assert_shows, params_of,
+                                   pycore_view)
 from tests.browser.settle import settle
 
 # the chapters whose experiments edit the example, and the widgets there that follow it
@@ -544,7 +545,6 @@ def test_a_shorter_sentence_leaves_one_checked_query(open_page):
     assert checked.inner_text() == "它" and checked.is_visible()
 
 
-
 # --- a press asks ahead (example.js aheadExample) -----------------------------------------
 
 # Scroll the page to y, then return the ids of the widgets over the example on screen.
@@ -564,7 +564,6 @@ def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, 
     editor's, and those of the followers on screen (not those off screen: they catch up once
     the reader pauses). The click takes them, asking for none of them again, and every widget
     shows pycore's numbers for the edited example."""
-    from tests.browser.test_press_ahead import PRESS, RECORD, STOP
     page = open_page("06-positional-encoding.html",
                      context=browser.new_context(viewport={"width": 1280, "height": 1000}))
     editor = page.editor()

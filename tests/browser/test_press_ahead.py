@@ -4,25 +4,8 @@ click takes that answer; a press with no click changes nothing the page shows or
 import contextlib
 import json
 
-from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, params_of, pycore_view,
-                                   updates)
-
-# The page's runtime (assets/runtime.js), as `runtime`.
-RUNTIME = """
-    const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
-    const { bootRuntime } = await import(new URL('assets/runtime.js', base).href);
-    const runtime = await bootRuntime();"""
-# Every request the page's runtime sends, kept in window.__asked (restored by STOP).
-RECORD = "async () => {" + RUNTIME + """
-    window.__asked = [];
-    window.__compute = runtime.compute;
-    runtime.compute = function (name, params) {
-        window.__asked.push({ name, params: structuredClone(params) });
-        return window.__compute.call(this, name, params);
-    };
-}"""
-STOP = "async () => {" + RUNTIME + "\n    runtime.compute = window.__compute;\n}"
-PRESS = {"button": 0, "buttons": 1, "pointerType": "mouse", "pointerId": 1, "isPrimary": True}
+from tests.browser.harness import (PRESS, RECORD, STOP, assert_drawn, assert_heat, assert_shows,
+                                   params_of, pycore_view, updates)
 
 
 def asked(page, name):
