@@ -34,7 +34,8 @@ run was stopped). A run of the code takes seconds (a fresh Python, the reader's 
 it is reported on a line of its own (`runs`), not as an interaction and not against the goal.
 
 Per sample these figures are kept:
-  total    dispatch -> DOM written (the goal is about this one: median < 4 ms, p95 < 16 ms);
+  total    dispatch -> DOM written (the goal is about this one: p95 < 16 ms, a frame; the median is
+           reported, not a goal);
   compute  the time spent inside runtime.compute calls (JSON in, pycore in Pyodide, JSON out,
            the worker round trip), summed over the sample's requests (several for an edit of
            the example, which may overlap), by wrapping the page's one runtime object;
@@ -535,7 +536,7 @@ def summarise(r, cpython_ms):
                    history=statistics.median(s["history"] for s in ok),
                    layout=statistics.median(s["layout"] for s in ok),
                    layout_p95=percentile([s["layout"] for s in ok], 95))
-        row["meets"] = row["median"] < 4 and row["p95"] < 16
+        row["meets"] = row["p95"] < 16  # a frame; the median is reported, not a goal
         row["early"] = sum(1 for s in ok if s.get("early"))
         later = [s for s in ok if s.get("later")]
         if later:  # the result came a frame or more after the event: also say when it showed
@@ -693,7 +694,7 @@ def print_row(row, page):
 def print_summary(rows):
     measured = [r for r in rows if r["n"]]
     meets = [r for r in measured if r["meets"]]
-    print(f"\n{len(meets)} of {len(rows)} widgets meet median < 4 ms and p95 < 16 ms")
+    print(f"\n{len(meets)} of {len(rows)} widgets meet p95 < 16 ms (a frame)")
     for r in sorted(measured, key=lambda r: -r["p95"])[:5]:
         print(f"  slowest p95: {r['id']:<24} p95 {r['p95']:.2f} ms, median {r['median']:.2f} ms; "
               f"slowest action {r['slowest_action']!r} (median {r['slowest_action_median']:.2f} ms); "
