@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -163,12 +164,14 @@ def notebook(cells, title):
 
 def install_source(wheel, base_url):
     """The first code cell: pip installs the wheel from the book's address when it is known,
-    else from the file beside the notebook (downloaded by hand: works offline too)."""
+    else from the file beside the notebook (downloaded by hand: works offline too). %pip hands
+    its line to a shell: the address goes in quoted (book.toml's base_url is checked for plain
+    characters too, bookbuild/load.py)."""
     if base_url:
-        return f"%pip install {base_url}{wheel}"
+        return f"%pip install {shlex.quote(base_url + wheel)}"
     name = wheel.rsplit("/", 1)[-1]
     return (f"# 把书的网站上的 {wheel} 下载到这个 notebook 所在的文件夹，再运行：\n"
-            f"%pip install {name}")
+            f"%pip install {shlex.quote(name)}")
 
 
 def head_cells(title, intro, wheel, base_url):

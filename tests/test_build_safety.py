@@ -373,10 +373,29 @@ def test_without_base_url_there_is_nothing_to_get_wrong(book, tmp_path):
 @pytest.mark.parametrize("line,message", [
     ('base_url = "ftp://x/"', "base_url must be an http(s) address"),
     ('base_url = "https://x.example/book"', "must end with '/'"),
-    ('edit_url = "https://github.com/me/x/edit/main/book/"', "edit_url must hold {file}")])
+    ('edit_url = "https://github.com/me/x/edit/main/book/"', "edit_url must hold {file}"),
+    # base_url reaches a shell (the notebooks' %pip cell) and IPython ({...} runs Python there)
+    ('base_url = "https://x.example/$(reboot)/"', "holds '$' '(' ')'"),
+    ('base_url = "https://x.example/;reboot;/"', "holds ';'"),
+    ('base_url = "https://x.example/{__import__(0)}/"', "holds '(' ')' '{' '}'"),
+    ("base_url = 'https://x.example/a\"b/'", "holds '\"'"),
+    ('base_url = "https://me:secret@x.example/"', "names a user or password"),
+    ('base_url = "https:///book/"', "has no host name"),
+    ('edit_url = "https://x.example/`id`/{file}"', "holds '`'")])
 def test_a_wrong_base_or_edit_url_stops_the_build(book, tmp_path, line, message):
     toml = book / "book.toml"
     toml.write_text(line + "\n" + toml.read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(BuildError) as err:
         build(book, tmp_path / "site", log=quiet)
     assert "book.toml:1: " in str(err.value) and message in str(err.value)
+
+
+def test_plain_addresses_with_a_port_and_an_edit_query_are_accepted(book, tmp_path):
+    toml = book / "book.toml"
+    toml.write_text('base_url = "http://books.example:8080/~me/t%C3%BCbingen/v1.2/"\n'
+                    'edit_url = "https://bitbucket.org/me/b/src/main/book/{file}?mode=edit"\n'
+                    + toml.read_text(encoding="utf-8"), encoding="utf-8")
+    build(book, tmp_path / "site", log=quiet)
+    page = (tmp_path / "site" / "a.html").read_text(encoding="utf-8")
+    assert 'href="http://books.example:8080/~me/t%C3%BCbingen/v1.2/a.html"' in page
+    assert 'href="https://bitbucket.org/me/b/src/main/book/a.md?mode=edit"' in page

@@ -266,6 +266,10 @@ def test_the_install_cell_without_and_with_a_base_url():
     assert "下载" in local  # says where to get the file
     assert notebooks.install_source(wheel, "https://example.org/book/") == \
         f"%pip install https://example.org/book/{wheel}"
+    # %pip hands its line to a shell: an address with shell syntax (book.toml refuses one,
+    # bookbuild/load.py) would still be one quoted argument
+    assert notebooks.install_source(wheel, "https://x.example/$(reboot)/") == \
+        f"%pip install 'https://x.example/$(reboot)/{wheel}'"
 
 
 def test_with_a_base_url_a_notebook_links_the_widget_in_the_book():
