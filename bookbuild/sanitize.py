@@ -8,8 +8,12 @@ Two inputs reach readers as markup the book did not write itself:
   and attributes; anything else stops the build (the author meant TeX, not markup).
 - images: an SVG file is a document of its own (a reader can open it, with no page and no
   Content-Security-Policy around it), so `check_image` refuses SVG that holds script, event
-  attributes, foreign HTML or references to other sites; other images must be what their
-  name says (a .png that is really HTML is refused).
+  attributes, processing instructions (<?xml-stylesheet?>), elements of other vocabularies
+  than SVG and editors' metadata (HTML, XSLT), CSS escapes or references to other sites; other
+  images must be what their name says (a .png that is really HTML is refused).
+
+Addresses are tested as a browser reads them (`as_browser_reads`): "java<tab>script:" is
+javascript: to it, and "/\\host" another site.
 
 Each check raises ValueError saying what is wrong; the build turns it into file:line.
 """
