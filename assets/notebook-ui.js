@@ -32,6 +32,18 @@ function lines(text) {  // nbformat's source: lines that keep their "\n"
   return text.split(/(?<=\n)/);
 }
 
+// The host's address goes into the notebook as it is, and a path may hold what a shell or
+// Markdown reads specially ($ ( ) ; ' are left as they are in a URL): %pip hands its line to a
+// shell, so the address is one quoted argument (as bookbuild/notebooks.py writes it, with
+// Python's shlex.quote), and a link's parentheses are %28 %29, which cannot end it early.
+function shellQuote(text) {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`;
+}
+
+function encodeParen(c) {
+  return c === "(" ? "%28" : "%29";
+}
+
 // The template notebook with each widget's parameters (paramsOf(widget id), or undefined to
 // keep the block's), and where the book is served over HTTP, the wheel's address and links
 // to the widgets on this host.
@@ -47,10 +59,10 @@ export function fillNotebook(nb, paramsOf, base = siteRoot) {
     }
     if (!/^https?:$/.test(base.protocol)) continue;  // file://: keep the local instructions
     if (meta.role === "install") {
-      cell.source = lines(`%pip install ${new URL(meta.wheel, base).href}`);
+      cell.source = lines(`%pip install ${shellQuote(new URL(meta.wheel, base).href)}`);
     }
     if (meta.role === "about") {
-      const link = `[书中的这一处](${new URL(meta.page, base).href})`;
+      const link = `[书中的这一处](${new URL(meta.page, base).href.replace(/[()]/g, encodeParen)})`;
       cell.source = lines([].concat(cell.source).join("").replace(meta.where, link));
     }
   }

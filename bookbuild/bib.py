@@ -17,7 +17,8 @@ import re
 from html import escape
 from pathlib import Path
 
-from .errors import BuildError
+from . import sanitize
+from .errors import BuildError, clip
 from .load import read_text
 
 FILE = "references.bib"
@@ -53,7 +54,17 @@ def load(book_root):
         entries[e.key] = {"key": e.key, "type": e.entry_type.lower(), "line": line,
                           "authors": [_name(a) for a in fields["author"].value],
                           **{k: _text(v.value) for k, v in fields.items() if k != "author"}}
+        url = entries[e.key].get("url", "")
+        if url and not _web_address(url):
+            raise BuildError(f"the entry {e.key!r} has the url {clip(url)!r}: an entry links "
+                             "to the paper at an http(s) address", path, line)
     return entries
+
+
+def _web_address(url):
+    """An http(s) address, read as a browser reads it (java<tab>script: is javascript:)."""
+    scheme = sanitize.SCHEME.match(sanitize.as_browser_reads(url))
+    return bool(scheme) and scheme.group(1).lower() in ("http", "https")
 
 
 def _text(value):

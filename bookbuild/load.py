@@ -4,6 +4,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import BuildError, short, toml_error
 
@@ -166,10 +167,38 @@ def load_book(root):
                 base_url=base_url, edit_url=edit_url)
 
 
+# The characters of a plain address: base_url reaches a shell (the notebooks' `%pip install`
+# cell), so nothing a shell or IPython reads specially ($ ( ) ; & | ` ' " { } * ! and spaces);
+# edit_url, only ever a link on a page, may carry {file} and a query (?mode=edit).
+URL_CHARS = re.compile(r"^[A-Za-z0-9._~:/%+@-]+$")
+QUERY_CHARS = re.compile(r"^[A-Za-z0-9._~:/%+@=&-]*$")
+
+
 def _url(conf, key, text, shown):
-    """An optional http(s) address of book.toml ("" when absent)."""
+    """An optional plain absolute http(s) address of book.toml ("" when absent)."""
     value = conf.get(key, "")
-    if value and (not isinstance(value, str) or not re.match(r"^https?://[^\s\"<>]+$", value)):
+    if not value:
+        return ""
+    line = _line_of(text, key)
+    if not isinstance(value, str):
         raise BuildError(f"{key} must be an http(s) address in quotes, got {short(value)}", shown,
-                         _line_of(text, key))
+                         line)
+    path, _, query = value.replace("{file}", "", 1).partition("?") if key == "edit_url" \
+        else (value, "", "")
+    odd = sorted({c for c in path if not URL_CHARS.match(c)} |
+                 {c for c in query if not QUERY_CHARS.match(c)})
+    parts = urlsplit(value)
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    why = (f"it holds {' '.join(repr(c) for c in odd)}: write such characters as %XX (in a "
+           "host name, as xn--...)" if odd else
+           "it must start with http:// or https://" if parts.scheme not in ("http", "https") else
+           "it has no host name" if not parts.hostname else
+           "it names a user or password: leave them out" if "@" in parts.netloc else
+           "its port is not a number from 1 to 65535" if not port_ok else "")
+    if why:
+        raise BuildError(f'{key} must be an http(s) address such as "https://me.example/book/", '
+                         f"got {short(value)}: {why}", shown, line)
     return value

@@ -16,6 +16,8 @@ import functools
 import hashlib
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -161,19 +163,28 @@ def notebook(cells, title):
             "cells": [dict(c, id=f"c{i:02d}") for i, c in enumerate(cells)]}
 
 
+def md_text(text):
+    """Text that a Markdown cell shows as itself. Jupyter renders a cell's Markdown and the HTML
+    in it, so a title holding <img onerror=...> or [x](javascript:...) would be markup there;
+    as character references (&#60;) every Markdown shows those characters and nothing else."""
+    return re.sub(r"[&<>\[\]\\`*_]", lambda m: f"&#{ord(m.group())};", text)
+
+
 def install_source(wheel, base_url):
     """The first code cell: pip installs the wheel from the book's address when it is known,
-    else from the file beside the notebook (downloaded by hand: works offline too)."""
+    else from the file beside the notebook (downloaded by hand: works offline too). %pip hands
+    its line to a shell: the address goes in quoted (book.toml's base_url is checked for plain
+    characters too, bookbuild/load.py)."""
     if base_url:
-        return f"%pip install {base_url}{wheel}"
+        return f"%pip install {shlex.quote(base_url + wheel)}"
     name = wheel.rsplit("/", 1)[-1]
     return (f"# 把书的网站上的 {wheel} 下载到这个 notebook 所在的文件夹，再运行：\n"
-            f"%pip install {name}")
+            f"%pip install {shlex.quote(name)}")
 
 
 def head_cells(title, intro, wheel, base_url):
     return [
-        _cell("markdown", f"# {title}\n\n{intro}"),
+        _cell("markdown", f"# {md_text(title)}\n\n{intro}"),
         _cell("markdown", "第一步安装 pycore（书里所有数字都出自这个 NumPy 小库）。"
                           "它只依赖 NumPy；已经装过 NumPy 的话，离线也能从本地的 .whl 文件安装。"
                           "装好后若提示重启内核，请照做。"),
@@ -207,8 +218,8 @@ def widget_cells(w, page_href, base_url):
     lesson = lesson_of(w)
     page = f"{page_href}#{w['id']}"
     where = f"书中 `{page_href}` 的小部件 `{w['id']}`"  # the page links it where it is hosted
-    about = (f"## {lesson['title']}（{w['name']}）\n\n{where}。下面是它的参数：改动它们再重新运行，"
-             "就像在书里拖动控件。")
+    about = (f"## {md_text(lesson['title'])}（{w['name']}）\n\n{where}。"
+             "下面是它的参数：改动它们再重新运行，就像在书里拖动控件。")
     cells = [
         _cell("markdown", about.replace(where, f"[书中的这一处]({base_url}{page})")
               if base_url else about, role="about", where=where, page=page),
@@ -225,8 +236,8 @@ def widget_cells(w, page_href, base_url):
 
 
 def chapter_notebook(book, chapter, wheel, base_url):
-    intro = (f"《{book.title}》{chapter.title} 中的小部件，每个一段：先用 pycore 算出"
-             "小部件的数字，再用 NumPy 一步步自己算一遍。")
+    intro = (f"《{md_text(book.title)}》{md_text(chapter.title)} 中的小部件，每个一段："
+             "先用 pycore 算出小部件的数字，再用 NumPy 一步步自己算一遍。")
     cells = head_cells(chapter.title, intro, wheel, base_url)
     for w in chapter.widgets:
         cells += widget_cells(w, chapter.href, base_url)
@@ -235,8 +246,8 @@ def chapter_notebook(book, chapter, wheel, base_url):
 
 def widget_notebook(book, chapter, w, wheel, base_url):
     title = lesson_of(w)["title"]
-    intro = (f"出自《{book.title}》{chapter.title}。这个 notebook 重现书中一个小部件的数字，"
-             "参数是你下载时它的设置。")
+    intro = (f"出自《{md_text(book.title)}》{md_text(chapter.title)}。"
+             "这个 notebook 重现书中一个小部件的数字，参数是你下载时它的设置。")
     return notebook(head_cells(title, intro, wheel, base_url) +
                     widget_cells(w, chapter.href, base_url), title)
 

@@ -8,8 +8,12 @@ Two inputs reach readers as markup the book did not write itself:
   and attributes; anything else stops the build (the author meant TeX, not markup).
 - images: an SVG file is a document of its own (a reader can open it, with no page and no
   Content-Security-Policy around it), so `check_image` refuses SVG that holds script, event
-  attributes, foreign HTML or references to other sites; other images must be what their
-  name says (a .png that is really HTML is refused).
+  attributes, processing instructions (<?xml-stylesheet?>), elements of other vocabularies
+  than SVG and editors' metadata (HTML, XSLT), CSS escapes or references to other sites; other
+  images must be what their name says (a .png that is really HTML is refused).
+
+Addresses are tested as a browser reads them (`as_browser_reads`): "java<tab>script:" is
+javascript: to it, and "/\\host" another site.
 
 Each check raises ValueError saying what is wrong; the build turns it into file:line.
 """
@@ -30,15 +34,26 @@ MATHML_ATTRIBUTES = frozenset(
     "notation columnalign columnspacing columnlines rowalign rowspacing rowlines frame "
     "columnspan rowspan bevelled numalign denomalign encoding open close separators "
     "href".split())
-SCHEME = re.compile(r"^\s*([a-z][a-z0-9+.-]*):", re.I)
+SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*):", re.I)
+# What a browser leaves out of an address before it reads it (the URL standard drops tabs and
+# newlines anywhere and controls and spaces at the ends), so "java<tab>script:" is javascript:.
+URL_IGNORED = re.compile(r"[\x00-\x20\x7f]")
+
+
+def as_browser_reads(href):
+    """The address as a browser parses it: tabs, newlines, controls and spaces gone (more than
+    the standard drops, which only makes a test stricter), and '\\' read as '/' as it is in
+    http(s) addresses ("/\\host" is "//host", another site)."""
+    return URL_IGNORED.sub("", href).replace("\\", "/")
 
 
 def safe_link(href):
     """A link a formula may carry: http(s), or a relative address inside the book."""
+    href = as_browser_reads(href)
     m = SCHEME.match(href)
     if m:
         return m.group(1).lower() in ("http", "https")
-    return not href.strip().startswith(("//", "\\"))
+    return not href.startswith("//")
 
 
 class _MathWriter(HTMLParser):
@@ -109,11 +124,27 @@ SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
+XSL_NS = "http://www.w3.org/1999/XSL/Transform"
+# Elements an SVG may hold besides SVG's own: the metadata drawing programs write (Inkscape's
+# page settings, the licence as RDF). Browsers show nothing of them and run nothing in them;
+# any other vocabulary (HTML, XSLT, MathML, one of its own) is refused.
+METADATA_NS = {
+    "http://www.inkscape.org/namespaces/inkscape": "Inkscape",
+    "http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd": "Sodipodi",
+    "http://www.w3.org/1999/02/22-rdf-syntax-ns#": "RDF",
+    "http://purl.org/dc/elements/1.1/": "Dublin Core",
+    "http://purl.org/dc/terms/": "Dublin Core",
+    "http://creativecommons.org/ns#": "Creative Commons",
+    "http://web.resource.org/cc/": "Creative Commons",
+}
 SVG_REFUSED = {"script": "a <script>", "foreignobject": "a <foreignObject> (HTML inside SVG)",
                "handler": "a <handler> (script)", "listener": "a <listener> (script)",
                "iframe": "an <iframe>", "embed": "an <embed>", "object": "an <object>"}
 SVG_ANIMATIONS = {"animate", "set", "animatemotion", "animatetransform", "animatecolor"}
-CSS_URL = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)", re.I)
+# The addresses in CSS: url(...) quoted or not, and every quoted string (image-set("...") and
+# @import "..." take strings as addresses; a font's name in quotes passes as a relative one).
+CSS_ADDRESS = re.compile(r"url\(\s*(?:\"([^\"]*)\"|'([^']*)'|([^)]*))|\"([^\"]*)\"|'([^']*)'",
+                         re.I)
 SAFE_DATA = re.compile(r"^data:image/(png|jpeg|gif|webp);", re.I)
 SIGNATURES = {
     ".png": (lambda b: b.startswith(b"\x89PNG\r\n\x1a\n"), "PNG"),
@@ -133,41 +164,79 @@ def _local(name):
 
 def _reference_ok(value):
     """A reference an SVG may hold: to itself (#id), a file beside it, or an inline raster."""
-    value = value.strip()
+    value = as_browser_reads(value)
     if value.startswith("#") or SAFE_DATA.match(value):
         return True
-    return not SCHEME.match(value) and not value.startswith(("/", "\\"))
+    return not SCHEME.match(value) and not value.startswith("/")
 
 
 def _check_css(css, where):
-    if re.search(r"@import|expression\s*\(|javascript:", css, re.I):
+    if "\\" in css:  # an escape spells anything: @\69mport, url("h\74tp://...")
+        raise ValueError(f"{where} has a backslash in its CSS (an escape such as \\69, which "
+                         "can hide @import or an address): write the characters themselves")
+    if re.search(r"@import|expression\s*\(|javascript:", URL_IGNORED.sub("", css), re.I):
         raise ValueError(f"{where} has CSS that imports or runs code (@import, expression(), "
                          "javascript:)")
-    for ref in CSS_URL.findall(css):
+    for groups in CSS_ADDRESS.findall(css):
+        ref = "".join(groups).strip()
         if ref and not _reference_ok(ref):
             raise ValueError(f"{where} refers to {ref[:60]!r}: an SVG of the book may refer "
                              "only to itself (#id) or to files beside it")
 
 
-def check_svg(data):
-    """Refuse SVG that could run script or fetch from another site when opened on its own."""
+def _svg_root(data):
+    """The parsed SVG's root element. ElementTree drops processing instructions without a word,
+    so the parser reports them here: <?xml-stylesheet?> makes a browser load a stylesheet or run
+    an XSLT program (which can write a <script>) when the file is opened."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\0" in data:
+        raise ValueError("the SVG is not saved as UTF-8 (UTF-16 or UTF-32): save it as UTF-8")
     if re.search(rb"<!\s*(doctype|entity)", data, re.I):
         raise ValueError("the SVG has a <!DOCTYPE> or <!ENTITY>: remove it (entities can hide "
                          "markup, and SVG needs no DOCTYPE)")
+    parser = ET.XMLPullParser(events=("start", "pi"))
     try:
-        root = ET.fromstring(data)
+        parser.feed(data)
+        parser.close()
     except ET.ParseError as e:
         raise ValueError(f"not a well-formed SVG file ({e})") from None
+    root = None
+    for event, item in parser.read_events():
+        if event == "pi":
+            raise ValueError(f"the SVG has the processing instruction <?{item.text[:60]}?>: "
+                             "remove it (<?xml-stylesheet?> loads a stylesheet or runs an XSLT "
+                             "program when the file is opened)")
+        root = item if root is None else root
+    return root
+
+
+def _check_element(ns, tag):
+    if ns in (SVG_NS, *METADATA_NS) and tag not in SVG_REFUSED:
+        return
+    if ns in (SVG_NS, *METADATA_NS):
+        what = SVG_REFUSED[tag]
+    elif ns == XSL_NS:
+        what = f"the XSLT element <{tag}> (XSLT can write a <script> into the drawing)"
+    elif ns == XHTML_NS:
+        what = f"the HTML element <{tag}>"
+    else:
+        editors = ", ".join(sorted(set(METADATA_NS.values())))
+        raise ValueError(f"the SVG holds <{tag}> of the vocabulary {ns[:60] or '(none)'!r}: an "
+                         f"SVG of the book holds only SVG and editors' metadata ({editors}); "
+                         "remove it, or save the drawing as plain SVG")
+    raise ValueError(f"the SVG holds {what}, which could run script when the file is opened: "
+                     "remove it")
+
+
+def check_svg(data):
+    """Refuse SVG that could run script or fetch from another site when opened on its own."""
+    root = _svg_root(data)
     if _local(root.tag) != (SVG_NS, "svg"):
         raise ValueError("not an SVG file: its root element is not <svg> in the SVG namespace")
     for el in root.iter():
         ns, tag = _local(el.tag)
-        if tag in SVG_REFUSED or ns == XHTML_NS:  # other vocabularies: editors' metadata
-            what = SVG_REFUSED.get(tag, f"the HTML element <{tag}>")
-            raise ValueError(f"the SVG holds {what}, which could run script when the file is "
-                             "opened: remove it")
-        if tag == "style":
-            _check_css(el.text or "", "its <style>")
+        _check_element(ns, tag)
+        if tag == "style":  # all its text: CSS after a child element counts too
+            _check_css("".join(el.itertext()), "its <style>")
         for name, value in el.attrib.items():
             ans, attr = _local(name)
             if attr.startswith("on"):
@@ -181,9 +250,11 @@ def check_svg(data):
             if tag in SVG_ANIMATIONS and attr == "attributename" and \
                     (value.lower().endswith("href") or value.lower().startswith("on")):
                 raise ValueError(f"the SVG's <{tag}> animates {value}=, which can run script")
-            if attr == "style" or "url(" in value.lower():
+            # style=, and presentation attributes that are CSS too (fill="url(...)"): any
+            # function, since an escape can spell its name (fill="\75rl(...)")
+            if attr == "style" or (not ans and attr != "href" and "(" in value):
                 _check_css(value, f"the SVG's <{tag}>")
-            if "javascript:" in value.lower():
+            if "javascript:" in URL_IGNORED.sub("", value).lower():
                 raise ValueError(f"the SVG's <{tag}> has javascript: in {attr}=: remove it")
 
 

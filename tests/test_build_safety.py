@@ -161,8 +161,45 @@ SAFE_SVG = b"""<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w
 </svg>"""
 
 
+# What Inkscape writes (its own and Sodipodi's settings, the licence as RDF, a Windows path in
+# an attribute of its own, fonts in quotes), as the drawings of a book come
+INKSCAPE_SVG = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!-- Created with Inkscape (http://www.inkscape.org/) -->
+<svg width="40mm" height="20mm" viewBox="0 0 40 20" version="1.1" id="svg1"
+   inkscape:version="1.3 (0e150ed6c4, 2023-07-21)" sodipodi:docname="attention.svg"
+   inkscape:export-filename="C:\\Users\\me\\attention.png"
+   xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+   xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"
+   xmlns:xlink="http://www.w3.org/1999/xlink" xmlns="http://www.w3.org/2000/svg"
+   xmlns:svg="http://www.w3.org/2000/svg" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+   xmlns:cc="http://creativecommons.org/ns#" xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <sodipodi:namedview id="namedview1" pagecolor="#ffffff" inkscape:zoom="2.1">
+    <inkscape:page x="0" y="0" width="40" height="20" id="page2"/>
+  </sodipodi:namedview>
+  <metadata><rdf:RDF><cc:Work rdf:about=""><dc:format>image/svg+xml</dc:format>
+    <cc:license rdf:resource="http://creativecommons.org/licenses/by/4.0/"/></cc:Work></rdf:RDF>
+  </metadata>
+  <g inkscape:label="Layer 1" inkscape:groupmode="layer" id="layer1">
+    <text style="font-family:'Noto Sans SC';-inkscape-font-specification:'Noto Sans SC, Bold'"
+      x="2" y="12">注意力 &lt; 1</text>
+    <path d="M 2,18 H 38" style="stroke:#000;marker-end:url(#arrow)"/>
+  </g>
+</svg>""".encode()
+
+
 def test_an_ordinary_svg_is_accepted():
     sanitize.check_svg(SAFE_SVG)  # an editor's metadata, gradients, styles, local references
+
+
+def test_a_drawing_saved_by_inkscape_is_accepted():
+    sanitize.check_svg(INKSCAPE_SVG)
+
+
+def test_the_books_own_svgs_are_accepted():
+    svgs = [*(HERE.parent / "assets").rglob("*.svg"), *BOOK.rglob("*.svg"), *SHARED.rglob("*.svg")]
+    assert svgs
+    for path in svgs:
+        sanitize.check_svg(path.read_bytes())
 
 
 @pytest.mark.parametrize("evil", [
@@ -174,6 +211,27 @@ def test_an_ordinary_svg_is_accepted():
     b'<svg xmlns="http://www.w3.org/2000/svg" xml:base="https://e.example/"/>',
     b'<svg xmlns="http://www.w3.org/2000/svg"><h:script xmlns:h="http://www.w3.org/1999/xhtml"/></svg>',
     b'<html><body>not svg</body></html>',
+    # a processing instruction anywhere, and XSLT, which can write a <script>
+    b'<svg xmlns="http://www.w3.org/2000/svg"><?xml-stylesheet href="x.xsl"?></svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"/><?xml-stylesheet href="x.css" type="text/css"?>',
+    b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/XSL/Transform">'
+    b'<x:template match="/"/></svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"><m:math xmlns:m="http://www.w3.org/1998/Math/MathML"/>'
+    b'</svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"><thing xmlns=""/></svg>',
+    # addresses a browser reads after dropping tabs and newlines, or with \\ as /
+    b'<svg xmlns="http://www.w3.org/2000/svg"><a href="&#10;java&#13;script:alert(1)"/></svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"><image href="/\\e.example/x.png"/></svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(\'ht&#9;tp://e.example/#x\')"/>'
+    b'</svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"><set attributeName="fill" to="java&#9;script:x"/></svg>',
+    # CSS escapes, addresses in strings, CSS after a child of <style>
+    b'<svg xmlns="http://www.w3.org/2000/svg"><rect fill="\\75rl(https://e.example/#x)"/></svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:image-set(\'https://e.example/x.png\' 1x)"/>'
+    b'</svg>',
+    b'<svg xmlns="http://www.w3.org/2000/svg"><style><desc/>@import url(x.css);</style></svg>',
+    # UTF-16 hides a <!DOCTYPE> from a test of the bytes
+    '<svg xmlns="http://www.w3.org/2000/svg"/>'.encode("utf-16"),
 ])
 def test_an_svg_that_could_run_script_or_fetch_elsewhere_is_refused(evil):
     with pytest.raises(ValueError):
@@ -315,10 +373,29 @@ def test_without_base_url_there_is_nothing_to_get_wrong(book, tmp_path):
 @pytest.mark.parametrize("line,message", [
     ('base_url = "ftp://x/"', "base_url must be an http(s) address"),
     ('base_url = "https://x.example/book"', "must end with '/'"),
-    ('edit_url = "https://github.com/me/x/edit/main/book/"', "edit_url must hold {file}")])
+    ('edit_url = "https://github.com/me/x/edit/main/book/"', "edit_url must hold {file}"),
+    # base_url reaches a shell (the notebooks' %pip cell) and IPython ({...} runs Python there)
+    ('base_url = "https://x.example/$(reboot)/"', "holds '$' '(' ')'"),
+    ('base_url = "https://x.example/;reboot;/"', "holds ';'"),
+    ('base_url = "https://x.example/{__import__(0)}/"', "holds '(' ')' '{' '}'"),
+    ("base_url = 'https://x.example/a\"b/'", "holds '\"'"),
+    ('base_url = "https://me:secret@x.example/"', "names a user or password"),
+    ('base_url = "https:///book/"', "has no host name"),
+    ('edit_url = "https://x.example/`id`/{file}"', "holds '`'")])
 def test_a_wrong_base_or_edit_url_stops_the_build(book, tmp_path, line, message):
     toml = book / "book.toml"
     toml.write_text(line + "\n" + toml.read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(BuildError) as err:
         build(book, tmp_path / "site", log=quiet)
     assert "book.toml:1: " in str(err.value) and message in str(err.value)
+
+
+def test_plain_addresses_with_a_port_and_an_edit_query_are_accepted(book, tmp_path):
+    toml = book / "book.toml"
+    toml.write_text('base_url = "http://books.example:8080/~me/t%C3%BCbingen/v1.2/"\n'
+                    'edit_url = "https://bitbucket.org/me/b/src/main/book/{file}?mode=edit"\n'
+                    + toml.read_text(encoding="utf-8"), encoding="utf-8")
+    build(book, tmp_path / "site", log=quiet)
+    page = (tmp_path / "site" / "a.html").read_text(encoding="utf-8")
+    assert 'href="http://books.example:8080/~me/t%C3%BCbingen/v1.2/a.html"' in page
+    assert 'href="https://bitbucket.org/me/b/src/main/book/a.md?mode=edit"' in page

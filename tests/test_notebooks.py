@@ -266,6 +266,10 @@ def test_the_install_cell_without_and_with_a_base_url():
     assert "下载" in local  # says where to get the file
     assert notebooks.install_source(wheel, "https://example.org/book/") == \
         f"%pip install https://example.org/book/{wheel}"
+    # %pip hands its line to a shell: an address with shell syntax (book.toml refuses one,
+    # bookbuild/load.py) would still be one quoted argument
+    assert notebooks.install_source(wheel, "https://x.example/$(reboot)/") == \
+        f"%pip install 'https://x.example/$(reboot)/{wheel}'"
 
 
 def test_with_a_base_url_a_notebook_links_the_widget_in_the_book():
@@ -277,6 +281,38 @@ def test_with_a_base_url_a_notebook_links_the_widget_in_the_book():
     assert "".join(params["source"]) == 'params = {"logits": [1.0, 0.0], "temperature": 2.0}'
     without = notebooks.widget_cells(w, "02-softmax.html", "")[0]
     assert "书中 `02-softmax.html` 的小部件 `softmax-02-softmax`" in "".join(without["source"])
+
+
+def test_titles_with_markup_show_as_text_in_the_markdown_cells(tmp_path):
+    """Jupyter renders the HTML in a markdown cell: the book's title and a chapter heading that
+    hold markup (escaped in the Markdown, so the pages show it as text) are text there too."""
+    import shutil
+
+    from markdown_it import MarkdownIt
+    book = Path(shutil.copytree(ROOT / "tests" / "bad_inputs" / "_shared", tmp_path / "book"))
+    evil_book = "书 <img src=x onerror=alert(1)> & [点我](javascript:alert(2))"
+    evil_chapter = "注意力 <img src=x onerror=alert(3)> *a*_b_"
+    toml = book / "book.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('title = "坏输入样书"',
+                                                             f'title = "{evil_book}"', 1),
+                    encoding="utf-8")
+    b = book / "b.md"
+    heading = "# 注意力 &lt;img src=x onerror=alert(3)&gt; \\*a\\*\\_b\\_"  # Markdown: *a*_b_
+    b.write_text(b.read_text(encoding="utf-8").replace("# 注意力", heading, 1), encoding="utf-8")
+    build(book, tmp_path / "site", log=lambda *a: None)
+    md = MarkdownIt("commonmark")  # renders HTML in Markdown, as Jupyter does
+    shown = {}
+    for path in sorted((tmp_path / "site" / "notebooks").glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for c in nb["cells"]:
+            if c["cell_type"] == "markdown":
+                out = md.render("".join(c["source"]))
+                assert "<img" not in out and "<a " not in out and "<em>" not in out, (path, out)
+        first = md.render("".join(nb["cells"][0]["source"])).split("\n")
+        shown[path.stem] = [html.unescape(re.sub(r"<[^>]+>", "", line)) for line in first]
+    # each reads as written: the chapter's title, then the book's title in the intro
+    assert shown["b"][0] == evil_chapter and f"《{evil_book}》{evil_chapter}" in shown["b"][1]
+    assert shown["a"][0] == "向量与点积" and f"《{evil_book}》向量与点积" in shown["a"][1]
 
 
 def test_notebooks_and_the_wheel_are_not_precached(site):

@@ -3,6 +3,7 @@ and find the moved parameters in it, the wheel's address on this host in its ins
 and, run in a real kernel, the numbers pycore gives for them."""
 import ast
 import json
+import shlex
 import time
 import urllib.request
 
@@ -223,3 +224,26 @@ def test_offline_the_button_says_the_download_needs_a_connection(browser, server
         assert info.value.suggested_filename == f"{root.get_attribute('id')}.ipynb"
     finally:
         context.close()
+
+
+def test_an_odd_host_address_is_one_shell_argument_and_one_link(book_pages):
+    """The host's path may hold what a shell or Markdown reads specially ($ ( ) ; ' stay as they
+    are in a URL): the install cell quotes the address as Python's shlex.quote does, and the
+    link to the widget cannot be ended early by a parenthesis."""
+    page = book_pages("softmax").page
+    where = "书中 `b.html` 的小部件 `w`"
+    nb = {"metadata": {}, "cells": [
+        {"cell_type": "code", "source": ["%pip install p.whl"],
+         "metadata": {"tbook": {"role": "install", "wheel": "downloads/p.whl"}}},
+        {"cell_type": "markdown", "source": [f"{where}。"],
+         "metadata": {"tbook": {"role": "about", "where": where, "page": "b.html#w"}}}]}
+    out = page.evaluate("""async ({ nb, host }) => {
+      const base = new URL(document.querySelector('meta[name="tbook-root"]').content,
+                           document.baseURI);
+      const { fillNotebook } = await import(new URL("assets/notebook-ui.js", base).href);
+      return fillNotebook(nb, () => undefined, new URL(host));
+    }""", {"nb": nb, "host": "https://x.example/a'$(reboot);(b)/"})
+    assert cell(out, "install") == \
+        "%pip install " + shlex.quote("https://x.example/a'$(reboot);(b)/downloads/p.whl")
+    assert cell(out, "about") == \
+        "[书中的这一处](https://x.example/a'$%28reboot%29;%28b%29/b.html#w)。"
