@@ -6,7 +6,8 @@ the build's number forever and never move. So the build looks every path of the 
 widget up in the view it rendered with, the way bind.js does, and stops at the template's line:
 
     templates/widgets/softmax.html:12: data-bind path 'top.pp' is not in the view of softmax:
-    top has the parts label, p (did you mean 'top.p'?)
+    top has the parts label, p (did you mean 'top.p'?); bind a part the view returns, or add
+    it to the view
 
 The paths are those bind.js reads: data-bind, data-sci, every name=path of data-attr, and
 table[data-matrix]. The view is the whole one the build computes (a widget's JS may later ask
@@ -98,13 +99,16 @@ def _message(name, kind, path, problem):
     where = ".".join(found)
     options = parts(value)
     shown = ", ".join(options[:SHOWN_PARTS]) + (", …" if len(options) > SHOWN_PARTS else "")
-    if not options:
+    if isinstance(value, (list, tuple)):
+        has = f"{where} is a list of {len(value)}" + (f" (0 to {len(value) - 1})" if value else "")
+    elif not options:
         has = (f"{where} is a {type(value).__name__}, not a dict or a list" if found
                else "the view is empty")
     else:
         has = f"{where} has the parts {shown}" if found else f"its parts are {shown}"
-    what = (f"data-attr path {clip(path)!r} (of {kind.split()[1]})" if kind.startswith("data-attr ")
-            else f"{kind} path {clip(path)!r}")
+    what = f"{kind} path {clip(path)!r}"
+    if kind.startswith("data-attr "):
+        what = f"data-attr path {clip(path)!r} (of {kind.split()[1]})"
     text = f"{what} is not in the view of {name}: {has}"
     guess = difflib.get_close_matches(key, options, n=1)
     if guess:

@@ -61,7 +61,7 @@ def test_a_data_attr_path_past_the_end_of_a_list_stops(tmp_path, monkeypatch):
     err, line = render_with(tmp_path, monkeypatch, 'data-bind="entropy"',
                             'data-bind="entropy" data-attr="title=probs.99"')
     assert f"softmax.html:{line}: data-attr path 'probs.99' (of title) is not in the view" in str(err)
-    assert "probs has the parts 0, 1" in str(err)
+    assert "probs is a list of 5 (0 to 4)" in str(err)
 
 
 def test_paths_resolve_as_bind_js_reads_them():
