@@ -5,6 +5,7 @@ functions (chapter, tokens, env) that annotate tokens or raise BuildError with t
 and line; pipeline.CHAPTER_RULES lists them in order.
 """
 import functools
+import itertools
 import posixpath
 import re
 import shutil
@@ -75,7 +76,34 @@ def make_parser():
     md.use(footnote_plugin)
     md.use(anchors_plugin, min_level=1, max_level=3, slug_func=slugify)
     xref.install(md)
+    # before text_join merges an escaped \$ (text_special) into the text around it
+    md.core.ruler.before("text_join", "lone_dollars", mark_lone_dollars)
     return md
+
+
+def mark_lone_dollars(state):
+    """Core rule: note on each inline token the lines (from its first) of the dollar signs its
+    text still holds. dollarmath leaves a $ or $$ that it finds no closing for as plain text, so
+    a formula left open is printed as raw TeX; check_dollars refuses it. A dollar sign written
+    \\$ is a text_special token here, and an autolink's address is not prose."""
+    for block in state.tokens:
+        if block.type != "inline":
+            continue
+        line, in_autolink, children = 0, False, block.children or []
+        for i, t in enumerate(children):
+            if t.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif t.type == "link_open":
+                in_autolink = t.markup in ("autolink", "linkify")
+            elif t.type == "link_close":
+                in_autolink = False
+            elif t.type == "text" and "$" in t.content and not in_autolink:
+                # what follows it on its line, for the message
+                rest = "".join(c.content for c in itertools.takewhile(
+                    lambda c: c.type not in ("softbreak", "hardbreak"), children[i + 1:]))
+                block.meta.setdefault("lone_dollars", []).append((line, t.content + rest))
+            elif t.type.startswith("math_inline"):
+                line += t.content.count("\n")  # a formula may go on over a line break
 
 
 def _line(chapter, token, parent=None):
@@ -127,6 +155,20 @@ def check_raw_html(chapter, tokens, env):
                 raise BuildError(f"raw HTML is not allowed in chapters ({t.content.strip()[:40]!r});"
                                  " use Markdown, or a widget block for interactive parts",
                                  chapter.path, _line(chapter, t, parent))
+
+
+def check_dollars(chapter, tokens, env):
+    """A $ or $$ that opens no formula (its closing one is missing, or in another paragraph)
+    stops the build at its line: left alone it shows the reader raw TeX."""
+    for t in tokens:
+        for offset, text in t.meta.get("lone_dollars", []) if t.type == "inline" else ():
+            opened = text[text.index("$"):]
+            sign = "$$" if opened.startswith("$$") else "$"
+            raise BuildError(f"{sign} opens a formula that is never closed: `{clip(opened, 40)}`; "
+                             f"close it with {sign} in the same paragraph" +
+                             (" (a display formula may not hold a blank line)" if sign == "$$"
+                              else "") + ", or write \\$ for a literal dollar sign",
+                             chapter.path, _line(chapter, t) + offset)
 
 
 def _tex_problem(e):

@@ -17,6 +17,7 @@ from .widgets import claim_id, expand_widgets
 CHAPTER_RULES = [
     markdown.check_fences,
     markdown.check_raw_html,
+    markdown.check_dollars,
     markdown.render_math,
     glossary.mark_terms,
     markdown.collect_headings,

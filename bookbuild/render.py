@@ -9,7 +9,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from . import glossary, output, printbook, xref
+from . import bindcheck, glossary, output, printbook, xref
 from .vendor import runtime_cache
 
 from .errors import BuildError
@@ -129,8 +129,11 @@ def render_widget(jinja, w, root=""):
     parameters' specs (specs: the controls' ranges, templates/widgets/_controls.html)."""
     from .widgets import registry
     specs = registry().module(w["name"]).PARAMS
-    return jinja.get_template(f"widgets/{w['name']}.html").render(w=w, v=w["view"], root=root,
-                                                                  specs=specs)
+    template = jinja.get_template(f"widgets/{w['name']}.html")
+    html = template.render(w=w, v=w["view"], root=root, specs=specs)
+    # a bound path the view does not hold would never move in the browser: stop at its line
+    bindcheck.check(w["name"], html, w["view"], template.filename)
+    return html
 
 
 def render_chapter(md, chapter, tokens, root=""):

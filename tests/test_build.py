@@ -169,6 +169,18 @@ def test_bad_input_names_file_and_line_and_keeps_the_site(tmp_path, good_site, b
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no leftovers
 
 
+def test_a_literal_dollar_sign_is_written_escaped(tmp_path):
+    """A $ that opens no formula stops the build (bad-input cases 150-152); \\$ is a dollar
+    sign, and so is one in an address."""
+    book = tmp_path / "book"
+    shutil.copytree(MINIBOOK, book)
+    (book / "b.md").write_text(HEAD + "一杯咖啡 \\$5，见 <https://example.org/$5>。\n",
+                               encoding="utf-8")
+    build(book, tmp_path / "site", log=quiet)
+    page = article((tmp_path / "site" / "b.html").read_text(encoding="utf-8"))
+    assert "一杯咖啡 $5，见 <a href=\"https://example.org/$5\">https://example.org/$5</a>" in page
+
+
 def test_book_toml_errors(tmp_path):
     book = tmp_path / "book"
     shutil.copytree(MINIBOOK, book)
