@@ -225,6 +225,15 @@ def render_pages(jinja, book, runtime, memo=None):
 BIBLIOGRAPHY_PAGE = "bibliography.html"
 EXERCISES_PAGE = "exercises.html"
 
+# Every page render_pages writes besides the chapters' and their embed pages, with what it is:
+# a chapter's page may not take one of these names (bookbuild/load.py refuses the chapter).
+BUILD_PAGES = {"index.html": "the book's contents page",
+               OFFLINE_PAGE: "the page shown offline for a missing page",
+               printbook.PAGE: "the whole book on one page, for printing",
+               EXERCISES_PAGE: "the list of the book's exercises",
+               glossary.PAGE: "the glossary page",
+               BIBLIOGRAPHY_PAGE: "the bibliography page"}
+
 
 def bibliography_entries(book):
     """Every entry of the bibliography, by first author and year, with the chapters citing it:

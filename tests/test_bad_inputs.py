@@ -26,7 +26,7 @@ from bookbuild.pipeline import build
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "bad_inputs"
 SHARED = CORPUS / "_shared"
-CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and re.match(r"\d\d-", p.name))
+CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and re.match(r"\d+-", p.name))
 CLI_CASES = ["01-unclosed-widget-block", "32-book-toml-syntax", "46-invalid-utf8", "51-image-missing"]
 FRAGMENT = re.compile(r"^[\w.-]+\.(md|toml|bib)(:\d+)?: \S")
 

@@ -238,6 +238,30 @@ def test_the_page_ids_list_is_whole():
     assert found == set(PAGE_IDS)
 
 
+def test_the_build_pages_list_is_whole():
+    """render.BUILD_PAGES (the names no chapter may take) lists every page render_pages writes
+    besides the chapters' and their embed pages, in a book with everything: exercises, a
+    glossary and a bibliography."""
+    from bookbuild import render
+    from bookbuild.load import Book, Chapter
+
+    class Templates:
+        def get_template(self, name):
+            return self
+
+        def render(self, **_):
+            return ""
+
+    chapter = Chapter(path=Path("a.md"), rel="a.md", source="", part="一", slug="a",
+                      exercises=[{"id": "exercise-x", "title": "x"}])
+    book = Book(root=Path("."), title="书", parts=[("一", [chapter])],
+                glossary=[{"zh": "词", "en": "word", "definition": "d", "chapter": "a.md"}],
+                bibliography={"k": {"key": "k", "authors": [("A", "B")], "title": "T",
+                                    "year": "2017"}})
+    written = {name for name, _ in render.render_pages(Templates(), book, runtime={})}
+    assert written - {"a.html", "embed-a.html"} == set(render.BUILD_PAGES)
+
+
 # ---------------------------------------------------------------- messages stay short
 
 def test_an_error_quoting_a_huge_value_stays_short(book, tmp_path):
