@@ -25,6 +25,7 @@ class Chapter:
     labels: dict = field(default_factory=dict)    # bookbuild/xref.py collect_labels
     figures: dict = field(default_factory=dict)
     refs: list = field(default_factory=list)
+    ids: dict = field(default_factory=dict)       # bookbuild/pageids.py collect
 
     @property
     def href(self):
