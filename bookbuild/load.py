@@ -89,6 +89,10 @@ def _check_name(name, shown, line):
     if page in BUILD_PAGES:
         raise BuildError(f"a chapter cannot be called {name}: {page} is {BUILD_PAGES[page]}; "
                          "choose another name", shown, line)
+    from .epub import NAV
+    if Path(name).stem + ".xhtml" == NAV:
+        raise BuildError(f"a chapter cannot be called {name}: {NAV} is the table of contents "
+                         "of the book's EPUB; choose another name", shown, line)
 
 
 def _check_inside(path, root, shown, line):
