@@ -290,7 +290,8 @@ def test_a_bibliography_too_long_to_decode_stops_before_decoding(book):
     with pytest.raises(BuildError) as err:
         bib.load(book)
     line = text.count("\n", 0, bib.MAX_FILE) + 1
-    assert f"references.bib:{line}: the bibliography is {len(text):,} characters long" in str(err.value)
+    assert f"references.bib:{line}: the bibliography is {len(text):,} characters long" \
+        in str(err.value)
 
 
 # ---------------------------------------------------------------- the site is swapped in
