@@ -17,36 +17,52 @@ import re
 from html import escape
 from pathlib import Path
 
-from . import sanitize
 from .errors import BuildError, clip
 from .load import read_text
+from .sanitize import web_address
+from .xref import KEY
 
 FILE = "references.bib"
 NEEDED = ("author", "title", "year")
 MAX_AUTHORS = 6  # the list names this many, then 等
+MAX_FILE = 1_000_000  # characters of references.bib: thousands of entries
+MAX_FIELD = 10_000    # characters of one field: a long abstract has 2,000
 
 
 def load(book_root):
     """{key: entry} from book/references.bib ({} when the book has none). An entry without
-    author, title or year, a duplicate key or a block that is not BibTeX stops the build."""
+    author, title or year, a duplicate key, a key that is not plain, a url that is not a web
+    address, a field too long to decode or a block that is not BibTeX stops the build."""
     path = Path(book_root) / FILE
     if not path.is_file():
         return {}
     import bibtexparser
     from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors, SplitNameParts
+    from bibtexparser.model import DuplicateBlockKeyBlock
     text = read_text(path, str(path))
-    library = bibtexparser.parse_string(
-        text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()])
+    if len(text) > MAX_FILE:
+        raise BuildError(f"the bibliography is {len(text):,} characters long, more than "
+                         f"{MAX_FILE:,} (passed at this line); keep one entry per cited work, "
+                         "without abstracts", path, text.count("\n", 0, MAX_FILE) + 1)
+    library = bibtexparser.parse_string(text)  # split, not decoded yet: see _check_sizes
+    _check_sizes(library, path)
+    for middleware in (LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()):
+        library = middleware.transform(library=library)
     for block in library.failed_blocks:
-        line = getattr(block, "start_line", 0) + 1
-        raise BuildError(f"not a valid BibTeX entry ({type(block).__name__}); write "
-                         "@type{key, field = {value}, ...}", path, line)
+        line = (block.start_line or 0) + 1
+        if isinstance(block, DuplicateBlockKeyBlock):
+            raise BuildError(f"the key {block.key!r} is defined twice, at line "
+                             f"{block.previous_block.start_line + 1} and at line {line}; give "
+                             "each entry its own key (or delete the copy)", path, line)
+        raise BuildError(f"not a valid BibTeX entry ({type(block).__name__}: {block.error}); "
+                         "write @type{key, field = {value}, ...}", path, line)
     entries = {}
     for e in library.entries:
         line = e.start_line + 1
-        if e.key in entries:
-            raise BuildError(f"the key {e.key!r} is defined twice (first at line "
-                             f"{entries[e.key]['line']})", path, line)
+        if not KEY.match(e.key):
+            raise BuildError(f"the key {e.key!r} may hold only letters, digits and _ : . + - "
+                             "(it becomes a link target and is cited as [@key]); rename it",
+                             path, line)
         fields = {k.lower(): v for k, v in e.fields_dict.items()}
         missing = [f for f in NEEDED if f not in fields]
         if missing:
@@ -54,17 +70,33 @@ def load(book_root):
         entries[e.key] = {"key": e.key, "type": e.entry_type.lower(), "line": line,
                           "authors": [_name(a) for a in fields["author"].value],
                           **{k: _text(v.value) for k, v in fields.items() if k != "author"}}
-        url = entries[e.key].get("url", "")
-        if url and not _web_address(url):
-            raise BuildError(f"the entry {e.key!r} has the url {clip(url)!r}: an entry links "
-                             "to the paper at an http(s) address", path, line)
+        if "url" in fields:
+            entries[e.key]["url"] = _url(e.key, fields["url"], path)
     return entries
 
 
-def _web_address(url):
-    """An http(s) address, read as a browser reads it (java<tab>script: is javascript:)."""
-    scheme = sanitize.SCHEME.match(sanitize.as_browser_reads(url))
-    return bool(scheme) and scheme.group(1).lower() in ("http", "https")
+def _check_sizes(library, path):
+    """Decoding LaTeX takes time that grows with the square of a field's length: a field (or
+    @string) longer than MAX_FIELD stops the build at its line before it is decoded."""
+    values = [(f"the field {f.key} of {e.key!r}", f.value, f.start_line)
+              for e in library.entries for f in e.fields]
+    values += [(f"@string {s.key}", s.value, s.start_line) for s in library.strings]
+    for what, value, line in values:
+        if len(str(value)) > MAX_FIELD:
+            raise BuildError(f"{what} is {len(str(value)):,} characters long, more than "
+                             f"{MAX_FIELD:,}; a reference needs only its authors, title, venue, "
+                             "year and link", path, (line or 0) + 1)
+
+
+def _url(key, field, path):
+    """An entry's url, as a browser reads it: only a web address (http or https) becomes a link
+    in the reference lists, the bibliography and the EPUB."""
+    url = web_address(str(field.value))
+    if url is None:
+        raise BuildError(f"the url of {key!r} is {clip(str(field.value))!r}, not a web address; "
+                         "write url = {https://...} (http or https, nothing else)", path,
+                         field.start_line + 1)
+    return url
 
 
 def _text(value):

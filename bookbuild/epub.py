@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .errors import BuildError
 
 NAME = "book.epub"
+NAV = "nav.xhtml"  # the EPUB's table of contents, beside the chapters' <slug>.xhtml
 XHTML = "http://www.w3.org/1999/xhtml"
 SVG = "http://www.w3.org/2000/svg"
 MATHML = "http://www.w3.org/1998/Math/MathML"
@@ -178,7 +179,7 @@ def write(site, book, number_of):
                                      file_name=rel, media_type=kind, content=file.read_bytes()))
     ebook.toc = [epub.Link(item.file_name, title, "toc-" + slug) for slug, title, item in items]
     ebook.add_item(epub.EpubNcx())
-    nav = epub.EpubNav()
+    nav = epub.EpubNav(file_name=NAV)
     ebook.add_item(nav)
     ebook.spine = ["nav"] + [item for _, _, item in items]
     out = site / NAME

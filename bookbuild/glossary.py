@@ -51,8 +51,14 @@ def load(book):
         raise BuildError(f"invalid TOML ({e})", path)
     chapters = {c.rel for c in book.chapters}
     lines = [n for n, row in enumerate(text.split("\n"), 1) if row.strip() == "[[terms]]"]
-    terms, seen = [], {}
-    for n, term in enumerate(conf.get("terms", [])):
+    listed = conf.get("terms", [])
+    if not isinstance(listed, list) or not all(isinstance(t, dict) for t in listed):
+        raise BuildError("terms are tables: write [[terms]], then zh = \"...\", en = \"...\", "
+                         "definition = \"...\" and chapter = \"NN-name.md\" on their own lines",
+                         path, next((n for n, row in enumerate(text.split("\n"), 1)
+                                     if re.match(r"\s*\[*\s*terms\b", row)), None))
+    terms, seen, anchors = [], {}, {}
+    for n, term in enumerate(listed):
         line = lines[n] if n < len(lines) else None
         missing = [f for f in FIELDS if not isinstance(term.get(f), str) or not term[f].strip()]
         if missing:
@@ -65,6 +71,14 @@ def load(book):
             raise BuildError(f"term {term['zh']!r} is defined twice (first at line "
                              f"{seen[term['zh']]})", path, line)
         seen[term["zh"]] = line
+        # the glossary page's id of the term: two terms with one id would share one entry
+        if anchor(term) in anchors:
+            first = anchors[anchor(term)]
+            raise BuildError(f"term {term['zh']!r} (en = {term['en']!r}) has the glossary page's "
+                             f"link #{anchor(term)} of term {first['zh']!r} (en = {first['en']!r}, "
+                             f"line {first['line']}): their English names differ only in case or "
+                             "spaces; make them differ in words", path, line)
+        anchors[anchor(term)] = {**term, "line": line}
         terms.append({**{f: term[f].strip() for f in FIELDS}, "line": line,
                       "anchor": anchor(term)})
     return terms

@@ -26,6 +26,7 @@ class Chapter:
     labels: dict = field(default_factory=dict)    # bookbuild/xref.py collect_labels
     figures: dict = field(default_factory=dict)
     refs: list = field(default_factory=list)
+    ids: dict = field(default_factory=dict)       # bookbuild/pageids.py collect
 
     @property
     def href(self):
@@ -70,10 +71,6 @@ def read_text(path, shown):
         raise BuildError(f"not valid UTF-8 (byte {at}); save the file as UTF-8", shown, line)
 
 
-RESERVED_PAGES = {"index.md": "index.html is the book's contents page",
-                  "offline.md": "offline.html is the page shown offline for a missing page"}
-
-
 def _check_name(name, shown, line):
     """Chapter names are plain Markdown file names in book/ (they become page names and
     addresses, so only letters, digits, '-', '_' and '.': '#', '?' or '%' would break links)."""
@@ -88,9 +85,15 @@ def _check_name(name, shown, line):
         raise BuildError(f"chapter {short(name)}: a chapter's file name becomes its page's address, "
                          f"so it may hold only letters, digits, '-', '_' and '.', not "
                          f"{' '.join(repr(c) for c in odd)}; rename the file", shown, line)
-    if name in RESERVED_PAGES:
-        raise BuildError(f"a chapter cannot be called {name}: {RESERVED_PAGES[name]}; choose "
-                         "another name", shown, line)
+    from .render import BUILD_PAGES  # imported here: render imports modules that import this one
+    page = Path(name).stem + ".html"
+    if page in BUILD_PAGES:
+        raise BuildError(f"a chapter cannot be called {name}: {page} is {BUILD_PAGES[page]}; "
+                         "choose another name", shown, line)
+    from .epub import NAV
+    if Path(name).stem + ".xhtml" == NAV:
+        raise BuildError(f"a chapter cannot be called {name}: {NAV} is the table of contents "
+                         "of the book's EPUB; choose another name", shown, line)
 
 
 def _check_inside(path, root, shown, line):

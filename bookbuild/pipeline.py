@@ -8,7 +8,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import (bib, chapter_cache, epub, exercises, glossary, markdown, notebooks, output,
-               previews, printbook, render, search, xref)
+               pageids, previews, printbook, render, search, xref)
 from .load import load_book
 from .vendor import NUMPY_WHEEL, runtime_cache, vendor_runtime
 from .widgets import claim_id, expand_widgets
@@ -58,6 +58,7 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
         for e in chapter.exercises:
             claim_id(env, e["id"], chapter.path, e["line"])
         chapter.refs = record["refs"]
+        chapter.ids = record["ids"]
         for w in chapter.widgets:
             claim_id(env, w["id"], chapter.path, w["line"])
         env["links"] += [(chapter, *link) for link in record["links"]]
@@ -68,7 +69,7 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
         tokens = tools.md.parse(chapter.source)
         for rule in CHAPTER_RULES:
             rule(chapter, tokens, env)
-        render.render_chapter(tools.md, chapter, tokens)
+        chapter.ids = pageids.collect(chapter, render.render_chapter(tools.md, chapter, tokens))
         record = {"title": chapter.title, "description": chapter.description,
                   "html": str(chapter.html), "headings": chapter.headings,
                   "outline": chapter.outline,
@@ -77,7 +78,7 @@ def compile_chapter(tools, chapter, env, cache=None, code=None):
                   "links": [link[1:] for link in env["links"][first_link:]],
                   "images": env["images"], "labels": chapter.labels, "figures": chapter.figures,
                   "exercises": chapter.exercises,
-                  "refs": chapter.refs}
+                  "refs": chapter.refs, "ids": chapter.ids}
         env["all_images"] += [(chapter, image) for image in env.pop("images")]
         if code is not None:
             chapter_cache.store(chapter, code, record)
@@ -96,6 +97,7 @@ def resolve_references(book):
     cite = lambda keys: bib.cite_html(keys, bibliography)  # noqa: E731
     for c in book.chapters:
         listed = bib.reference_list(bib.cited_keys(c), bibliography)
+        pageids.check_reference_list(c, listed)
         c.html = Markup(xref.resolve(c.html, index, cite) + listed)
         for w in c.widgets:
             w["html"] = Markup(xref.resolve(w["html"], index, cite))

@@ -137,7 +137,30 @@ def render_widget(jinja, w, root=""):
 
 
 def render_chapter(md, chapter, tokens, root=""):
-    chapter.html = Markup(md.renderer.render(tokens, md.options, {"root": root}))
+    """chapter.html, rendered as markdown-it's render() does but token by token (an inline
+    token's children one by one), so that the page's ids can be traced to their tokens: returns
+    [(token, its list, its index, its source line, its HTML)] (bookbuild/pageids.py)."""
+    renderer, env = md.renderer, {"root": root}
+    pieces = []
+
+    def add(token, siblings, i, line):
+        rule = renderer.rules.get(token.type)
+        html = rule(siblings, i, md.options, env) if rule else \
+            renderer.renderToken(siblings, i, md.options, env)
+        pieces.append((token, siblings, i, line, html))
+
+    line = None
+    for i, t in enumerate(tokens):
+        # a token without a place of its own (a footnote's opening) belongs to the next that has
+        line = t.map[0] + 1 if t.map else next((n.map[0] + 1 for n in tokens[i + 1:i + 4] if n.map),
+                                               line)
+        if t.type == "inline":
+            for k, child in enumerate(t.children or []):
+                add(child, t.children, k, line)
+        else:
+            add(t, tokens, i, line)
+    chapter.html = Markup("".join(html for *_, html in pieces))
+    return pieces
 
 
 def section_number(chapter, index):
@@ -227,6 +250,15 @@ def render_pages(jinja, book, runtime, memo=None):
 
 BIBLIOGRAPHY_PAGE = "bibliography.html"
 EXERCISES_PAGE = "exercises.html"
+
+# Every page render_pages writes besides the chapters' and their embed pages, with what it is:
+# a chapter's page may not take one of these names (bookbuild/load.py refuses the chapter).
+BUILD_PAGES = {"index.html": "the book's contents page",
+               OFFLINE_PAGE: "the page shown offline for a missing page",
+               printbook.PAGE: "the whole book on one page, for printing",
+               EXERCISES_PAGE: "the list of the book's exercises",
+               glossary.PAGE: "the glossary page",
+               BIBLIOGRAPHY_PAGE: "the bibliography page"}
 
 
 def bibliography_entries(book):

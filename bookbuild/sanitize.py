@@ -56,6 +56,19 @@ def safe_link(href):
     return not href.startswith("//")
 
 
+# What the URL standard drops before it reads a scheme: C0 controls and spaces at either end,
+# tabs and newlines anywhere (so " JaVaScRiPt:" and "java<tab>script:" are javascript: links).
+URL_ENDS = "".join(map(chr, range(0x21)))
+URL_DROPPED = re.compile(r"[\t\n\r]")
+WEB_ADDRESS = re.compile(r"^https?://[^\s/?#\\\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$", re.I)
+
+
+def web_address(url):
+    """url as a browser reads it, if that is an absolute http(s) address; else None."""
+    cleaned = URL_DROPPED.sub("", url).strip(URL_ENDS)
+    return cleaned if WEB_ADDRESS.match(cleaned) else None
+
+
 class _MathWriter(HTMLParser):
     """Re-serialises MathML from what the parser saw, element by element, so that the page
     holds exactly the allowed markup (text and attribute values escaped again)."""

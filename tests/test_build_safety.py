@@ -296,6 +296,38 @@ def test_the_page_ids_list_is_whole():
     assert found == set(PAGE_IDS)
 
 
+def test_the_build_pages_list_is_whole():
+    """render.BUILD_PAGES (the names no chapter may take) lists every page render_pages writes
+    besides the chapters' and their embed pages, in a book with everything: exercises, a
+    glossary and a bibliography."""
+    from bookbuild import render
+    from bookbuild.load import Book, Chapter
+
+    class Templates:
+        def get_template(self, name):
+            return self
+
+        def render(self, **_):
+            return ""
+
+    chapter = Chapter(path=Path("a.md"), rel="a.md", source="", part="一", slug="a",
+                      exercises=[{"id": "exercise-x", "title": "x"}])
+    book = Book(root=Path("."), title="书", parts=[("一", [chapter])],
+                glossary=[{"zh": "词", "en": "word", "definition": "d", "chapter": "a.md"}],
+                bibliography={"k": {"key": "k", "authors": [("A", "B")], "title": "T",
+                                    "year": "2017"}})
+    written = {name for name, _ in render.render_pages(Templates(), book, runtime={})}
+    assert written - {"a.html", "embed-a.html"} == set(render.BUILD_PAGES)
+
+
+def test_a_bibliography_url_is_published_as_a_browser_reads_it(book):
+    """A web address with stray spaces around it is what a browser would follow anyway."""
+    from bookbuild import bib
+    write(book / "references.bib", "@article{ba2016,\n  author = {Ba, Jimmy},\n  title = {LN},\n"
+          "  year = {2016},\n  url = { HTTPS://arxiv.org/abs/1607.06450 }\n}\n")
+    assert bib.load(book)["ba2016"]["url"] == "HTTPS://arxiv.org/abs/1607.06450"
+
+
 # ---------------------------------------------------------------- messages stay short
 
 def test_an_error_quoting_a_huge_value_stays_short(book, tmp_path):
@@ -304,6 +336,20 @@ def test_an_error_quoting_a_huge_value_stays_short(book, tmp_path):
     with pytest.raises(BuildError) as err:
         build(book, tmp_path / "site", log=quiet)
     assert len(str(err.value)) < 2000 and "logits" in str(err.value)
+
+
+def test_a_bibliography_too_long_to_decode_stops_before_decoding(book):
+    """Decoding LaTeX grows with the square of a field's length: a references.bib past the
+    bound is refused at the line where it passes it (fields: tests/bad_inputs/128-...)."""
+    from bookbuild import bib
+    entry = "@misc{k{n},\n  author = {A, B},\n  title = {T},\n  year = {2016}\n}\n"
+    text = "".join(entry.replace("{n}", str(n)) for n in range(bib.MAX_FILE // len(entry) + 1))
+    write(book / "references.bib", text)
+    with pytest.raises(BuildError) as err:
+        bib.load(book)
+    line = text.count("\n", 0, bib.MAX_FILE) + 1
+    assert f"references.bib:{line}: the bibliography is {len(text):,} characters long" \
+        in str(err.value)
 
 
 # ---------------------------------------------------------------- the site is swapped in
