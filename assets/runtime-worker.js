@@ -11,13 +11,22 @@
 // offline, the service worker answers with the cached script, whose URL has none.)
 //
 // Messages, page -> worker: {id, op: "hello"} | {id, op: "boot"} | {id, op: "files", names} |
+//   {id, op: "page", lock} (see below) |
 //   {id, op: "compute", name, params} | {id, op: "exercise", request} (reply: JSON text), and
 //   for tests and benchmarks {id, op: "requests"} |
-//   {id, op: "memory"} | {id, op: "timeline", origin}.
+//   {id, op: "memory"} | {id, op: "timeline", origin} | {id, op: "runs"}.
 // Worker -> page: {id, ok: true, view?, python?, received, posted, origin, ...} |
 // {id, error, exit, boot} (a failed boot answers
 // every request with its error, boot: true; exit: the status when Python itself ended).
 // `view` is pycore's JSON text, parsed on the page.
+//
+// Each connection is a page, with a number of its own: a view that keeps state between calls
+// (train-live's training runs) keeps it per page (pycore.widgets.call_json), so that two tabs
+// of a chapter never train, or undo, each other's run; and a page that goes away (closed, or
+// gone on to another page) takes its state with it. A port does not say when its page has gone
+// (Chromium fires no "close" on it), a Web Lock does: the page holds a lock of its own name as
+// long as it lives and names it ({op: "page", lock}); the worker asks for the same lock, which
+// it gets once the page has gone.
 
 const indexURL = new URL("../pyodide/", self.location).href;
 const pycoreURL = new URL(self.name.split(" ")[1], self.location).href;
@@ -100,7 +109,8 @@ async function boot() {
   const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
   py.unpackArchive(await archive, "zip", { extractDir: sitePackages });
   performance.mark("tbook-worker:pycore");
-  return { py, sitePackages, callJson: py.pyimport("pycore.widgets").call_json };
+  const widgets = py.pyimport("pycore.widgets");
+  return { py, sitePackages, callJson: widgets.call_json, pageClosed: widgets.page_closed };
 }
 
 const started = performance.now();
@@ -143,8 +153,13 @@ function addDataFile(file) {
   return dataFiles.get(file);
 }
 
-async function answer(data) {
+// `page`: the asking page's connection, {number, closed}.
+async function answer(data, page) {
   if (data.op === "hello") return {};  // at once, even while booting: the worker is alive
+  if (data.op === "page") {
+    navigator.locks?.request(data.lock, () => pageGone(page));
+    return {};
+  }
   if (data.op === "files") {
     await Promise.all(data.names.map(addDataFile));
     return {};
@@ -160,6 +175,12 @@ async function answer(data) {
   const { py, callJson } = await python;
   if (data.op === "boot") return { bootSeconds };
   if (data.op === "memory") return { wasmBytes: py._module.HEAP8.buffer.byteLength };
+  // The training runs kept, [[page, seed, step]], and the asking page's number (tests).
+  if (data.op === "runs") {
+    const table = py.runPython("import json; from pycore.gpt import live_runs; "
+                               + "json.dumps(live_runs.table())");
+    return { page: page.number, runs: JSON.parse(table) };
+  }
   if (data.op === "exercise") {  // a reader's answer checked, or a hint (pycore/exercises/page.py)
     exerciseJson ??= py.pyimport("pycore.exercises.page").call_json;
     try {
@@ -170,9 +191,10 @@ async function answer(data) {
     }
   }
   if (data.op === "compute") {
+    if (page.closed) throw new Error("the page went away");  // its state would outlive it
     try {
       const start = performance.now();
-      const view = callJson(data.name, JSON.stringify(data.params));
+      const view = callJson(data.name, JSON.stringify(data.params), page.number);
       return { view, python: [start, performance.now()] };
     } catch (err) {
       if (exitStatus(err) !== null) retire();
@@ -184,15 +206,23 @@ async function answer(data) {
 
 // Every answer says when it was received and posted (and a view when its Python ran) on this
 // worker's clock, with the clock's origin: runtime.js puts them on the page's clock (onTiming).
+let pages = 0;  // connections so far: each page's number
 function serve(port) {
+  const page = { number: ++pages, closed: false };
   port.onmessage = ({ data }) => {
+    if (page.closed) return;  // sent just before the page went: nobody to answer
     const received = performance.now();
-    answer(data).then(
+    answer(data, page).then(
       (reply) => port.postMessage({ id: data.id, ok: true, ...reply, received,
                                    posted: performance.now(), origin: performance.timeOrigin }),
       (err) => port.postMessage({ id: data.id, error: String(err.message ?? err),
                                    exit: exitStatus(err), boot: bootSeconds === null }));
   };
+}
+
+function pageGone(page) {
+  page.closed = true;
+  python.then(({ pageClosed }) => pageClosed(page.number), () => {});
 }
 
 if (typeof SharedWorkerGlobalScope === "function" && self instanceof SharedWorkerGlobalScope) {

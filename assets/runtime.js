@@ -126,6 +126,8 @@ function open({ shared, attempt = 0 }) {
     async requests() { return (await request({ op: "requests" })).urls; },
     async memory() { return request({ op: "memory" }); },
     async timeline() { return (await request({ op: "timeline", origin: performance.timeOrigin })).entries; },
+    // Tests: the worker's training runs, {page: this page's number, runs: [[page, seed, step]]}.
+    async runs() { const { page, runs } = await request({ op: "runs" }); return { page, runs }; },
     // A reader's runtime only: end the worker now, whatever it is doing; its memory goes with
     // it, and every waiting request rejects with err.stopped set.
     terminate(why = "stopped") {
@@ -150,6 +152,7 @@ function open({ shared, attempt = 0 }) {
   };
   awaitHello(shared);
   request({ op: "hello" }).then(() => clearTimeout(silent), () => clearTimeout(silent));
+  if (shared) holdPageLock(request);
   if (shared) performance.mark("tbook:boot");  // benchmarks/boot.py --trace splits the boot
   const ready = request({ op: "boot" }).then(({ bootSeconds }) => {
     if (shared) performance.mark("tbook:runtime", { detail: { bootSeconds } });
@@ -160,6 +163,18 @@ function open({ shared, attempt = 0 }) {
   });
   ready.catch(() => {});  // reported by whoever awaits it
   return { runtime, ready };
+}
+
+// The widgets' worker serves every open page of the book, and keeps some state per page (the
+// training runs of train-live). It learns that this page has gone when the Web Lock the page
+// holds for as long as it lives is let go (runtime-worker.js, op "page").
+function holdPageLock(request) {
+  if (!navigator.locks || !self.crypto?.randomUUID) return;  // only in secure contexts
+  const lock = `tbook-page ${crypto.randomUUID()}`;
+  navigator.locks.request(lock, () => {
+    request({ op: "page", lock }).catch(() => {});  // named once held: the worker waits for it
+    return new Promise(() => {});  // held until the page goes
+  });
 }
 
 // A view's round trip on the page's clock (ms since its time origin; the worker's own clock

@@ -3,7 +3,8 @@
 It is hardened against the pages of other sites open in the same browser and against clumsy
 clients: it answers only requests addressed to this machine by name (DNS rebinding), serves
 only files that really live in site/ (no symlink leads out, no folder is listed), closes idle
-connections, and answers every malformed request with a short plain-text error.
+connections and requests that arrive too slowly, serves a bounded number of connections at a
+time (one thread each), and answers every malformed request with a short plain-text error.
 """
 import email.utils
 import functools
@@ -14,6 +15,8 @@ import os
 import re
 import socket
 import sys
+import threading
+import time
 from http import HTTPStatus
 from pathlib import Path
 
@@ -52,16 +55,66 @@ def nameable(path):
     return True
 
 
+class RequestReader(io.RawIOBase):
+    """A connection's reading end that holds a request to a deadline: once the first byte of a
+    request has come, its line and headers must all have come within `deadline` seconds,
+    however slowly they drip in (the idle timeout alone restarts at every byte). Otherwise a
+    read waits at most the idle timeout, as the socket's own reads do."""
+
+    def __init__(self, sock, idle):
+        self.sock, self.idle = sock, idle
+        self.deadline = None   # seconds a request may take to arrive, while one is expected
+        self.ends = None       # when the expected request's time is up (monotonic clock)
+
+    def readable(self):
+        return True
+
+    def expect_request(self, deadline):
+        self.deadline, self.ends = deadline, None
+
+    def request_arrived(self):
+        self.deadline, self.ends = None, None
+
+    def readinto(self, buffer):
+        if self.ends is not None:
+            left = self.ends - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the request took more than {self.deadline} s to arrive")
+            self.sock.settimeout(left if self.idle is None else min(left, self.idle))
+        try:
+            n = self.sock.recv_into(buffer)
+        finally:
+            self.sock.settimeout(self.idle)  # writes keep the idle timeout
+        if self.deadline is not None and self.ends is None:
+            self.ends = time.monotonic() + self.deadline  # the request's first bytes
+        return n
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
     # A request line without a version is answered with a status line (nobody speaks HTTP/0.9,
     # and a bare body would not read as an error).
     default_request_version = "HTTP/1.0"
     timeout = 30  # seconds a connection may stay silent (before or between requests)
+    request_deadline = 10  # seconds from a request's first byte to the end of its headers
+
+    def setup(self):
+        super().setup()
+        self.rfile = io.BufferedReader(RequestReader(self.connection, self.timeout))
+
+    def handle_one_request(self):
+        # a client that drips its request a byte at a time (never idle for `timeout`) is cut
+        # off at the deadline: handle_one_request closes the connection on TimeoutError
+        self.rfile.raw.expect_request(self.request_deadline)
+        super().handle_one_request()
 
     def parse_request(self):
         """The standard parsing, then the checks that refuse a request before any do_*."""
-        if not super().parse_request():
+        try:
+            parsed = super().parse_request()  # reads the headers
+        finally:
+            self.rfile.raw.request_arrived()
+        if not parsed:
             return False
         error = self.host_error() or self.target_error()
         if error:
@@ -199,7 +252,33 @@ def free_port(host="127.0.0.1", preferred=8000):
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
+    """One thread per connection, at most max_connections at a time: a further connection waits
+    up to slot_wait seconds for one to end, and is then closed unanswered. (A browser opens
+    about six connections to a host, and each open page of `build.py serve` holds one more for
+    its event stream.)"""
     daemon_threads = True
+    max_connections = 64
+    slot_wait = 1.0
+
+    def __init__(self, *args, **kwargs):
+        self.slots = threading.BoundedSemaphore(self.max_connections)
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address):
+        if not self.slots.acquire(timeout=self.slot_wait):
+            self.shutdown_request(request)  # too many at once: this one is refused
+            return
+        try:
+            super().process_request(request, client_address)  # starts the connection's thread
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
     def handle_error(self, request, client_address):
         """A page that navigates away mid-download closes its connection, a client that stops

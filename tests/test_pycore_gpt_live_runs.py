@@ -1,6 +1,6 @@
 """The runs the train-live widget keeps between calls (pycore/gpt/live_runs.py): the same seed
 and step count give the same numbers however the calls are split, evaluations fall on fixed
-steps, and a run asked to go back starts again from its seed."""
+steps, a run asked to go back starts again from its seed, and each page's runs are its own."""
 import numpy as np
 import pytest
 
@@ -51,11 +51,46 @@ def test_going_back_starts_again_from_the_seed():
     assert live_runs.advance(1, 3) is back  # asked again: nothing to do
 
 
+def test_another_page_neither_restarts_nor_takes_a_page_s_run():
+    a = live_runs.advance(0, 8, page=1)
+    b = live_runs.advance(0, 2, page=2)  # another tab, the same seed, behind page 1's run
+    assert b is not a and b["state"]["step"] == 2
+    assert a["state"]["step"] == 8 and len(a["losses"]) == 8  # not moved back to step 2
+    assert live_runs.advance(0, 9, page=1) is a  # page 1 goes on with its run: one more step
+    assert live_runs.advance(0, 3, page=2) is b
+    assert sorted(live_runs.table()) == [(1, 0, 9), (2, 0, 3)]
+    assert a["losses"][:3] == b["losses"]  # the same seed: the same numbers
+
+
+def test_every_open_page_keeps_its_run():
+    # more pages than seeds a page keeps, asking in turn: none of them starts again
+    runs = {page: live_runs.advance(0, 1, page=page) for page in range(1, live_runs.KEEP + 3)}
+    for page, run in runs.items():
+        assert live_runs.advance(0, 2, page=page) is run
+
+
+def test_a_page_that_went_away_takes_its_runs_with_it():
+    live_runs.advance(0, 1, page=1)
+    live_runs.advance(4, 1, page=1)
+    kept = live_runs.advance(0, 1, page=2)
+    live_runs.forget_page(1)
+    assert live_runs.table() == [(2, 0, 1)]
+    assert live_runs.advance(0, 1, page=2) is kept
+
+
+def test_runs_kept_in_all_are_bounded():
+    for page in range(live_runs.MAX_RUNS + 2):  # pages the worker never heard go away
+        live_runs.advance(0, 0, page=page)
+    assert [p for p, _, _ in live_runs.table()] == list(range(2, live_runs.MAX_RUNS + 2))
+
+
 def test_only_the_last_seeds_are_kept():
     first = live_runs.advance(10, 0)
+    other = live_runs.advance(10, 0, page=1)  # another page's seeds count apart
     for seed in range(11, 11 + live_runs.KEEP):
         live_runs.advance(seed, 0)
     assert live_runs.advance(10, 0) is not first  # evicted, made again
+    assert live_runs.advance(10, 0, page=1) is other
 
 
 def test_maps_are_the_heads_attention_on_the_two_examples():

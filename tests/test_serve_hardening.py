@@ -6,6 +6,7 @@ import contextlib
 import gzip
 import http.client
 import queue
+import select
 import socket
 import threading
 import time
@@ -14,7 +15,7 @@ import pytest
 
 from bookbuild import dev
 from bookbuild.dev import DevHandler, Hub
-from bookbuild.serve import GzipSiteHandler, SiteHandler, make_server
+from bookbuild.serve import GzipSiteHandler, SiteHandler, SiteServer, make_server
 
 SECRET = "root:x:0:0 (a file outside site/)"
 
@@ -267,6 +268,74 @@ def test_event_stream_outlives_the_timeout_and_ends_with_its_client(site, short_
             time.sleep(0.05)
         assert not handler.hub.clients, "the stream's thread outlived its client"
     quiet(capfd)
+
+
+def dripped_until_closed(s, data, every=0.05):
+    """Send `data` a byte every `every` seconds; True if the server closed the connection
+    (end of file, or a reset: it closed with bytes unread) before the last byte."""
+    for byte in data:
+        try:
+            s.sendall(bytes([byte]))
+            readable, _, _ = select.select([s], [], [], every)
+            if readable and s.recv(65536) == b"":
+                return True
+        except ConnectionError:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("sends", [b"GET /a.html HTTP/1.1\r\nHost: localhost\r\n" + b"X" * 200,
+                                   b"GET /" + b"a" * 200])
+def test_a_request_that_drips_in_is_cut_off_at_its_deadline(server, monkeypatch, sends, capfd):
+    # never idle for the timeout (a byte every 0.05 s), but the 0.3 s deadline passes long
+    # before the 250-odd bytes (about 12 s) are sent
+    monkeypatch.setattr(SiteHandler, "timeout", 2)
+    monkeypatch.setattr(SiteHandler, "request_deadline", 0.3)
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        assert dripped_until_closed(s, sends), "the server kept reading a request that drips in"
+    quiet(capfd)
+
+
+def test_the_deadline_leaves_keep_alive_and_prompt_requests_alone(server, monkeypatch):
+    # the deadline runs from a request's first byte: a connection left idle between requests
+    # (shorter than the timeout) and then used again is served
+    monkeypatch.setattr(SiteHandler, "request_deadline", 0.2)
+    port, _ = server
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    for _ in range(2):
+        conn.request("GET", "/a.html")
+        assert conn.getresponse().read().endswith(b"chapter a</html>")
+        time.sleep(0.3)
+    conn.close()
+
+
+def handler_threads():
+    return sum(t.name.endswith("(process_request_thread)") for t in threading.enumerate())
+
+
+@pytest.mark.parametrize("name", sorted(HANDLERS))
+def test_many_connections_never_get_more_than_max_connections_threads(site, monkeypatch, name):
+    monkeypatch.setattr(SiteServer, "max_connections", 4)
+    monkeypatch.setattr(SiteServer, "slot_wait", 0.1)
+    before = handler_threads()
+    with running(site, HANDLERS[name]()) as srv:
+        clients, peak = [], 0
+        try:
+            for _ in range(12):  # each connects, sends nothing and holds its connection
+                clients.append(socket.create_connection(("127.0.0.1", srv.server_port)))
+                peak = max(peak, handler_threads() - before)
+            for _ in range(20):  # the accept loop handles them all, a slot_wait at most each
+                time.sleep(0.1)
+                peak = max(peak, handler_threads() - before)
+            assert 0 < peak <= 4, f"{peak} handler threads for 12 connections (at most 4)"
+            closed = [closed_within(c, 0.01) for c in clients]
+            assert closed == [False] * 4 + [True] * 8  # the first 4 are served, the others closed
+        finally:
+            for c in clients:
+                c.close()
+        # once they end, their slots serve the next connections
+        assert get(srv.server_port, "/a.html")[0] == 200
 
 
 # --- malformed requests ------------------------------------------------------------------------

@@ -6,7 +6,10 @@
 // calls a second, each sized to about TARGET_MS of the worker's time, so other widgets'
 // requests are never held up long. Python runs in the worker: the page itself stays free.
 // It starts only on the reader's click: a link's `steps` is dropped, so opening one never
-// trains; changing the seed or resetting stops it and goes back to step 0.
+// trains; changing the seed or resetting stops it and goes back to step 0; a page the reader
+// leaves (hidden) pauses, so that it costs the worker, shared by every tab, nothing. One loop
+// at most trains: each start begins a loop of its own generation, and a loop whose
+// generation is over (a pause, or a start after it) ends at its next view, touching nothing.
 import { liveWidget } from "./common.js";
 
 const MIN_INTERVAL_MS = 100;  // from one call to the next: at most 10 calls per second
@@ -47,6 +50,7 @@ export function mount(root, runtime) {
     },
   };
   let running = false;
+  let generation = 0;  // the loop that may train; a start or a pause ends the others
   let chunk = 2;
   let speed = null;  // steps per second, smoothed
 
@@ -62,13 +66,14 @@ export function mount(root, runtime) {
   // another seed is asked only at the click: asked at a press, its view would train a run
   const widget = liveWidget(root, parts, { sync: show, ahead: (changes) => !("seed" in changes) });
 
-  async function loop() {
-    while (running && widget.state.steps < max) {
+  async function loop(mine) {
+    while (mine === generation && widget.state.steps < max) {
       const from = widget.state.steps;
       const n = Math.min(chunk, max - from);
       const started = performance.now();
       const view = await widget.update({ steps: from + n });
       const took = performance.now() - started;
+      if (mine !== generation) return;  // paused (and maybe started again) meanwhile
       if (view.step !== from + n) break;  // refused, or reset meanwhile
       const now = (n * 1000) / took;
       speed = speed === null ? now : 0.7 * speed + 0.3 * now;
@@ -76,17 +81,25 @@ export function mount(root, runtime) {
       chunk = Math.max(1, Math.min(MAX_CHUNK, Math.round((n * TARGET_MS) / took)));
       if (took < MIN_INTERVAL_MS) await sleep(MIN_INTERVAL_MS - took);
     }
+    if (mine !== generation) return;
     running = false;
     show();
   }
-  const stop = () => { running = false; show(); };
-
-  run.addEventListener("click", () => {
-    if (running) { stop(); return; }
+  const start = () => {
+    if (running) return;
     running = true;
     show();
-    loop();
-  });
+    loop(++generation);
+  };
+  const stop = () => {
+    if (!running) return;
+    running = false;
+    generation++;
+    show();
+  };
+
+  run.addEventListener("click", () => (running ? stop() : start()));
+  document.addEventListener("visibilitychange", () => { if (document.hidden) stop(); });
   one.addEventListener("click", () => {
     if (!running && widget.state.steps < max) widget.update({ steps: widget.state.steps + 1 });
   });

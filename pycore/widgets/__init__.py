@@ -5,7 +5,8 @@ the reader's browser (every later change). Each module `pycore/widgets/<name>.py
 the widget name become underscores) defines:
 
     PARAMS = {name: spec}   # what a widget block (and the reader's controls) may set
-    INPUTS = ("code",)      # optional: view inputs that are not parameters (passed as given)
+    INPUTS = ("code",)      # optional: view inputs that are not parameters (passed as given;
+                            # "page": the page asking, given by call_json, see there)
     DATA_FILES = ("x.rgb",)  # optional: files beside pycore/ the view reads; not in the archive
                             # every page downloads, a page fetches them for its widgets only
     def view(**params) -> dict
@@ -127,11 +128,19 @@ def numpy_to_json(value):
     raise TypeError(f"a widget's view returned {type(value).__name__}, which JSON cannot hold")
 
 
-def call_json(name, params_json):
+def call_json(name, params_json, page=None):
     """The browser's single entry point: JSON in, JSON out (cheap to cross the JS boundary).
     The view goes straight to json.dumps: walking it first with plain() took more than half of
-    a large view's time (the attention widget's 81 heatmap cells), twice that in Pyodide."""
-    view = module(name).view(**validate(name, json.loads(params_json)))
+    a large view's time (the attention widget's 81 heatmap cells), twice that in Pyodide.
+
+    `page`: the worker's number for the page that asks (one worker serves every open page of
+    the book). A view that keeps state between calls (train-live's runs) names "page" in its
+    INPUTS and gets it, whatever the request says, so each page's state stays its own; it
+    defines page_closed(page) to drop that state (see page_closed below)."""
+    params = json.loads(params_json)
+    if "page" in getattr(module(name), "INPUTS", ()):
+        params["page"] = page
+    view = module(name).view(**validate(name, params))
     if name not in _seen:
         _seen.add(name)
         # What the first view of a widget imports and caches lives as long as the page: moved
@@ -144,3 +153,12 @@ def call_json(name, params_json):
 
 
 _seen = set()  # widgets call_json has computed a view of
+
+
+def page_closed(page):
+    """The page went away (the worker heard its connection close): the views that keep state
+    per page drop that page's."""
+    for name in _seen:
+        forget = getattr(module(name), "page_closed", None)
+        if forget:
+            forget(page)

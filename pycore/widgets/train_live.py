@@ -2,8 +2,9 @@
 reader's page, step by step.
 
 A view cannot hold state, and training is a process: the runs live in pycore.gpt.live_runs,
-one per seed, in the Python that computes the views (the page's worker). `steps` is a
-parameter like any other, and the view is reproducible: the same seed and steps give the
+one per page and seed, in the Python that computes the views (the book's worker, shared by
+every open page; `page` is the worker's number for the page asking, see call_json). `steps`
+is a parameter like any other, and the view is reproducible: the same seed and steps give the
 same numbers, however the page split its calls (live_runs explains how). While the reader
 trains, the page asks again and again for a few more steps (assets/widgets/train-live.js);
 a step count behind the run starts it again from its seed.
@@ -28,7 +29,7 @@ HEADS = [f"{layer}-{head}" for layer in range(live.LIVE["model"]["n_layers"])
 T = len(live.EXAMPLES[0])
 CHART = {"width": 400, "height": 190, "margin": (12, 14, 30, 44)}
 HEAT_CELL = 26.0
-INPUTS = ("shown",)
+INPUTS = ("shown", "page")
 
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 99, "default": 0,
@@ -103,9 +104,9 @@ def evaluation_rows(evaluations):
 
 
 @functools.lru_cache(maxsize=4)
-def progress_part(seed, steps):
+def progress_part(seed, steps, page):
     """Everything that depends on the run's progress only: the charts and the figures."""
-    run = live_runs.advance(seed, steps)
+    run = live_runs.advance(seed, steps, page)
     losses, answers = run["losses"], run["answer_losses"]
     last = run["evaluations"][-1]
     reached = next((e["step"] for e in run["evaluations"] if e["accuracy"] >= TARGET), None)
@@ -128,9 +129,9 @@ def progress_part(seed, steps):
 
 
 @functools.lru_cache(maxsize=16)
-def head_part(seed, steps, head, adjective):
+def head_part(seed, steps, head, adjective, page):
     """One head's attention on one example sentence at the run's current step."""
-    run = live_runs.advance(seed, steps)
+    run = live_runs.advance(seed, steps, page)
     maps = live_runs.maps(run)
     b = 0 if adjective == "累" else 1
     words = live.EXAMPLES[b]
@@ -171,8 +172,13 @@ def fixed():
             "head_labels": {x: f"L{x[0]}·头{x[2]}" for x in HEADS}}
 
 
-def view(seed, steps, head, adjective, shown=None):
+def view(seed, steps, head, adjective, shown=None, page=None):
     """Given `shown` (the page has drawn a view), the grids are left out."""
     return {"seed": seed, "steps": steps, "head": head, "adjective": adjective,
             **(fixed() if shown is None else {}),
-            **progress_part(seed, steps), **head_part(seed, steps, head, adjective)}
+            **progress_part(seed, steps, page), **head_part(seed, steps, head, adjective, page)}
+
+
+def page_closed(page):
+    """The page went away (pycore.widgets.page_closed): its runs go with it."""
+    live_runs.forget_page(page)

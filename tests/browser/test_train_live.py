@@ -1,6 +1,7 @@
 """Browser tests of the train-live widget (pycore/widgets/train_live.py,
 assets/widgets/train-live.js): a model trained in the page's worker gives the losses CPython
-gives for the same seed and steps.
+gives for the same seed and steps; two tabs of one browser, served by one worker, each train
+a run of their own.
 
 Tolerance: Pyodide's NumPy has no BLAS, so its matrix products add in another order than
 CPython's OpenBLAS; the two runs drift apart by rounding only. After LOSS_STEPS steps the
@@ -8,9 +9,12 @@ losses agree to LOSS_TOL (measured: 4e-10 after 43 steps, the 9 decimals the pag
 import time
 
 import numpy as np
+import pytest
 
 from pycore.gpt import live
+from tests.browser.conftest import BookPage
 from tests.browser.harness import assert_drawn, assert_shows, pycore_view
+from tests.browser.settle import settle
 
 PAGE = "13b-trained-model.html"
 LOSS_TOL = 1e-6
@@ -143,3 +147,92 @@ def test_choosing_a_head_and_a_sentence_redraws_the_map(book_pages):
     assert_shows(root, view)
     assert_drawn(root, view, min_count=100)
     assert root.locator('[data-bind="answer"]').text_content() == "马路"
+
+
+# --- two tabs of one browser, one worker --------------------------------------------------------
+
+RUNS = """async () => {
+    const root = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
+    const { bootRuntime } = await import(new URL('assets/runtime.js', root).href);
+    return (await bootRuntime()).runs();
+}"""
+
+
+def worker_runs(tab):
+    """(this tab's number in the worker, sorted [page, seed, step] of every run it keeps)."""
+    answer = tab.page.evaluate(RUNS)
+    return answer["page"], sorted(answer["runs"])
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, server):
+    """Two tabs of the chapter in one browser (one context): one shared worker serves both."""
+    context = browser.new_context()
+    yield [BookPage(context, server, PAGE) for _ in range(2)]
+    context.close()
+
+
+def test_another_tab_neither_restarts_nor_takes_this_tab_s_run(tabs):
+    a, b = tabs
+    root_a, root_b = a.widget("train-live"), b.widget("train-live")
+    for _ in range(4):
+        root_a.locator("[data-action=step]").click()
+    root_b.locator("[data-action=step]").click()  # the same seed, three steps behind A
+    page_a, runs = worker_runs(a)
+    page_b, _ = worker_runs(b)
+    assert page_a != page_b
+    assert runs == sorted([[page_a, 0, 4], [page_b, 0, 1]])  # A's run is still at step 4
+    root_a.locator("[data-action=step]").click()
+    assert step_shown(root_a) == 5
+    assert worker_runs(a)[1] == sorted([[page_a, 0, 5], [page_b, 0, 1]])
+
+
+def test_start_pause_start_leaves_one_loop(tabs):
+    root = tabs[0].widget("train-live")
+    run = root.locator("[data-action=run]")
+    # three clicks within one task: the first loop's view is still being computed when the
+    # second loop starts; the first must end quietly, not stop the second when it ends
+    root.evaluate("""r => { const run = r.querySelector('[data-action=run]');
+                            run.click(); run.click(); run.click(); }""")
+    deadline = time.time() + 60
+    while (step_shown(root) < 30 and run.get_attribute("aria-pressed") == "true"
+           and time.time() < deadline):
+        time.sleep(0.2)
+    assert run.get_attribute("aria-pressed") == "true", f"stopped by itself at {step_shown(root)}"
+    assert step_shown(root) >= 30
+    run.click()  # pause: no loop goes on
+    paused = step_shown(root)
+    time.sleep(0.5)
+    assert step_shown(root) == paused and run.get_attribute("aria-pressed") == "false"
+
+
+def test_a_hidden_tab_pauses_its_training(tabs):
+    root = tabs[0].widget("train-live")
+    run = root.locator("[data-action=run]")
+    run.click()
+    assert run.get_attribute("aria-pressed") == "true"
+    # the reader goes to another tab: the page is hidden (as the browser says it)
+    root.evaluate("""() => {
+        Object.defineProperty(document, 'hidden', {value: true, configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    try:
+        settle(tabs[0].page)  # the view asked for before is still drawn
+        assert run.get_attribute("aria-pressed") == "false"
+        paused = step_shown(root)
+        time.sleep(0.5)
+        assert step_shown(root) == paused
+    finally:
+        root.evaluate("() => delete document.hidden")
+
+
+def test_a_tab_that_closes_takes_its_runs_with_it(tabs):
+    a, b = tabs
+    page_b, _ = worker_runs(b)
+    b.page.close()
+    for _ in range(50):  # the worker hears the tab's port close
+        page_a, runs = worker_runs(a)
+        if all(page != page_b for page, _, _ in runs):
+            break
+        time.sleep(0.1)
+    assert [page for page, _, _ in runs] == [page_a], runs
