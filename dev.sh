@@ -55,7 +55,7 @@ system_packages() {
 python_packages() {
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
   local stamp="$VENV/.tbook-installed" want
-  want=$(cat "$LOCK" pyproject.toml | sha256sum)
+  want=$(cat "$LOCK" pyproject.toml | cksum)
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
   echo "dev.sh: installing $LOCK into $VENV"
   "$VENV/bin/python" -m pip install -q -c "$LOCK" -e '.[test]'
