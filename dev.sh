@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The book's two commands, from a fresh clone on a fresh machine:
+#
+#   ./dev.sh serve [options of build.py serve]   build the book and serve it
+#   ./dev.sh test  [pytest arguments]            run the tests (all of them without arguments)
+#
+# Both install what they need first: the system programs (with apt-get when run as root on
+# Debian or Ubuntu; otherwise the command to run is printed), then the exact package versions of
+# requirements/test.txt into the virtual environment .venv/ ($TBOOK_VENV), so that what runs is
+# what that lock file says, never whatever a machine happens to have installed.
+set -euo pipefail
+cd "$(dirname "$0")"
+VENV=${TBOOK_VENV:-.venv}
+LOCK=requirements/test.txt
+
+# npm fetches the Pyodide runtime on the first build (its Node.js also precompiles the runtime's
+# modules); the tests drive Chromium, Firefox and WebKit (WebKitWebDriver, under Xvfb), need
+# the CJK fonts to lay out the Chinese pages, and check the EPUB with epubcheck.
+SERVE_PACKAGES="npm"
+TEST_PACKAGES="npm chromium fonts-noto-cjk epubcheck firefox-esr webkit2gtk-driver xvfb"
+
+# Whether what a Debian package brings is here, by its program rather than by dpkg: Node.js from
+# elsewhere carries its own npm, and the Debian package would clash with it.
+present() {
+  case $1 in
+    fonts-noto-cjk) [ -n "$(fc-list "Noto Sans CJK SC" 2>/dev/null)" ] ;;
+    webkit2gtk-driver) command -v WebKitWebDriver >/dev/null ;;
+    xvfb) command -v xvfb-run >/dev/null ;;
+    python3-venv) python3 -c "import ensurepip, venv" 2>/dev/null ;;
+    *) command -v "$1" >/dev/null ;;  # npm, chromium, epubcheck, firefox-esr
+  esac
+}
+
+system_packages() {
+  local missing="" p
+  for p in python3-venv "$@"; do present "$p" || missing="$missing $p"; done
+  [ -z "$missing" ] && return 0
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    echo "dev.sh: installing$missing (apt-get)"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing </dev/null
+  elif command -v apt-get >/dev/null; then
+    echo "dev.sh: missing$missing. Install them, then run this again:" >&2
+    echo "    sudo apt-get install -y$missing" >&2
+    exit 1
+  else
+    echo "dev.sh: missing$missing (Debian's package names). Install their programs with" \
+         "this system's package manager, then run this again." >&2
+    exit 1
+  fi
+}
+
+# The pinned packages, installed again only when the lock file or pyproject.toml changed since
+# the last install into this environment (pip's download cache is used as usual).
+python_packages() {
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+  local stamp="$VENV/.tbook-installed" want
+  want=$(cat "$LOCK" pyproject.toml | cksum)
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+  echo "dev.sh: installing $LOCK into $VENV"
+  "$VENV/bin/python" -m pip install -q -c "$LOCK" -e '.[test]'
+  echo "$want" > "$stamp"
+}
+
+case ${1:-} in
+  serve) shift; system_packages $SERVE_PACKAGES; python_packages
+         exec "$VENV/bin/python" build.py serve "$@" ;;
+  test)  shift; system_packages $TEST_PACKAGES; python_packages
+         exec "$VENV/bin/python" -m pytest "$@" ;;
+  *)     echo "usage: ./dev.sh serve [build.py serve options] | ./dev.sh test [pytest arguments]" >&2
+         exit 2 ;;
+esac
