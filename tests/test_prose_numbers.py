@@ -1,10 +1,14 @@
 """The numbers the chapters quote about tokenisation (3), online softmax (4), padding and
 cross-attention (8) are the numbers their widgets show: each sentence below is looked up in
-the chapter with the value pycore computes written in, so a change on either side fails here."""
+the chapter with the value pycore computes written in, so a change on either side fails here.
+Numbers the prose works out by hand (a gradient, a probability, a ratio) are recomputed below
+with NumPy from their definitions and looked up the same way."""
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from pycore import example
 from pycore.widgets import compute
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
@@ -61,3 +65,47 @@ def quotes():
 def test_the_chapter_quotes_the_widget(chapter, sentence):
     text = (BOOK / chapter).read_text(encoding="utf-8")
     assert sentence in text, f"book/{chapter} should say {sentence!r} (pycore's numbers)"
+
+
+# --- numbers the prose derives by hand, recomputed here with NumPy from their definitions ---
+
+def softmax(z):
+    e = np.exp(z - np.max(z))
+    return e / e.sum()
+
+
+def chapter_says(chapter, sentence):
+    text = (BOOK / chapter).read_text(encoding="utf-8")
+    assert sentence in text, f"book/{chapter} should say {sentence!r}"
+
+
+def road_weight(w_q, scale):
+    """马路's weight in the row of 它 (the semantic head): softmax of scale * q.k / sqrt(d)."""
+    x = example.EMBEDDINGS
+    q = x[example.TOKENS.index("它")] @ w_q
+    return softmax(scale * x @ q / np.sqrt(x.shape[1]))[example.TOKENS.index("马路")]
+
+
+def road_grad_norm(scale, h=1e-6):
+    """|d p_马路 / d W_Q| (Frobenius), by central differences over W_Q's 36 entries."""
+    w_q = example.semantic_head()[0]
+    grad = np.zeros_like(w_q)
+    for i, j in np.ndindex(*w_q.shape):
+        step = np.zeros_like(w_q)
+        step[i, j] = h
+        grad[i, j] = (road_weight(w_q + step, scale) - road_weight(w_q - step, scale)) / (2 * h)
+    return np.linalg.norm(grad)
+
+
+def test_chapter_4_a_scale_of_6_sharpens_but_does_not_saturate():
+    w_q = example.semantic_head()[0]
+    slope = {c: road_weight(w_q, c) * (1 - road_weight(w_q, c)) for c in (1, 6, 20)}
+    smaller = round(100 * (1 - slope[6] / slope[1]))
+    ratio = road_grad_norm(6) / road_grad_norm(1)
+    gap = 20 * (2 - 1) / np.sqrt(6)  # 小猫 scores 2, 马路 1 against the query of 它
+    chapter_says("04-attention.md", f"缩放系数为 1 时是 {slope[1]:.3f}，取 6 时是 "
+                                    f"{slope[6]:.3f}，小了 {smaller}%")
+    chapter_says("04-attention.md", f"反倒是缩放系数为 1 时的 {ratio:.1f} 倍")
+    mantissa, exponent = f"{slope[20]:.0e}".split("e")
+    chapter_says("04-attention.md", f"高出约 {gap:.1f}，这个导数才跌到约 "
+                                    f"${mantissa}\\times10^{{{int(exponent)}}}$")
