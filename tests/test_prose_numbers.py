@@ -79,6 +79,12 @@ def chapter_says(chapter, sentence):
     assert sentence in text, f"book/{chapter} should say {sentence!r}"
 
 
+def sci(x, digits=1):
+    """4.6e-05 as the chapters write it: $4.6\\times10^{-5}$."""
+    mantissa, exponent = f"{x:.{digits}e}".split("e")
+    return f"${mantissa}\\times10^{{{int(exponent)}}}$"
+
+
 def road_weight(w_q, scale):
     """马路's weight in the row of 它 (the semantic head): softmax of scale * q.k / sqrt(d)."""
     x = example.EMBEDDINGS
@@ -106,6 +112,28 @@ def test_chapter_4_a_scale_of_6_sharpens_but_does_not_saturate():
     chapter_says("04-attention.md", f"缩放系数为 1 时是 {slope[1]:.3f}，取 6 时是 "
                                     f"{slope[6]:.3f}，小了 {smaller}%")
     chapter_says("04-attention.md", f"反倒是缩放系数为 1 时的 {ratio:.1f} 倍")
-    mantissa, exponent = f"{slope[20]:.0e}".split("e")
-    chapter_says("04-attention.md", f"高出约 {gap:.1f}，这个导数才跌到约 "
-                                    f"${mantissa}\\times10^{{{int(exponent)}}}$")
+    chapter_says("04-attention.md", f"高出约 {gap:.1f}，这个导数才跌到约 {sci(slope[20], 0)}")
+
+
+def test_chapter_2_the_softmax_derivative_carries_1_over_t():
+    """eq:softmax-grad is the derivative with respect to the logits: a finite-difference
+    Jacobian of softmax(z / T) matches (1/T) p_i (delta_ij - p_j), and the chapter's example
+    numbers are its largest entries."""
+    z = np.array([2.0, 1.0, 0.5, 0.0, -1.0])  # the softmax widget's default logits
+
+    def jacobian(t, h=1e-7):
+        return np.array([(softmax((z + h * e) / t) - softmax((z - h * e) / t)) / (2 * h)
+                         for e in np.eye(len(z))]).T
+
+    largest = {}
+    for t in (1.0, 0.1):
+        p = softmax(z / t)
+        in_z_over_t = np.diag(p) - np.outer(p, p)
+        np.testing.assert_allclose(jacobian(t), in_z_over_t / t, atol=1e-8)
+        largest[t] = (np.abs(in_z_over_t).max(), np.abs(jacobian(t)).max())
+    chapter_says("02-softmax.md", r"\frac{\partial p_i}{\partial z_j}=\frac{1}{T}\,p_i\left(")
+    chapter_says("02-softmax.md", f"最大的一项约 {largest[1.0][1]:.3f}")
+    chapter_says("02-softmax.md", f"最大只剩约 {sci(largest[0.1][0])}，乘上 $1/T=10$，"
+                                  f"对 logits 的导数最大也只有约 {sci(largest[0.1][1])}")
+    assert 500 <= largest[1.0][1] / largest[0.1][1] < 600  # 小了五百多倍
+    chapter_says("02-softmax.md", "小了五百多倍")
