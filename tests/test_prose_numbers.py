@@ -137,3 +137,15 @@ def test_chapter_2_the_softmax_derivative_carries_1_over_t():
                                   f"对 logits 的导数最大也只有约 {sci(largest[0.1][1])}")
     assert 500 <= largest[1.0][1] / largest[0.1][1] < 600  # 小了五百多倍
     chapter_says("02-softmax.md", "小了五百多倍")
+
+
+def test_chapter_13_label_smoothing_spreads_epsilon_over_the_whole_vocabulary():
+    """The smoothed target mixes the one-hot with the uniform distribution over all V tokens,
+    the right one included (V = 37000, the original paper's shared English-German vocabulary)."""
+    eps, v, right = 0.1, 37000, 0
+    target = (1 - eps) * np.eye(v)[right] + eps * np.full(v, 1 / v)
+    assert np.isclose(target.sum(), 1)
+    chapter_says("13-training.md", "正确答案的目标概率是 $1-\\epsilon+\\epsilon/V$，"
+                                   "其余每个 token 是 $\\epsilon/V$")
+    chapter_says("13-training.md", f"约有 {v} 个 token，正确答案的目标约为 {target[right]:.6f}，"
+                                   f"其余每个 token 只有约 {sci(target[1])}")
