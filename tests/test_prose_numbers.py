@@ -149,3 +149,13 @@ def test_chapter_13_label_smoothing_spreads_epsilon_over_the_whole_vocabulary():
                                    "其余每个 token 是 $\\epsilon/V$")
     chapter_says("13-training.md", f"约有 {v} 个 token，正确答案的目标约为 {target[right]:.6f}，"
                                    f"其余每个 token 只有约 {sci(target[1])}")
+
+
+def test_chapter_13_the_initial_loss_for_each_vocabulary():
+    """ln V, the loss of a uniform guess, for GPT-2's, LLaMA-1's and Llama 3's vocabularies."""
+    sizes = {50257: "$\\ln 50257\\approx {:.2f}$", 32000: "$V=32000$ 时约 {:.2f}",
+             128256: "Llama 3 的 $V=128256$ 时约 {:.2f}"}
+    for v, sentence in sizes.items():
+        uniform = np.full(v, 1 / v)
+        chapter_says("13-training.md", sentence.format(-np.log(uniform[0])))
+    chapter_says("03-embeddings.md", "Llama 3 有 128,256 个 token")
