@@ -159,3 +159,19 @@ def test_chapter_13_the_initial_loss_for_each_vocabulary():
         uniform = np.full(v, 1 / v)
         chapter_says("13-training.md", sentence.format(-np.log(uniform[0])))
     chapter_says("03-embeddings.md", "Llama 3 有 128,256 个 token")
+
+
+def test_chapter_10_d_over_l_is_not_one_ratio():
+    """GPT-2 small, LLaMA-7B and GPT-3 175B: d/L spans 64 to 128 while the models grow."""
+    from pycore.params import PRESETS
+    shape = {name: (PRESETS[name]["config"]["d_model"], PRESETS[name]["config"]["n_layers"])
+             for name in ("GPT-2 small", "LLaMA-7B", "GPT-3 175B")}
+    (d0, l0), (d1, l1) = shape["GPT-2 small"], shape["GPT-3 175B"]
+    ratios = sorted(d / n for d, n in shape.values())
+    grew = PRESETS["GPT-3 175B"]["published"] / PRESETS["GPT-2 small"]["published"]
+    assert 1000 < grew < 2000  # 一千多倍
+    chapter_says("10-parameters.md", "实际的模型并没有一个固定的比例")
+    chapter_says("10-parameters.md", f"参数多了一千多倍，宽度涨了 {d1 // d0} 倍、层数涨了 "
+                                     f"{l1 // l0} 倍，$d/L$ 却只是从 {ratios[0]:.0f} 变到 "
+                                     f"{ratios[-1]:.0f}，翻了一倍")
+    assert ratios[-1] == 2 * ratios[0]
