@@ -100,7 +100,7 @@ async function boot() {
   const watch = wasmFailure();
   let py;
   try {
-    py = await Promise.race([loadPyodide({ indexURL, packages: ["numpy"] }), watch.failed,
+    py = await Promise.race([loadPyodide({ indexURL, packages: ["numpy"], enableRunUntilComplete: false }), watch.failed,
                              downloadsFailed]);
   } finally {
     watch.restore();

@@ -87,13 +87,22 @@ def install_rules(md, jinja):
         w["html"] = render_widget(jinja, w, env.get("root", ""))  # embed pages reuse it
         return w["html"]
 
+    # Every formula sits in an HTML box of its own, which scrolls a formula wider than its
+    # column (book.css): Firefox and WebKit give a <math> element no overflow of its own, so on
+    # a phone the whole page would scroll sideways instead. ($$ inside a paragraph is a display
+    # formula in a span: a div would end the paragraph.)
     def math(renderer, tokens, idx, options, env):
-        return tokens[idx].meta["mathml"] + ("\n" if tokens[idx].block else "")
+        t = tokens[idx]
+        if t.type == "math_inline":
+            return f'<span class="formula">{t.meta["mathml"]}</span>'
+        tag = "div" if t.block else "span"
+        return f'<{tag} class="display-formula">{t.meta["mathml"]}</{tag}>' + ("\n" if t.block else "")
 
     def labelled_math(renderer, tokens, idx, options, env):
         """A labelled display formula: its label is its anchor, its number (4.2) beside it."""
         t = tokens[idx]
-        return (f'<div class="equation" id="{escape(t.info)}">{t.meta["mathml"]}'
+        return (f'<div class="equation" id="{escape(t.info)}"><div class="display-formula">'
+                f'{t.meta["mathml"]}</div>'
                 f'<span class="eq-number">{xref.number_placeholder(t.info)}</span></div>\n')
 
     def cite(renderer, tokens, idx, options, env):
