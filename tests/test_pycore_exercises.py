@@ -14,7 +14,7 @@ import pycore.attention
 import pycore.example
 import pycore.softmax
 from pycore import exercises
-from pycore.exercises import FIELDS, check, checker, describe, get, ids
+from pycore.exercises import FIELDS, check, checker, describe, get, ids, page
 from tests.reference import softmax_row
 
 IDS = ids()
@@ -75,6 +75,16 @@ def test_statement_hints_and_cases_are_written_for_the_reader(exercise):
 def test_unknown_exercise_is_the_page_s_error():
     with pytest.raises(ValueError, match="no exercise 'soft-max'"):
         check("soft-max", "")
+
+
+@pytest.mark.parametrize("seed", [-1, "x", 1.5, True])
+def test_a_seed_that_is_no_seed_is_the_page_s_error(seed):
+    """A clear ValueError for the page, never a verdict that blames the checker itself."""
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 up"):
+        check("softmax", get("softmax").solution, seed=seed)
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 up"):
+        page.answer({"action": "interrupted", "id": "softmax", "why": "timeout",
+                     "seed": seed})
 
 
 # --- the cases agree with values worked out by hand ------------------------------------

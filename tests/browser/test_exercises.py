@@ -99,6 +99,19 @@ def test_an_endless_loop_is_stopped_by_the_time_limit(page):
     assert fb.get_attribute("data-status") == "passed"
 
 
+@pytest.mark.parametrize("saved", ['{"seed":"x"}', '{"seed":-1,"attempts":"many"}', '[1]'])
+def test_a_bad_saved_record_falls_back_to_the_defaults(page, saved):
+    """The browser's storage is the reader's to edit: a record that is not what the page
+    saves (a seed that is no seed) is read as the defaults, and the check ends in a verdict."""
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [f"tbook:exercise:{NAME}", saved])
+    page.reload()
+    page.wait_for_selector(f'[data-exercise="{NAME}"][data-state=live]', timeout=60_000)
+    root = exercise(page)
+    assert root.locator(".exercise-status").inner_text() == "还没有检查过"
+    fb = run_check(root, describe(NAME)["solution"])
+    assert fb.get_attribute("data-status") == "passed", fb.inner_text()
+    assert f"seed={root.get_attribute('data-seed')}" in fb.inner_text()
+
 def test_tab_indents_and_escape_then_tab_leaves_the_box(page):
     box = exercise(page).locator("[data-part=code]")
     box.fill("def f():")
