@@ -184,14 +184,17 @@ async function answer(data) {
 
 // Every answer says when it was received and posted (and a view when its Python ran) on this
 // worker's clock, with the clock's origin: runtime.js puts them on the page's clock (onTiming).
+// The answer goes out through the port's postMessage as it was when the page connected: code a
+// reader runtime runs may replace self.postMessage, and would then see and rewrite the answers.
 function serve(port) {
+  const post = port.postMessage.bind(port);
   port.onmessage = ({ data }) => {
     const received = performance.now();
     answer(data).then(
-      (reply) => port.postMessage({ id: data.id, ok: true, ...reply, received,
-                                   posted: performance.now(), origin: performance.timeOrigin }),
-      (err) => port.postMessage({ id: data.id, error: String(err.message ?? err),
-                                   exit: exitStatus(err), boot: bootSeconds === null }));
+      (reply) => post({ id: data.id, ok: true, ...reply, received,
+                        posted: performance.now(), origin: performance.timeOrigin }),
+      (err) => post({ id: data.id, error: String(err.message ?? err),
+                      exit: exitStatus(err), boot: bootSeconds === null }));
   };
 }
 

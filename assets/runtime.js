@@ -37,6 +37,11 @@ class RuntimeError extends Error {
   }
 }
 
+// Each request's id is drawn at random. A reader runtime runs code the reader wrote, which may
+// post messages of its own to the page (from js import postMessage): a reply is taken only when
+// it names a request the page is waiting for, and that id cannot be guessed.
+const newId = () => Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36)).join("-");
+
 function open({ shared, attempt = 0 }) {
   // The worker's name carries the pycore archive and the worker's version (runtime-worker.js);
   // a retry gets a name of its own, so that it never meets the failed worker while it retires.
@@ -44,7 +49,6 @@ function open({ shared, attempt = 0 }) {
   const name = meta("tbook-worker-name") + (shared ? "" : " reader") +
     (attempt ? ` retry-${attempt}-${Date.now()}` : "");
   const waiting = new Map();  // id -> {message, resolve, reject}
-  let next = 1;
   let answered = false;
   let broken = null;
   let dedicatedWorker = null;
@@ -56,7 +60,7 @@ function open({ shared, attempt = 0 }) {
   const onmessage = ({ data }) => {
     const arrived = performance.now();
     answered = true;
-    const pending = waiting.get(data.id);
+    const pending = waiting.get(data?.id);
     if (!pending) return;
     waiting.delete(data.id);
     if (data.ok) pending.resolve({ ...data, sent: pending.sent, arrived });
@@ -96,7 +100,7 @@ function open({ shared, attempt = 0 }) {
   const request = (message) => {
     if (broken) return Promise.reject(broken);
     inflight++;
-    const id = next++;
+    const id = newId();
     return new Promise((resolve, reject) => {
       waiting.set(id, { message, resolve, reject, sent: performance.now() });
       port.postMessage({ id, ...message });

@@ -365,6 +365,21 @@ pycore.extra = 1
     assert run("attention", get("attention").solution)["status"] == "passed"
 
 
+@pytest.mark.parametrize("source", [
+    "from pycore.softmax import softmax\n",
+    "import pycore.softmax as sm\n\ndef softmax(z, temperature=1.0):\n"
+    "    return sm.softmax(z, temperature)\n",
+    "def softmax(z, temperature=1.0):\n    from pycore import softmax as sm\n"
+    "    return sm.softmax(z, temperature)\n",
+    "def softmax(z, temperature=1.0):\n"
+    "    return __import__('pycore.exercises.softmax').softmax.softmax(z, temperature)\n",
+])
+def test_an_answer_from_the_book_s_own_code_is_told_so_and_does_not_pass(source):
+    r = run("softmax", source)
+    assert r["status"] == "uses_pycore" and not r["passed"], r["message"]
+    assert "pycore" in r["message"]
+
+
 def test_patching_the_checker_itself_does_not_last():
     wrong = "def dot(a, b):\n    return float(a @ b) + 1\n"
     # Reaching into the checker on purpose can fool the check it runs in (this is the

@@ -62,6 +62,7 @@ def _check(ex, source, seed):
         verdict = _run(ex, code, cases)
     verdict["warnings"] = sandbox.describe_warnings(env["warnings"]) + verdict["warnings"]
     verdict["output"] = env["output"].getvalue()
+    verdict["pycore_imports"] = sorted(env["pycore_imports"])
     return feedback.finish(ex, seed, cases, verdict)
 
 
