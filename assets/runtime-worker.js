@@ -189,6 +189,9 @@ async function answer(data) {
 function serve(port) {
   const post = port.postMessage.bind(port);
   port.onmessage = ({ data }) => {
+    // A message nested too deep for the browser to pass on arrives as null: there is no id to
+    // answer, and the page's request times out (runtime.js).
+    if (data === null || typeof data !== "object") return;
     const received = performance.now();
     answer(data).then(
       (reply) => post({ id: data.id, ok: true, ...reply, received,
