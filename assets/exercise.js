@@ -73,20 +73,28 @@ export function mount(root, widgetsRuntime) {
     refresh();
     say("正在检查…");
     const source = box.value;
-    const outcome = await session.run((python) =>
-      python.exercise({ action: "check", id: name, source, seed }));
-    const fb = outcome.result ?? await (await widgetsRuntime()).exercise({
-      action: "interrupted", id: name, why: outcome.interrupted, seed,
-      time_limit: Number(root.dataset.timeLimit) });
-    const record = load(name);
-    save(name, { code: source, seed, attempts: (record.attempts ?? 0) + 1,
-                 passed: Boolean(record.passed || fb.passed) });
-    showFeedback(feedback, fb);
-    session.shown();
-    busy = false;
-    root.removeAttribute("aria-busy");
-    root.dataset.checks = String(Number(root.dataset.checks ?? 0) + 1);  // tests see a check end
-    refresh();
+    try {
+      const outcome = await session.run((python) =>
+        python.exercise({ action: "check", id: name, source, seed }));
+      const fb = outcome.result ?? await (await widgetsRuntime()).exercise({
+        action: "interrupted", id: name, why: outcome.interrupted, seed,
+        time_limit: Number(root.dataset.timeLimit) });
+      const record = load(name);
+      save(name, { code: source, seed, attempts: (record.attempts ?? 0) + 1,
+                   passed: Boolean(record.passed || fb.passed) });
+      showFeedback(feedback, fb);
+    } catch (err) {  // the page's or its runtime's failure, not the reader's code's: say so
+      console.error("exercise check:", err);
+      showFeedback(feedback, { status: "unfinished", title: "检查没能完成",
+        message: `这次检查没有得出结论（${err.message}），这不是你的代码的问题。` +
+                 "再按一次「检查」试试；如果还是这样，请刷新页面。" });
+    } finally {  // a check always ends: the buttons come back whatever happened
+      session.shown();
+      busy = false;
+      root.removeAttribute("aria-busy");
+      root.dataset.checks = String(Number(root.dataset.checks ?? 0) + 1);  // tests see a check end
+      refresh();
+    }
   }
 
   async function ask(request) {

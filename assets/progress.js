@@ -4,12 +4,27 @@
 // progress page (exercises.html) fills in its table from the same place.
 const KEY = (name) => `tbook:exercise:${name}`;
 
+// What a record may hold: anything else in it (the storage is the reader's to edit) is left
+// out, so the page falls back to the exercise's defaults for that field (its block's seed, the
+// starter code, no checks yet) and never sends the checker a seed that is not one.
+const FIELDS = {
+  code: (v) => typeof v === "string",
+  seed: (v) => Number.isSafeInteger(v) && v >= 0,
+  attempts: (v) => Number.isSafeInteger(v) && v >= 0,
+  passed: (v) => typeof v === "boolean",
+};
+
 export function load(name) {
+  let record;
   try {
-    return JSON.parse(localStorage.getItem(KEY(name))) ?? {};
+    record = JSON.parse(localStorage.getItem(KEY(name)));
   } catch (unavailable) {  // storage off, or a malformed entry: start afresh
     return {};
   }
+  if (!record || typeof record !== "object" || Array.isArray(record)) return {};
+  return Object.fromEntries(Object.entries(FIELDS)
+    .filter(([field, valid]) => valid(record[field]))
+    .map(([field]) => [field, record[field]]));
 }
 
 export function save(name, record) {

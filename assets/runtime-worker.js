@@ -206,17 +206,23 @@ async function answer(data, page) {
 
 // Every answer says when it was received and posted (and a view when its Python ran) on this
 // worker's clock, with the clock's origin: runtime.js puts them on the page's clock (onTiming).
+// The answer goes out through the port's postMessage as it was when the page connected: code a
+// reader runtime runs may replace self.postMessage, and would then see and rewrite the answers.
 let pages = 0;  // connections so far: each page's number
 function serve(port) {
   const page = { number: ++pages, closed: false };
+  const post = port.postMessage.bind(port);
   port.onmessage = ({ data }) => {
     if (page.closed) return;  // sent just before the page went: nobody to answer
+    // A message nested too deep for the browser to pass on arrives as null: there is no id to
+    // answer, and the page's request times out (runtime.js).
+    if (data === null || typeof data !== "object") return;
     const received = performance.now();
     answer(data, page).then(
-      (reply) => port.postMessage({ id: data.id, ok: true, ...reply, received,
-                                   posted: performance.now(), origin: performance.timeOrigin }),
-      (err) => port.postMessage({ id: data.id, error: String(err.message ?? err),
-                                   exit: exitStatus(err), boot: bootSeconds === null }));
+      (reply) => post({ id: data.id, ok: true, ...reply, received,
+                        posted: performance.now(), origin: performance.timeOrigin }),
+      (err) => post({ id: data.id, error: String(err.message ?? err),
+                      exit: exitStatus(err), boot: bootSeconds === null }));
   };
 }
 

@@ -19,6 +19,11 @@
 
 const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content;
 const HELLO_MS = 8000;  // a live worker answers "hello" at once, even while it boots
+// A view takes milliseconds, the first of a widget a second or so, queued behind a chapter's
+// others a few; a request of the widgets' runtime still unanswered this long after the boot
+// never will be (a message the worker could not read arrives there as nothing, with no id to
+// answer): it fails, and the widget falls back as for any error instead of waiting for good.
+const ANSWER_MS = 60_000;
 
 let connection = null;
 let attempts = 0;          // retries of the widgets' runtime on this page
@@ -37,6 +42,19 @@ class RuntimeError extends Error {
   }
 }
 
+// Starts `expire` ANSWER_MS after `booted` resolves; returns what stops it.
+function answerTimer(booted, expire) {
+  let timer = 0;
+  let answered = false;
+  booted.then(() => { if (!answered) timer = setTimeout(expire, ANSWER_MS); }, () => {});
+  return () => { answered = true; clearTimeout(timer); };
+}
+
+// Each request's id is drawn at random. A reader runtime runs code the reader wrote, which may
+// post messages of its own to the page (from js import postMessage): a reply is taken only when
+// it names a request the page is waiting for, and that id cannot be guessed.
+const newId = () => Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36)).join("-");
+
 function open({ shared, attempt = 0 }) {
   // The worker's name carries the pycore archive and the worker's version (runtime-worker.js);
   // a retry gets a name of its own, so that it never meets the failed worker while it retires.
@@ -44,21 +62,23 @@ function open({ shared, attempt = 0 }) {
   const name = meta("tbook-worker-name") + (shared ? "" : " reader") +
     (attempt ? ` retry-${attempt}-${Date.now()}` : "");
   const waiting = new Map();  // id -> {message, resolve, reject}
-  let next = 1;
   let answered = false;
   let broken = null;
   let dedicatedWorker = null;
   const fail = (err) => {
     broken ??= err;
-    waiting.forEach((p) => { p.reject(broken); settleOne(); });
+    waiting.forEach((p) => { p.stopTimer?.(); p.reject(broken); settleOne(); });
     waiting.clear();
   };
+  let bootAnswered;
+  const booted = new Promise((resolve) => { bootAnswered = resolve; });
   const onmessage = ({ data }) => {
     const arrived = performance.now();
     answered = true;
-    const pending = waiting.get(data.id);
+    const pending = waiting.get(data?.id);
     if (!pending) return;
     waiting.delete(data.id);
+    pending.stopTimer?.();
     if (data.ok) pending.resolve({ ...data, sent: pending.sent, arrived });
     else pending.reject(new RuntimeError(data.error, data));
     queueMicrotask(settleOne);  // after the awaiting widget has sent its next request, if any
@@ -93,13 +113,24 @@ function open({ shared, attempt = 0 }) {
   if (shared && typeof SharedWorker === "function") sharedWorker();
   else dedicated();
 
+  // A view or an exercise's reply of the widgets' runtime is bounded (ANSWER_MS); a reader
+  // runtime's requests run the reader's code, which the page ends itself (reader.js).
+  const bounded = (op) => shared && (op === "compute" || op === "exercise");
   const request = (message) => {
     if (broken) return Promise.reject(broken);
     inflight++;
-    const id = next++;
+    const id = newId();
     return new Promise((resolve, reject) => {
-      waiting.set(id, { message, resolve, reject, sent: performance.now() });
+      const pending = { message, resolve, reject, sent: performance.now() };
+      waiting.set(id, pending);
       port.postMessage({ id, ...message });
+      if (!bounded(message.op)) return;
+      pending.stopTimer = answerTimer(booted, () => {
+        if (waiting.get(id) !== pending) return;
+        waiting.delete(id);
+        reject(new RuntimeError(`运行时 ${ANSWER_MS / 1000} 秒内没有回答这个请求`));
+        settleOne();
+      });
     });
   };
 
@@ -156,6 +187,7 @@ function open({ shared, attempt = 0 }) {
   if (shared) performance.mark("tbook:boot");  // benchmarks/boot.py --trace splits the boot
   const ready = request({ op: "boot" }).then(({ bootSeconds }) => {
     if (shared) performance.mark("tbook:runtime", { detail: { bootSeconds } });
+    bootAnswered();
     return runtime;
   }, (err) => {
     fail(err);

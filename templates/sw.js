@@ -70,11 +70,18 @@ async function fetchFresh(request) {
   return response.redirected ? Response.redirect(response.url, 302) : response;
 }
 
-// A page's URL may carry widget state (?attention-04-attention=...): offline, the cached page
-// is the same file whatever its query says.
+// A page's URL may carry widget state (?attention-04-attention=...): the page is the same file
+// whatever its query says, so it is kept once, under its address without the query (one copy
+// per query would grow the cache with every link followed), and served offline for any query.
+const pageKey = (url) => {
+  const key = new URL(url);
+  key.search = "";
+  return key.href;
+};
+
 async function networkFirst(request, isPage) {
   try {
-    return await keep(request, await fetchFresh(request));
+    return await keep(isPage ? pageKey(request.url) : request, await fetchFresh(request));
   } catch (offline) {
     const hit = await caches.match(request, { cacheName: CACHE, ignoreSearch: isPage });
     if (hit) return hit;

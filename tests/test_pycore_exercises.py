@@ -14,7 +14,7 @@ import pycore.attention
 import pycore.example
 import pycore.softmax
 from pycore import exercises
-from pycore.exercises import FIELDS, check, checker, describe, get, ids
+from pycore.exercises import FIELDS, check, checker, describe, get, ids, page
 from tests.reference import softmax_row
 
 IDS = ids()
@@ -75,6 +75,16 @@ def test_statement_hints_and_cases_are_written_for_the_reader(exercise):
 def test_unknown_exercise_is_the_page_s_error():
     with pytest.raises(ValueError, match="no exercise 'soft-max'"):
         check("soft-max", "")
+
+
+@pytest.mark.parametrize("seed", [-1, "x", 1.5, True])
+def test_a_seed_that_is_no_seed_is_the_page_s_error(seed):
+    """A clear ValueError for the page, never a verdict that blames the checker itself."""
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 up"):
+        check("softmax", get("softmax").solution, seed=seed)
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 up"):
+        page.answer({"action": "interrupted", "id": "softmax", "why": "timeout",
+                     "seed": seed})
 
 
 # --- the cases agree with values worked out by hand ------------------------------------
@@ -353,6 +363,21 @@ pycore.extra = 1
     import sys
     assert sys.getrecursionlimit() >= 1000
     assert run("attention", get("attention").solution)["status"] == "passed"
+
+
+@pytest.mark.parametrize("source", [
+    "from pycore.softmax import softmax\n",
+    "import pycore.softmax as sm\n\ndef softmax(z, temperature=1.0):\n"
+    "    return sm.softmax(z, temperature)\n",
+    "def softmax(z, temperature=1.0):\n    from pycore import softmax as sm\n"
+    "    return sm.softmax(z, temperature)\n",
+    "def softmax(z, temperature=1.0):\n"
+    "    return __import__('pycore.exercises.softmax').softmax.softmax(z, temperature)\n",
+])
+def test_an_answer_from_the_book_s_own_code_is_told_so_and_does_not_pass(source):
+    r = run("softmax", source)
+    assert r["status"] == "uses_pycore" and not r["passed"], r["message"]
+    assert "pycore" in r["message"]
 
 
 def test_patching_the_checker_itself_does_not_last():

@@ -5,6 +5,7 @@ import { bindAll, fmt, lookup, sci } from "./bind.js";
 import { wireControls } from "./controls.js";
 import { enableLinking } from "./linking.js";
 import { currentExample, onExampleChange } from "./example.js";
+import { isRecord, readSaved } from "./saved-state.js";
 
 export { bindAll, fmt, lookup, sci };
 
@@ -27,17 +28,34 @@ export function setState(root, state, message) {
 
 // Shareable state: the parameters that differ from the block's live in the page's URL as
 // ?<widget id>=<JSON>, so a copied link reopens the widget as the reader left it.
+// A link is anyone's to write: only the block's parameters are taken from it, each with a value
+// of the block's kind (a number or true/false as the block's, a list of numbers for a list,
+// short text for text; pycore checks the ranges), and the widget says that the rest was left out.
+const MAX_ITEMS = 1000;  // a list parameter holds a dozen numbers or so
+const MAX_TEXT = 200;    // a text parameter is one of a few short choices
+
+function fits(value, like) {
+  if (Array.isArray(like)) {
+    return Array.isArray(value) && value.length <= MAX_ITEMS && value.every((v) => typeof v === "number");
+  }
+  if (typeof like === "string") return typeof value === "string" && value.length <= MAX_TEXT;
+  return typeof value === typeof like && (typeof like === "number" || typeof like === "boolean");
+}
+
+// {state, refused}: the link's parameters of the widget on root that fit its block, and whether
+// the link held anything else for it.
 function urlState(root, initial) {
   const raw = new URLSearchParams(location.search).get(root.id);
-  if (!raw) return {};
-  try {
-    const saved = JSON.parse(raw);
-    return Object.fromEntries(Object.entries(saved).filter(
-      ([key, value]) => key in initial && typeof value === typeof initial[key]));
-  } catch (malformed) {
-    return {};
-  }
+  if (!raw) return { state: {}, refused: false };
+  const saved = readSaved(raw, 2);
+  const entries = isRecord(saved) ? Object.entries(saved) : [];
+  const state = Object.fromEntries(entries.filter(
+    ([key, value]) => Object.hasOwn(initial, key) && fits(value, initial[key])));
+  return { state, refused: !isRecord(saved) || Object.keys(state).length < entries.length };
 }
+
+const LINK_REFUSED = "链接里的参数无法使用，这里显示的是书中的参数。";
+const LINK_PARTLY = "链接里有些参数无法使用，已略去。";
 
 function writeUrlState(root, initial, state) {
   const url = new URL(location.href);
@@ -88,7 +106,7 @@ const onScreen = new WeakMap();  // root -> () => the parameters of the view it 
 export function currentParams(root) {
   const initial = JSON.parse(root.dataset.params);
   const shown = onScreen.get(root)?.()
-    ?? withExample(root, { ...initial, ...urlState(root, initial) });
+    ?? withExample(root, { ...initial, ...urlState(root, initial).state });
   const params = Object.fromEntries(Object.keys(initial).map((k) => [k, shown[k]]));
   if (shown.example) params.example = shown.example;
   return structuredClone(params);
@@ -229,13 +247,19 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
   enableLinking(root);
 
   // A link may carry the widget's state (urlState); one that pycore refuses (a hand-edited
-  // link) is dropped, and the widget starts from its block instead.
-  const linked = urlState(root, initial);
+  // link), or that the runtime does not answer, is dropped, and the widget starts from its
+  // block instead. Either way the widget says what it did with the link (until the next view).
+  const { state: linked, refused } = urlState(root, initial);
+  let note = refused ? (Object.keys(linked).length ? LINK_PARTLY : LINK_REFUSED) : null;
   const first = widget.update(linked).catch((badLink) => {
     if (!Object.keys(linked).length) throw badLink;
     console.warn(`ignoring the URL state of ${root.id}:`, badLink);
+    note = LINK_REFUSED;
     state = structuredClone(initial);
     return widget.update({});
+  }).then((view) => {
+    if (note) setState(root, "live", note);
+    return view;
   });
   firstViews.set(root, first);
   return widget;

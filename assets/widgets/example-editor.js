@@ -10,7 +10,9 @@
 // a token asks ahead for the views its click's example brings (example.js aheadExample).
 import { liveWidget, sendingShown } from "./common.js";
 import { onPress, roving } from "./controls.js";
-import { aheadExample, currentExample, setExample, settleExample } from "./example.js";
+import { aheadExample, currentExample, exampleRefused, setExample, settleExample } from "./example.js";
+
+const SET_ASIDE = "链接或浏览器里存着的例子无法使用，已略去。";
 
 export function mount(root, runtime) {
   const cells = [...root.querySelectorAll(".ex-cell")];
@@ -21,6 +23,7 @@ export function mount(root, runtime) {
   const chips = [...root.querySelectorAll("[data-action=remove]")];
   const adds = [...root.querySelectorAll("[data-action=add]")];
   const position = root.querySelector(".ex-pos");
+  const setAside = root.querySelector(".ex-set-aside");
   const shown = (list) => list.filter((b) => !b.closest("[hidden]"));
   // one Tab stop per group: keep it on a shown button (the focused one if shown)
   const keepTabStop = (list) => {
@@ -33,6 +36,8 @@ export function mount(root, runtime) {
   let refocus = null;  // after a removal or an addition: which chip takes the focus
   const draw = (view) => {
     settleExample(drawn, view.canonical);
+    // the page's word on an example it set aside (example.js), as pycore's on one it refuses
+    setAside.textContent = exampleRefused() && !view.problem_text ? SET_ASIDE : "";
     if (Number(position.value) > view.n) position.value = String(view.n);
     if (refocus !== null) {
       const chip = shown(chips)[Math.min(refocus, view.n - 1)];

@@ -5,7 +5,8 @@
 //
 // This module only keeps and passes the reader's dict on: pycore checks it
 // (pycore.example.checked_example) and shows the book's example in place of junk, so a
-// hand-edited link never breaks a page.
+// hand-edited link never breaks a page. Only one too large or nested too deep to be an example
+// at all (saved-state.js) is dropped here, before any request carries it; the editor says so.
 //
 // An edit answers the reader first: the widgets on screen (or about to be) recompute at once;
 // the others are marked stale and recompute when they come into view, or once the reader
@@ -13,6 +14,7 @@
 // nobody is looking at. The URL and the storage are written then too (history.replaceState
 // costs milliseconds), and at once when the reader leaves, hides or copies the page.
 import { owe } from "../runtime.js";
+import { isRecord, readSaved } from "./saved-state.js";
 
 const PARAM = "example";
 const KEY = "tbook-example";
@@ -33,14 +35,16 @@ function storage() {
   }
 }
 
+// An example is {x: rows of numbers, pronoun: numbers, tokens: words}: three levels deep.
+const DEPTH = 3;
+let refused = false;  // the link or the storage held an example that is none, until an edit
+
 function parse(raw) {
   if (!raw) return null;
-  try {
-    const value = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-  } catch (malformed) {
-    return null;
-  }
+  const value = readSaved(raw, DEPTH);
+  if (isRecord(value)) return value;
+  refused = true;
+  return null;
 }
 
 let current = parse(new URLSearchParams(location.search).get(PARAM))
@@ -61,6 +65,12 @@ function save() {
 // The example to send with a view request: the reader's dict, or null for the book's.
 export function currentExample() {
   return current;
+}
+
+// Whether the page set aside an example from the link or the storage that could not be one
+// (the editor says so, as it does for one that pycore refuses), until the reader edits it.
+export function exampleRefused() {
+  return refused;
 }
 
 // The page's work owed after an edit (stale widgets, the URL), done once the reader has paused
@@ -130,6 +140,7 @@ const atOnce = (root) => !observer || near.has(root);
 // at once (`first`, the widget the reader edited in, before them), the others later.
 export function setExample(example, first = null) {
   current = example;
+  refused = false;
   saveDue = true;
   const roots = [...followers.keys()].filter((root) => {
     if (root.isConnected) return true;
@@ -177,9 +188,13 @@ export function onExampleChange(root, recompute, ahead = () => {}) {
   observer?.observe(root);
 }
 
-// an example from the storage shows in the URL too; one that is not even JSON leaves it
-if (current || new URLSearchParams(location.search).has(PARAM)) save();
+// an example from the storage shows in the URL too; one that is not even an example leaves the
+// URL and the storage
+if (current || refused || new URLSearchParams(location.search).has(PARAM)) save();
 
 // A chapter opened in place (navigate.js) keeps the reader's latest example and shows it in
 // its URL, also when it comes back from history with an older one: 重置 stays reset.
-document.addEventListener("tbook:page", save);
+document.addEventListener("tbook:page", () => {
+  refused = false;  // said on the page the link opened
+  save();
+});

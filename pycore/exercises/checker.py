@@ -26,10 +26,12 @@ TIME_BUDGET = 1.0  # until the reader's runs of it have taken this many seconds 
 
 def check(exercise_id, source, seed=0):
     """Feedback on the reader's `source` for exercise `exercise_id`; never raises for anything
-    the source does. An unknown exercise id is the page's mistake: ValueError."""
+    the source does. An unknown exercise id or a seed that is no seed is the page's mistake:
+    ValueError."""
     ex = get(exercise_id)
+    seed = valid_seed(seed)
     try:
-        return _check(ex, str(source), 0 if seed is None else int(seed))
+        return _check(ex, str(source), seed)
     except KeyboardInterrupt as e:  # stopped while the checker's own code was running
         return feedback.make(ex, seed, "interrupted", "检查被中断了，没有得出结论。",
                              error={"type": "KeyboardInterrupt", "message": str(e),
@@ -42,6 +44,15 @@ def check(exercise_id, source, seed=0):
                              f"{error['message']}），这不是你的代码的问题。", error=error)
 
 
+def valid_seed(seed):
+    """The seed of the random cases: a whole number from 0 up (None: 0), as NumPy takes it."""
+    if seed is None:
+        return 0
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a whole number from 0 up, not {seed!r}")
+    return int(seed)
+
+
 def _check(ex, source, seed):
     cases = prepare(ex, seed)
     code, syntax = sandbox.compile_source(source)
@@ -51,6 +62,7 @@ def _check(ex, source, seed):
         verdict = _run(ex, code, cases)
     verdict["warnings"] = sandbox.describe_warnings(env["warnings"]) + verdict["warnings"]
     verdict["output"] = env["output"].getvalue()
+    verdict["pycore_imports"] = sorted(env["pycore_imports"])
     return feedback.finish(ex, seed, cases, verdict)
 
 

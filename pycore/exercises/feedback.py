@@ -34,6 +34,7 @@ TITLES = {
     "wrong_shape": "形状不对",
     "not_finite": "出现了 nan 或 inf",
     "wrong_value": "数值不对",
+    "uses_pycore": "用的是书里的实现",
     "interrupted": "检查被中断了",
     "internal_error": "检查程序自身出错",
 }
@@ -77,6 +78,8 @@ def finish(ex, seed, cases, v):
     if isinstance(v.get("error"), KeyboardInterrupt):  # the page's stop button, most likely
         return make(ex, seed, "interrupted", "运行你的代码时检查被中断了（KeyboardInterrupt），"
                     "没有得出结论。", error=sandbox.describe_error(v["error"]), **common)
+    if status == "passed" and v.get("pycore_imports"):
+        return _uses_pycore(ex, seed, v, common)
     if status == "passed":
         return _passed(ex, seed, cases, v, common)
     if status == "load_error":
@@ -125,6 +128,16 @@ def _passed(ex, seed, cases, v, common):
     advice = ["慢通常来自逐个元素的 Python 循环。NumPy 的整块运算（矩阵乘法 @、广播、"
               "沿某一轴的 sum/max）在编译好的代码里一次做完，试着用它们代替循环。"]
     return make(ex, seed, "slow", message, checked=checked, advice=advice, **common)
+
+
+def _uses_pycore(ex, seed, v, common):
+    """Right results from the book's own code: the reader is told, and it does not count."""
+    names = "、".join(v["pycore_imports"])
+    return make(ex, seed, "uses_pycore",
+                f"结果都对，但你的代码导入了 {names}：书里的参考实现和标准答案都在 pycore 里，"
+                "用它们算出来的结果不算你写出来的，这次检查不算通过。",
+                advice=["去掉对 pycore 的导入，只用 NumPy 自己写出这个函数，再检查一次。"],
+                **common)
 
 
 def _duration(seconds):

@@ -11,7 +11,7 @@ they are not in the chapter's HTML.
 import json
 
 from . import feedback
-from .checker import check
+from .checker import check, valid_seed
 from .registry import get
 
 INTERRUPTED = {
@@ -30,7 +30,7 @@ def answer(request):
     ex = get(request.get("id"))
     action = request.get("action")
     if action == "check":
-        return check(ex.id, str(request.get("source", "")), seed=int(request.get("seed", 0)))
+        return check(ex.id, str(request.get("source", "")), seed=request.get("seed", 0))
     if action == "hint":
         n = int(request.get("n", 0))
         if not 0 <= n < len(ex.hints):
@@ -42,7 +42,7 @@ def answer(request):
         kind, _, status = str(request.get("why", "")).partition(":")
         message = INTERRUPTED.get(kind, INTERRUPTED["crashed"]).format(
             status=status, time_limit=int(request.get("time_limit", 0)))
-        return feedback.make(ex, int(request.get("seed", 0)), "interrupted", message,
+        return feedback.make(ex, valid_seed(request.get("seed", 0)), "interrupted", message,
                              advice=ADVICE.get(kind, []))
     raise ValueError(f"unknown exercise action {action!r}: check, hint or solution")
 

@@ -4,7 +4,8 @@ the reader's editor. Afterwards the modules it could have changed are put back a
 
 This is not a security boundary (the reader runs their own code in their own browser); it
 keeps one check from spoiling the next: reassigning pycore.softmax.softmax, np.exp or a
-builtin, or writing into pycore.example.EMBEDDINGS, is undone when the check ends.
+builtin, or writing into pycore.example.EMBEDDINGS, is undone when the check ends. The pycore
+modules the code imports are noted: an answer computed by the book's own code is not passed.
 Time limits are not enforced here: the worker that runs the checker is stopped from outside.
 """
 import builtins
@@ -20,6 +21,7 @@ import warnings
 import numpy as np
 
 FILENAME = "<你的代码>"  # shown in tracebacks; linecache serves the reader's lines under it
+MODULE = "__exercise__"  # the __name__ of the reader's code
 OUTPUT_LIMIT = 4000  # characters of print() output kept
 TRACEBACK_LIMIT = 3000
 WATCHED = ("builtins", "sys", "math", "numpy", "numpy.linalg", "numpy.random")
@@ -112,19 +114,37 @@ class _CappedOutput(io.StringIO):
         return len(s)
 
 
+def _recording_pycore_imports(imported):
+    """An __import__ that notes in `imported` each pycore module the reader's code imports (the
+    book's reference implementations and the model solutions live there); pycore's and NumPy's
+    own imports, made while the checker runs, are theirs, not the reader's."""
+    real_import = builtins.__import__
+
+    def recording_import(name, globals=None, locals=None, fromlist=(), level=0):
+        module = real_import(name, globals, locals, fromlist, level)
+        by_reader = globals is None or globals.get("__name__") == MODULE
+        if by_reader and level == 0 and name.split(".")[0] == "pycore":
+            imported.add(name)
+        return module
+    return recording_import
+
+
 @contextlib.contextmanager
 def guarded():
-    """Snapshot on entry, restore on exit; yields the captured output and warnings."""
+    """Snapshot on entry, restore on exit; yields the captured output and warnings, and the
+    pycore modules the reader's code imported."""
     state = snapshot()
     out = _CappedOutput()
     caught = []
+    imported = set()
     stdin = sys.stdin
     try:
         with warnings.catch_warnings(record=True) as caught, \
                 contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             warnings.simplefilter("always")
             sys.stdin = io.StringIO()  # input() gets EOFError instead of waiting
-            yield {"output": out, "warnings": caught}
+            builtins.__import__ = _recording_pycore_imports(imported)  # restore() puts it back
+            yield {"output": out, "warnings": caught, "pycore_imports": imported}
     finally:
         sys.stdin = stdin
         restore(state)
@@ -145,7 +165,7 @@ def compile_source(source):
 
 def execute(code):
     """Run the reader's module code in a fresh namespace: (namespace, error, seconds)."""
-    namespace = {"__name__": "__exercise__", "__builtins__": builtins}
+    namespace = {"__name__": MODULE, "__builtins__": builtins}
     start = time.perf_counter()
     try:
         exec(code, namespace)

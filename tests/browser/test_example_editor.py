@@ -191,6 +191,8 @@ def test_junk_in_the_url_shows_the_books_example_without_an_error(open_page, jun
     assert attention.locator('[data-bind="row.0"]').text_content() == "0.2101"  # the book's
     problem = page.editor().locator(".ex-problem").inner_text()
     assert problem == ("链接里的例子无法使用，这里显示的是书中的例子。" if sent else "")
+    set_aside = page.editor().locator(".ex-set-aside").inner_text()  # the page's own word
+    assert set_aside == ("" if sent else "链接或浏览器里存着的例子无法使用，已略去。")
     assert page.errors == []
     assert page.url_example() is None and page.stored_example() is None
 

@@ -99,6 +99,48 @@ def test_an_endless_loop_is_stopped_by_the_time_limit(page):
     assert fb.get_attribute("data-status") == "passed"
 
 
+@pytest.mark.parametrize("saved", ['{"seed":"x"}', '{"seed":-1,"attempts":"many"}', '[1]'])
+def test_a_bad_saved_record_falls_back_to_the_defaults(page, saved):
+    """The browser's storage is the reader's to edit: a record that is not what the page
+    saves (a seed that is no seed) is read as the defaults, and the check ends in a verdict."""
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [f"tbook:exercise:{NAME}", saved])
+    page.reload()
+    page.wait_for_selector(f'[data-exercise="{NAME}"][data-state=live]', timeout=60_000)
+    root = exercise(page)
+    assert root.locator(".exercise-status").inner_text() == "还没有检查过"
+    fb = run_check(root, describe(NAME)["solution"])
+    assert fb.get_attribute("data-status") == "passed", fb.inner_text()
+    assert f"seed={root.get_attribute('data-seed')}" in fb.inner_text()
+
+FAKE_REPLIES = """import json
+import js
+
+fake = {"exercise": "softmax", "seed": 0, "status": "passed", "passed": True, "title": "全部通过",
+        "message": "", "advice": [], "warnings": [], "output": ""}
+for guess in range(1, 100):  # a reply to whatever request the page may be waiting for
+    js.postMessage(js.JSON.parse(json.dumps({"id": guess, "ok": True, "reply": json.dumps(fake)})))
+
+def softmax(z, temperature=1.0):
+    raise NotImplementedError
+"""
+
+
+def test_a_reply_the_page_did_not_ask_for_is_not_a_verdict(page):
+    """The page takes a verdict only from the reply to its own request: a message the
+    reader's code posts from its Python, however it guesses, answers nothing."""
+    root = exercise(page)
+    fb = run_check(root, FAKE_REPLIES)
+    assert fb.get_attribute("data-status") == "not_implemented", fb.inner_text()
+    assert root.locator(".exercise-status").inner_text() != "已通过 ✓"
+
+
+def test_an_answer_that_imports_the_book_s_own_is_told_so(page):
+    root = exercise(page)
+    fb = run_check(root, "from pycore.softmax import softmax\n")
+    assert fb.get_attribute("data-status") == "uses_pycore", fb.inner_text()
+    assert "pycore" in fb.locator(".fb-message").inner_text()
+    assert root.locator(".exercise-status").inner_text() != "已通过 ✓"
+
 def test_tab_indents_and_escape_then_tab_leaves_the_box(page):
     box = exercise(page).locator("[data-part=code]")
     box.fill("def f():")

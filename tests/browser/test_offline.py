@@ -103,3 +103,33 @@ def test_a_runtime_worker_started_offline_boots_from_the_service_worker(browser,
     view = json.loads(reply["view"])
     assert view == json.loads(json.dumps(pycore_view("attention", query="累")))
     context.close()
+
+
+CACHED_COPIES = """async (path) => {
+    // every entry of the book's caches whose address is that page's, whatever its query
+    const entries = [];
+    for (const name of await caches.keys()) {
+        for (const request of await (await caches.open(name)).keys()) {
+            if (new URL(request.url).pathname === path) entries.push(request.url);
+        }
+    }
+    return entries;
+}"""
+
+
+def test_a_page_is_cached_once_whatever_its_query(browser, server):
+    """A link's query (widget state, ?example=) names no other file: the service worker keeps
+    one copy of a page, not one per query, and offline it serves that copy for any query."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + "index.html")  # no widgets: the service worker registers at once
+    page.evaluate("""() => navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller
+        || new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r)))""")
+    page.evaluate("""() => Promise.all([1, 2, 3, 4, 5].map((i) =>
+        fetch(`14-recap.html?softmax-02-softmax={"temperature":${i}}`).then((r) => r.text())))""")
+    assert page.evaluate(CACHED_COPIES, "/14-recap.html") == [server + "14-recap.html"]
+    context.set_offline(True)
+    offline = page.evaluate("""() => fetch('14-recap.html?example={"x":[]}')
+        .then((r) => r.text()).then((t) => t.includes('<title>14. '), () => 'failed')""")
+    assert offline is True
+    context.close()
