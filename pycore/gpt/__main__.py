@@ -4,7 +4,8 @@
                                                 pycore/gpt_weights.npz and gpt_weights.json
     python3 -m pycore.gpt train --steps 200 --out /tmp/try
                                                 a shorter run, written elsewhere
-    python3 -m pycore.gpt evaluate              the committed weights on every held-out sentence
+    python3 -m pycore.gpt evaluate              the committed weights on every held-out sentence,
+                                                then on those where only the nouns decide
     python3 -m pycore.gpt run 小猫 没有 过 马路 因为 它 太 累 了 ， 它 =
                                                 the next-token distribution and the heads at the
                                                 last word
@@ -76,8 +77,16 @@ def _print_metrics(e):
 def command_evaluate(args):
     params, cfg, record = run.book_model()
     started = time.perf_counter()
-    e = evaluate.evaluate(params, cfg, corpus.every_sentence("heldout"))
+    heldout = corpus.every_sentence("heldout")
+    e = evaluate.evaluate(params, cfg, heldout)
     _print_metrics(e)
+    # The sentences a model can only answer by reading the nouns (corpus.nouns_decide): in the
+    # others the verb or the adjective alone names the obstacle.
+    decided = [s for s in heldout if corpus.nouns_decide(s)]
+    obstacles = sum(s["answer"] in corpus.INANIMATE for s in decided)
+    print(f"where only the nouns decide ({len(decided)} sentences, {obstacles} of them with an "
+          f"obstacle for answer):")
+    _print_metrics(evaluate.evaluate(params, cfg, decided))
     print(f"({time.perf_counter() - started:.1f} s)")
 
 

@@ -98,6 +98,30 @@ def answer_of(tokens):
     return next(w for w in words if w in kind)
 
 
+def answer_candidates(tokens):
+    """The nouns the grammar allows as the answer when every word but the two nouns is known.
+
+    The adjective says which kind of noun answers. An animal answer could be any of the 8
+    animals (the animal adjectives fit them all); an obstacle answer only the obstacles whose
+    adjectives include this one and, when the template names a verb, whose verb it is: 翻过,
+    跳过, 走过 and 薄 each leave one obstacle, and then the answer needs no noun read.
+    tokens: the words up to (and possibly including) the answer.
+    """
+    words = list(tokens)
+    adjective = next(w for w in words[words.index("因为"):] if w in ANIMATE_ADJECTIVES
+                     or w in INANIMATE_ADJECTIVES)
+    if adjective in ANIMATE_ADJECTIVES:
+        return list(ANIMATE)
+    verb = next((w for w in words if w in VERBS), None)
+    return [o for o, (v, fitting) in INANIMATE.items()
+            if adjective in fitting and verb in (None, v)]
+
+
+def nouns_decide(sentence):
+    """Whether only the nouns tell the answer: the other words leave more than one candidate."""
+    return len(answer_candidates(sentence["tokens"])) > 1
+
+
 def make_sentence(animal, obstacle, template, time_word, degree, adjective):
     """One sentence as a dict: tokens (the answer is the last one), answer, and the positions
     of the answer noun and of the question mark "=" (where the model must name it)."""
