@@ -14,12 +14,12 @@ CHAPTERS = ["04-attention.html", "06-positional-encoding.html", "08-decoder.html
 # Every text of every widget figure on screen: its rendered font size (CSS px: the font size
 # in the figure's units times the figure's scale) and its box.
 FIGURE_TEXTS = """() => [...document.querySelectorAll('[data-widget] svg text')]
-  .filter((t) => t.getClientRects().length && t.textContent.trim())
+  .filter((t) => t.checkVisibility() && t.textContent.trim())  // not in a closed fold
   .map((t) => { const m = t.getScreenCTM(), s = Math.hypot(m.a, m.b);
                 return { widget: t.closest('[data-widget]').dataset.widget, text: t.textContent,
                          px: parseFloat(getComputedStyle(t).fontSize) * s }; })"""
 SMALLEST_AT_LEAST = """(min) => [...document.querySelectorAll('[data-widget] svg text')]
-  .filter((t) => t.getClientRects().length)
+  .filter((t) => t.checkVisibility())
   .every((t) => parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a,
                                                                        t.getScreenCTM().b) >= min)"""
 
