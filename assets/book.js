@@ -7,6 +7,7 @@ import { showProgress } from "./progress.js";
 import { enableReading } from "./reading.js";
 import { bootRuntime, connect, retry } from "./runtime.js";
 import { firstView, setState } from "./widgets/common.js";
+import { keepTextReadable } from "./widgets/text-size.js";
 
 const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
 
@@ -112,6 +113,7 @@ function mountExercises(container) {
 // Every widget inside `container`: loading -> live (or error, keeping the static numbers).
 function makeLive(container) {
   mountExercises(container);
+  keepTextReadable(container);
   const roots = [...container.querySelectorAll("[data-widget]")];
   if (!roots.length) return Promise.resolve();
   roots.forEach((root) => setState(root, "loading"));

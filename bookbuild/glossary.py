@@ -8,7 +8,9 @@
 
 The first time a chapter's text uses a term (not in a heading, a link, code or a formula), the
 word becomes a link to the term on the glossary page, with the definition as its hover or
-focus card (assets/popover.js; a tap just follows the link). Where two terms start at the same
+focus card (assets/popover.js; on a touch screen the first tap opens the card, a second
+follows the link). The search index finds a section holding a term under its English name too
+(bookbuild/search.py). Where two terms start at the same
 place the longer wins (多头注意力 before 注意力). A term listed twice, a chapter that is not in
 the book, or a missing field stops the build at its line of glossary.toml.
 """

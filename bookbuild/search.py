@@ -17,6 +17,12 @@ title. Terms:
   the formula dₖ reads after NFKC), camelCase words their humps ("LayerNorm" -> layernorm, layer, norm); pure numbers and one-letter words drop,
   and so do the English stop words below.
 
+A section holding a term of the glossary (book/glossary.toml) under its Chinese name is also
+indexed under the words of its English name, as often as the Chinese name occurs ("位置编码"
+three times: positional and encoding three times each), so an English query finds the Chinese
+text ("position encoding" -> chapter 6). Words the Chinese name already holds ("KV 缓存": kv)
+are not counted twice.
+
 Chinese has no stop list: a frequent bigram ("一个") weighs little in BM25 anyway, and some
 that look like function words are words of the running example ("没有").
 search.js repeats these rules (FORMAT is their version; bump it on any change).
@@ -186,6 +192,34 @@ def bigram_positions(text, delta=False):
     return out
 
 
+CJK_ANY = re.compile(rf"[{CJK}]")
+
+
+def english_names(book):
+    """[(Chinese name, {English word: its count in the English name})] of every glossary term
+    with Chinese characters in its name; words of the Chinese name itself left out."""
+    out = []
+    for term in getattr(book, "glossary", None) or []:
+        if CJK_ANY.search(term["zh"]):
+            words = Counter(terms(term["en"]))
+            for w in terms(term["zh"]):
+                words.pop(w, None)
+            if words:
+                out.append((term["zh"], words))
+    return out
+
+
+def with_english(counts, text, names):
+    """A section's Counter of terms with the English words of the glossary terms its text
+    holds, each as often as the Chinese name occurs."""
+    added = Counter()
+    for zh, words in names:
+        n = text.count(zh)
+        for w, k in words.items():
+            added[w] += n * k
+    return counts + added if added else counts
+
+
 def build_index(book, *, log=lambda *a: None):
     """The search index of a compiled book as files: {name: JSON bytes}. A first search
     fetches meta.json and the one shard file of each of its terms; a hit's snippet the text
@@ -208,11 +242,14 @@ def build_index(book, *, log=lambda *a: None):
       their texts (at most SNIPPET_TEXT characters), for the links and snippets of hits."""
     chapters, anchors, headings, lengths, texts = [], [], [], [], []
     postings, positions, near = {}, {}, {}
+    names = english_names(book)
     for ci, chapter in enumerate(book.chapters):
         chapters.append([chapter.href, chapter.title, len(anchors)])
         chapter_texts = []
         for i, s in enumerate(sections(chapter.html)):
             head, body = section_terms(s["heading"], s["text"])
+            head = with_english(head, unicodedata.normalize("NFKC", s["heading"]), names)
+            body = with_english(body, unicodedata.normalize("NFKC", s["text"]), names)
             doc = len(anchors)
             title = i == 0 and s["level"] == 1  # the chapter's title: link to the page itself
             anchors.append("" if title else s["anchor"])
@@ -278,9 +315,10 @@ def _json(value):
 
 def index_key(book):
     """sha256 over what the index depends on: these rules (this file), the formula-as-text
-    rules, and every chapter's href, title, headings and HTML."""
+    rules, the glossary's names, and every chapter's href, title, headings and HTML."""
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(mathtext.__file__).read_bytes())
+    h.update(json.dumps(english_names(book), ensure_ascii=False).encode())
     for c in book.chapters:
         h.update(json.dumps([c.href, c.title, c.headings], ensure_ascii=False).encode())
         h.update(str(c.html).encode())

@@ -263,6 +263,9 @@ def axis_ticks(values, to, lo, hi, digits=None):
                     tick_label(v, step)} for v in values], {"at": r(to(lo)), "label": ""})
 
 
+X_LABEL_ROW = 18  # SVG units under a line chart's tick labels for its x axis's title
+
+
 def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
                margin=(12, 16, 30, 52), x_ticks=None, y_ticks=None, x_label="", y_label="",
                x_digits=None, y_digits=None, points=False, probes=0, say=None):
@@ -276,6 +279,9 @@ def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
     say(x, y), default "x = …, y = …")}: the chart's crosshair."""
     top, right, bottom, left = margin
     x0, x1 = x_domain or _extent([x for s in series for x in s["x"]])
+    # the x axis's title has a row of its own under the tick labels (at the right end it
+    # would sit on the last one): the figure grows, the plot keeps its place and size
+    full_height = height + X_LABEL_ROW if x_label else height
     y0, y1 = y_domain or _extent([y for s in series for y in s["y"]], 0.0)
     px, py, pw, ph = left, top, width - left - right, height - top - bottom
     sx = lambda v: scale(v, x0, x1, px, px + pw)  # noqa: E731
@@ -303,7 +309,7 @@ def line_chart(series, *, width=560, height=220, x_domain=None, y_domain=None,
                                  "w": r(strip), "say": text})
     xt = axis_ticks(x_ticks, sx, x0, x1, x_digits)
     yt = axis_ticks(y_ticks, sy, y0, y1, y_digits)
-    return {"width": width, "height": height, "plot": {"x": px, "y": py, "w": pw, "h": ph},
+    return {"width": width, "height": full_height, "plot": {"x": px, "y": py, "w": pw, "h": ph},
             "paths": paths, "x_ticks": xt, "y_ticks": yt, "x_label": x_label,
             "probes": chart_probes,
             "y_label": y_label, "x_axis_y": py + ph, "y_axis_x": px}

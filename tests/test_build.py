@@ -232,3 +232,13 @@ def test_command_line_exit_status_and_message(tmp_path):
     assert run.stderr.startswith("error: book/b.md:4: widget softmax: parameter temperature = 0")
     assert "Traceback" not in run.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_the_landing_page_numbers_each_chapter_once(good_site):
+    """A chapter's title carries its number ("0. 全景"): the landing page's contents list adds
+    none of its own (no <ol> with its 1., 2., ... before the titles)."""
+    html = (good_site / "index.html").read_text(encoding="utf-8")
+    landing = html.split('<article class="chapter landing">', 1)[1].split("</article>", 1)[0]
+    assert "<ol" not in landing
+    lists = re.findall(r'<ul class="outline">(.*?)</ul>', landing, re.S)
+    assert 'href="a.html"' in "".join(lists) and 'href="b.html"' in "".join(lists)

@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from bookbuild import mathtext, search
+from bookbuild import glossary, mathtext, search
 from bookbuild.load import load_book
 from bookbuild.pipeline import Tools, compile_chapter, new_env
 
@@ -164,6 +164,20 @@ def test_written_index_comes_from_the_cache_while_the_book_is_unchanged(tmp_path
     assert "多头" in read_index(site / "new" / search.INDEX_DIR)[1]
 
 
+def test_a_section_holding_a_glossary_term_is_indexed_under_its_english_name(tmp_path):
+    book = tiny_book('<h1 id="t">位置编码</h1><p>位置编码和 KV 缓存，再说一次位置编码</p>'
+                     '<h2 id="u">别的</h2><p>没有术语</p>')
+    book.glossary = [{"zh": "位置编码", "en": "positional encoding"},
+                     {"zh": "KV 缓存", "en": "KV cache"}, {"zh": "top-k", "en": "top-k sampling"}]
+    folder = write(book, tmp_path)[1]
+    terms = read_index(folder)[1]
+    assert terms["positional"] == terms["encoding"] == [0, -2 - 1]  # twice, and in the heading
+    assert terms["cache"] == [0, 1] and terms["kv"] == [0, 1]  # kv: the Chinese name's own
+    assert "sampling" not in terms  # an English-named term adds nothing
+    without = tiny_book(book.chapters[0].html)
+    assert search.index_key(without) != search.index_key(book)
+
+
 def test_bigram_positions_are_one_apart_only_within_a_run():
     assert search.bigram_positions("位置编码，位置 x 编码") == {
         "位置": [0, 5], "置编": [1], "编码": [2, 9]}
@@ -174,6 +188,7 @@ def test_bigram_positions_are_one_apart_only_within_a_run():
 @pytest.fixture(scope="module")
 def book():
     book = load_book(ROOT / "book")
+    book.glossary = glossary.load(book)  # as the build does (pipeline.build)
     tools = Tools()
     env = new_env()
     for chapter in book.chapters:
@@ -347,6 +362,10 @@ QUERIES = [
     ("正弦位置编码", "06-positional-encoding.html", "sec:sinusoidal"),
     ("梯度裁剪", "13-training.html", None), ("GQA", "05-multi-head.html", "sec:mqa-gqa"),
     ("softmx", "02-softmax.html", None), ("Chinchila", "13-training.html", None),  # typos
+    # English names of the glossary's terms find the Chinese text
+    ("position encoding", "06-positional-encoding.html", None),
+    ("positional encoding", "06-positional-encoding.html", None),
+    ("causal mask", "08-decoder.html", None), ("beam search", "09-sampling.html", None),
 ]
 
 

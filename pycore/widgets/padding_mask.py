@@ -83,7 +83,8 @@ def batch_grid(tokens):
             cells.append({"x": BATCH_LABEL_W + t * BATCH_W + 1, "y": b * (BATCH_H + 6) + 1,
                           "w": BATCH_W - 2, "h": BATCH_H, "cx": BATCH_LABEL_W + t * BATCH_W
                           + BATCH_W / 2, "ty": b * (BATCH_H + 6) + BATCH_H / 2 + 5,
-                          "label": token, "pad": token == PAD, "b": b, "t": t})
+                          "label": "pad" if token == PAD else token,  # fits its box
+                          "pad": token == PAD, "b": b, "t": t})
     rows = [{"y": b * (BATCH_H + 6) + BATCH_H / 2 + 5, "label": f"句子 {b + 1}"}
             for b in range(len(tokens))]
     return {"width": BATCH_LABEL_W + len(tokens[0]) * BATCH_W,

@@ -1,0 +1,155 @@
+"""A phone (360 x 740, touch): a jump to an anchor lands below the sticky top bar; a tap on a
+term or a citation opens its card first and follows the link only on a second tap; back to
+top is a small round button that covers no control; no figure text is drawn under 11 px;
+train-live's axis title sits clear of its tick labels; the landing page numbers each chapter
+once. Each page is opened once, in one touch context for the module."""
+import pytest
+
+from tests.browser.test_layout import PHONE, open_settled
+
+MIN_TEXT_PX = 11
+CHAPTERS = ["04-attention.html", "06-positional-encoding.html", "08-decoder.html",
+            "13-training.html", "13b-trained-model.html"]
+
+# Every text of every widget figure on screen: its rendered font size (CSS px: the font size
+# in the figure's units times the figure's scale) and its box.
+FIGURE_TEXTS = """() => [...document.querySelectorAll('[data-widget] svg text')]
+  .filter((t) => t.checkVisibility() && t.textContent.trim())  // not in a closed fold
+  .map((t) => { const m = t.getScreenCTM(), s = Math.hypot(m.a, m.b);
+                return { widget: t.closest('[data-widget]').dataset.widget, text: t.textContent,
+                         px: parseFloat(getComputedStyle(t).fontSize) * s }; })"""
+SMALLEST_AT_LEAST = """(min) => [...document.querySelectorAll('[data-widget] svg text')]
+  .filter((t) => t.checkVisibility())
+  .every((t) => parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a,
+                                                                       t.getScreenCTM().b) >= min)"""
+
+
+@pytest.fixture(scope="module")
+def phone(browser, server):
+    """open(href) -> that page in a phone's touch context, opened once for the module."""
+    context = browser.new_context(**PHONE)
+    opened = {}
+
+    def open_page(href):
+        if href not in opened:
+            opened[href] = open_settled(context, server + href)
+        return opened[href]
+
+    yield open_page
+    context.close()
+
+
+def box(page, selector):
+    return page.locator(selector).first.bounding_box()
+
+
+def test_a_jump_to_an_anchor_lands_below_the_top_bar(phone):
+    page = phone("04-attention.html")
+    anchors = page.evaluate("[...document.querySelectorAll('.chapter h2[id], .chapter h3[id]')]"
+                            ".map((h) => h.id)")
+    assert len(anchors) > 2
+    for anchor in (anchors[1], anchors[-1]):
+        page.evaluate("(id) => { location.hash = '#' + encodeURIComponent(id); }", anchor)
+        bar = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().bottom")
+        top = page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top",
+                            anchor)
+        assert top >= bar, f"#{anchor}: its top at {top} px is under the bar (ends at {bar} px)"
+    # the chapter's own contents (folded on a phone): a tap on a section
+    page.locator(".page-toc.fold summary").tap()
+    link = page.locator(".page-toc.fold a").nth(2)
+    target = link.get_attribute("href")[1:]
+    link.tap()
+    page.wait_for_function("(id) => decodeURIComponent(location.hash.slice(1)) === id", arg=target)
+    top = page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top", target)
+    assert top >= box(page, ".topbar")["y"] + box(page, ".topbar")["height"]
+
+
+def test_back_to_top_is_small_and_covers_no_control(phone):
+    page = phone("04-attention.html")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    button = page.locator(".to-top")
+    page.wait_for_function("getComputedStyle(document.querySelector('.to-top')).visibility"
+                           " === 'visible'")
+    b = button.bounding_box()
+    assert 44 <= b["width"] <= 48 and 44 <= b["height"] <= 48, b
+    # nothing a reader touches lies under it, wherever the page is scrolled
+    covered = page.evaluate("""() => {
+      const hits = [];
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        window.scrollTo(0, y);
+        const t = document.querySelector('.to-top').getBoundingClientRect();
+        if (getComputedStyle(document.querySelector('.to-top')).visibility !== 'visible') continue;
+        for (const el of document.querySelectorAll('main :is(a, button, input, select, textarea, [tabindex])')) {
+          const r = el.getBoundingClientRect();
+          if (r.width && r.left < t.right && r.right > t.left && r.top < t.bottom && r.bottom > t.top)
+            hits.push(el.outerHTML.slice(0, 80));
+        }
+      }
+      return hits; }""")
+    assert not covered, covered[:5]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_no_figure_text_is_drawn_under_11_px(phone, chapter):
+    page = phone(chapter)
+    try:  # font sizes ease in (160 ms): wait for them, then report what is still small
+        page.wait_for_function(SMALLEST_AT_LEAST, arg=MIN_TEXT_PX - 0.05, timeout=5_000)
+    except Exception:
+        pass
+    texts = page.evaluate(FIGURE_TEXTS)
+    assert len(texts) > 20
+    small = [t for t in texts if t["px"] < MIN_TEXT_PX - 0.05]
+    assert not small, f"{chapter}: {len(small)} texts under {MIN_TEXT_PX} px: {small[:6]}"
+
+
+def test_train_live_axis_title_clears_its_tick_labels(phone):
+    page = phone("13b-trained-model.html")
+    overlaps = page.evaluate("""() => [...document.querySelectorAll(
+        '[data-widget="train-live"] svg.line-chart')].flatMap((svg) => {
+      const title = svg.querySelector('.axis-label[text-anchor=end]').getBoundingClientRect();
+      return [...svg.querySelectorAll('.tick-label')].filter((t) => {
+        const r = t.getBoundingClientRect();
+        return r.width && r.left < title.right && r.right > title.left
+          && r.top < title.bottom && r.bottom > title.top;
+      }).map((t) => t.textContent); })""")
+    assert not overlaps, f"the x axis's title overlaps the tick labels {overlaps}"
+
+
+def test_the_landing_page_shows_one_number_per_chapter(phone):
+    page = phone("index.html")
+    first = page.locator(".landing .outline li").first
+    assert first.inner_text().startswith("0.")
+    assert first.evaluate("(li) => getComputedStyle(li).listStyleType") == "none"
+
+
+def test_a_tap_opens_the_card_and_a_second_tap_follows_the_link(phone):
+    page = phone("04-attention.html")  # its last test: the page moves to the glossary
+    card = page.locator("#tbook-popover")
+    term = page.locator(".chapter a.term").first
+    term.scroll_into_view_if_needed()
+    term.tap()
+    card.wait_for(state="visible")
+    assert "04-attention.html" in page.url and "glossary" not in page.url, page.url
+    assert term.get_attribute("data-def").split("：", 1)[1][:10] in card.inner_text()
+    # a tap elsewhere closes it, and so does Esc
+    page.locator(".chapter h1").tap()
+    card.wait_for(state="hidden")
+    term.tap()
+    card.wait_for(state="visible")
+    page.keyboard.press("Escape")
+    card.wait_for(state="hidden")
+    # a citation: its reference, then its own link in the card jumps to it
+    cite = page.locator(".chapter a.cite-ref").first
+    cite.scroll_into_view_if_needed()
+    cite.tap()
+    card.wait_for(state="visible")
+    assert "#ref-" not in page.url
+    card.locator(".popover-go").tap()
+    page.wait_for_function("location.hash.startsWith('#ref-')")
+    card.wait_for(state="hidden")
+    # the term again: first tap the card, second tap the glossary
+    term.scroll_into_view_if_needed()
+    term.tap()
+    card.wait_for(state="visible")
+    term.tap()
+    page.wait_for_url("**/glossary.html#term-*")
