@@ -206,8 +206,8 @@ function holdPageLock(request) {
   navigator.locks.request(lock, () => {
     request({ op: "page", lock }).catch(() => {});  // named once held: the worker waits for it
     return new Promise(() => {});  // held until the page goes
-  });
-}
+  }).catch(() => {});  // denied where the origin is opaque (an embed in a sandboxed frame): its
+}                      // runs then go only when the worker's bound on runs pushes them out
 
 // A view's round trip on the page's clock (ms since its time origin; the worker's own clock
 // starts elsewhere): sent (the request posted), received by the worker, Python's start and end,
