@@ -1,15 +1,22 @@
 """A phone (360 x 740, touch): a jump to an anchor lands below the sticky top bar; a tap on a
 term or a citation opens its card first and follows the link only on a second tap; back to
 top is a small round button that covers no control; no figure text is drawn under 11 px;
-train-live's axis title sits clear of its tick labels; the landing page numbers each chapter
-once. Each page is opened once, in one touch context for the module."""
+train-live's axis title sits clear of its tick labels; no two texts of a widget's figure
+overlap, on a phone and on a desktop's width; the landing page numbers each chapter once. Each
+page is opened once, in one touch context for the module."""
+from pathlib import Path
+
 import pytest
 
+from tests.browser.conftest import ROOT
 from tests.browser.test_layout import PHONE, open_settled
 
 MIN_TEXT_PX = 11
-CHAPTERS = ["04-attention.html", "06-positional-encoding.html", "08-decoder.html",
-            "13-training.html", "13b-trained-model.html"]
+# every chapter with a widget
+CHAPTERS = [p.with_suffix(".html").name for p in sorted(Path(ROOT, "book").glob("*.md"))
+            if "```widget" in p.read_text(encoding="utf-8")]
+DESKTOP = {"width": 1280, "height": 900}
+OVERLAP_PX = 1  # two boxes may share this much (antialiasing, rounding) and still not touch
 
 # Every text of every widget figure on screen: its rendered font size (CSS px: the font size
 # in the figure's units times the figure's scale) and its box.
@@ -22,6 +29,45 @@ SMALLEST_AT_LEAST = """(min) => [...document.querySelectorAll('[data-widget] svg
   .filter((t) => t.checkVisibility())
   .every((t) => parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a,
                                                                        t.getScreenCTM().b) >= min)"""
+
+
+# Every pair of visible texts of a widget's figures whose boxes overlap by more than `tolerance`
+# px both ways. A text's box is its advance width by its em height (the rendered font size),
+# centred on its line box: a line box also holds the font's ascender and descender room,
+# which is not ink (Noto Sans CJK's is 1.45 em tall), so two rows of labels 1.2 em apart
+# touch as line boxes but not on screen. A figure that clips (overflow: hidden, a heatmap
+# framing its used slots) hides what lies outside it: only the part of a box inside counts.
+# No figure draws a text over another on purpose (a halo, an outline copy): every pair counts.
+TEXT_OVERLAPS = """(tolerance) => {
+  const boxOf = (t) => {
+    const r = t.getBoundingClientRect(), m = t.getScreenCTM();
+    const em = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    const mid = (r.top + r.bottom) / 2;
+    const b = { left: r.left, right: r.right, top: mid - em / 2, bottom: mid + em / 2 };
+    for (let svg = t.ownerSVGElement; svg; svg = svg.ownerSVGElement) {
+      if (getComputedStyle(svg).overflow === 'visible') continue;
+      const f = svg.getBoundingClientRect();
+      Object.assign(b, { left: Math.max(b.left, f.left), right: Math.min(b.right, f.right),
+                         top: Math.max(b.top, f.top), bottom: Math.min(b.bottom, f.bottom) });
+    }
+    return b.right - b.left > 0 && b.bottom - b.top > 0 ? b : null;
+  };
+  const found = [];
+  for (const widget of document.querySelectorAll('[data-widget]')) {
+    const texts = [...widget.querySelectorAll('svg text')].filter((t) => t.textContent.trim()
+      && t.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+      .map((t) => ({ t, b: boxOf(t) })).filter((x) => x.b);
+    texts.forEach(({ t, b }, i) => texts.slice(i + 1).forEach(({ t: u, b: c }) => {
+      const w = Math.min(b.right, c.right) - Math.max(b.left, c.left);
+      const h = Math.min(b.bottom, c.bottom) - Math.max(b.top, c.top);
+      if (w > tolerance && h > tolerance)
+        found.push(`${widget.dataset.widget}: "${t.textContent}" (${t.getAttribute('class')}) and `
+                   + `"${u.textContent}" (${u.getAttribute('class')}) share ${w.toFixed(1)} x ${h.toFixed(1)} px`);
+    }));
+  }
+  return found; }"""
+# after a resize: the figures' texts refitted (a ResizeObserver, then at most a frame)
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 @pytest.fixture(scope="module")
@@ -97,9 +143,54 @@ def test_no_figure_text_is_drawn_under_11_px(phone, chapter):
     except Exception:
         pass
     texts = page.evaluate(FIGURE_TEXTS)
-    assert len(texts) > 20
+    assert texts, f"{chapter}: no figure text found"
     small = [t for t in texts if t["px"] < MIN_TEXT_PX - 0.05]
     assert not small, f"{chapter}: {len(small)} texts under {MIN_TEXT_PX} px: {small[:6]}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_no_two_figure_texts_overlap(phone, chapter):
+    """On a phone, and the same page at a desktop's width (the touch context resized: the
+    pointer stays coarse, which changes no figure)."""
+    page = phone(chapter)
+    page.evaluate(FRAMES)
+    on_phone = page.evaluate(TEXT_OVERLAPS, OVERLAP_PX)
+    page.set_viewport_size(DESKTOP)
+    try:
+        page.evaluate(FRAMES)
+        on_desktop = page.evaluate(TEXT_OVERLAPS, OVERLAP_PX)
+    finally:
+        page.set_viewport_size(PHONE["viewport"])
+        page.evaluate(FRAMES)
+    assert not on_phone, f"{chapter} at 360 px: {len(on_phone)} overlaps: {on_phone[:8]}"
+    assert not on_desktop, f"{chapter} at 1280 px: {len(on_desktop)} overlaps: {on_desktop[:8]}"
+
+
+# The weights of every curves figure in a widget: each shown or left out (data-thinned).
+WEIGHTS = """(root) => [...root.querySelectorAll('svg.curves')].map((svg) =>
+  [...svg.querySelectorAll('.weight')].filter((t) => t.checkVisibility())
+    .map((t) => ({ value: parseFloat(t.textContent), shown: !t.hasAttribute('data-thinned') })))"""
+
+
+def test_a_new_view_thins_its_labels_again_keeping_the_largest_weight(phone):
+    page = phone("13b-trained-model.html")
+    root = page.locator('[data-widget="learned-vs-handmade"]')
+    heads = root.locator('[data-control="head"] [role=radio]')
+    assert heads.count() > 2
+    for k in range(3):
+        before = root.evaluate(WEIGHTS)
+        heads.nth(k).tap()
+        page.evaluate(FRAMES)
+        figures = root.evaluate(WEIGHTS)
+        assert k == 0 or figures != before, "another head, the same weights"
+        # the learned head's twelve weights do not all fit a phone's width
+        assert any(not w["shown"] for weights in figures for w in weights), figures
+        for weights in figures:
+            largest = max(w["value"] for w in weights)
+            assert all(w["shown"] for w in weights if w["value"] == largest), weights
+        overlaps = [o for o in page.evaluate(TEXT_OVERLAPS, OVERLAP_PX)
+                    if o.startswith("learned-vs-handmade")]
+        assert not overlaps, overlaps
 
 
 def test_train_live_axis_title_clears_its_tick_labels(phone):
