@@ -9,6 +9,7 @@ those texts (docs/widgets.md).
 import numpy as np
 
 SHADE_STEPS = 9  # a heatmap table cell's shade class: s0 (value 0) .. s9 (1), in ninths (book.css)
+SHADES = [f"s{k}" for k in range(SHADE_STEPS + 1)]
 
 
 def number(value, digits):
@@ -24,7 +25,12 @@ def sci(value):
 def shade(value):
     """The shade class of a heatmap cell showing value (0..1): s0 .. s9, the nearest ninth,
     a tie to even like number(): shade(0.5) -> "s4"."""
-    return f"s{min(SHADE_STEPS, max(0, round(float(value) * SHADE_STEPS)))}"
+    return SHADES[int(_steps(value))]
+
+
+def _steps(values):
+    """shade's class numbers, elementwise (np.round: a tie to even)."""
+    return np.clip(np.round(np.asarray(values, dtype=float) * SHADE_STEPS), 0, SHADE_STEPS).astype(int)
 
 
 def _is_number(v):
@@ -32,12 +38,13 @@ def _is_number(v):
 
 
 def _at(view, path):
-    """The value at a dot path of a view (a list or array by index, a dict by key -- a lean
-    view sends a list's changed items as a dict keyed by their index), or None."""
+    """The value at a dot path of a view as the page reads its JSON (a list or array by index,
+    a dict by key -- a lean view sends a list's changed items as a dict keyed by their index,
+    and an int key travels as a string), or None."""
     v = view
     for key in path.split("."):
         if isinstance(v, dict):
-            v = v.get(key)
+            v = v[key] if key in v else v.get(int(key)) if key.isdigit() else None
         elif isinstance(v, (list, tuple, np.ndarray)) and key.isdigit() and int(key) < len(v):
             v = v[int(key)]
         else:
@@ -59,11 +66,15 @@ def page_texts(view, wanted):
             value = value.tolist()
         if _is_number(value):
             out[want] = sci(value) if how == "e" else number(value, int(how))
-        elif isinstance(value, list) and value and all(isinstance(row, (list, np.ndarray))
-                                                      for row in value):
-            rows = [list(row) for row in value]
-            digits = int(how)
-            out[want] = {"text": [[number(v, digits) for v in row] for row in rows],
-                         "title": [[number(v, 4) for v in row] for row in rows],
-                         "shade": [[shade(v) for v in row] for row in rows]}
+        elif isinstance(value, list) and all(isinstance(row, (list, np.ndarray)) for row in value):
+            out[want] = _matrix([list(row) for row in value], int(how))
     return out
+
+
+def _matrix(rows, digits):
+    """A matrix's cell texts, titles and shades (page_texts): number() and shade() per cell,
+    spelt for speed (a view may hold hundreds of cells, and a move is timed in milliseconds)."""
+    text, title = f"{{:.{digits}f}}".format, "{:.4f}".format  # number(v, digits), number(v, 4)
+    return {"text": [[text(v) for v in row] for row in rows],
+            "title": [[title(v) for v in row] for row in rows],
+            "shade": [[SHADES[k] for k in _steps(row).tolist()] for row in rows]}

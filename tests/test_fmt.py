@@ -41,14 +41,15 @@ def test_the_build_and_the_figures_format_with_it():
 def test_page_texts_are_those_the_page_names_and_the_view_holds():
     view = {"p": 0.125, "n": 3, "word": "猫", "flag": True, "tiny": 1e-15,
             "bars": [{"v": 0.5}], "lean": {"1": {"v": 0.25}},
-            "m": np.array([[0.125, 0.5]])}
-    wanted = ["p:2", "n:0", "tiny:e", "bars.0.v:1", "lean.1.v:1", "m:1", "word:2", "flag:0",
+            "m": np.array([[0.125, 0.5]]), "none": []}
+    wanted = ["p:2", "n:0", "tiny:e", "bars.0.v:1", "lean.1.v:1", "m:1", "none:2", "word:2", "flag:0",
               "gone:2", "bars.5.v:1"]
     assert fmt.page_texts(view, wanted) == {
         "p:2": "0.12", "n:0": "3", "tiny:e": "1.00e-15", "bars.0.v:1": "0.5",
         "lean.1.v:1": "0.2",  # 0.25, a tie: to even
         "m:1": {"text": [["0.1", "0.5"]], "title": [["0.1250", "0.5000"]],
-                "shade": [["s1", "s4"]]}}
+                "shade": [["s1", "s4"]]},
+        "none:2": {"text": [], "title": [], "shade": []}}  # a table of no rows (code-lab)
 
 
 def test_call_json_sends_the_texts_asked_for_with_the_view():
