@@ -14,17 +14,24 @@
 // view brings them under TEXTS, {"path:digits": text, matrix: {text, title, shade}}.
 export const TEXTS = "$text";
 
-// The texts a root's elements show of a view (see above), for pycore.widgets.call_json.
+// The texts a root's elements show of a view (see above), for pycore.widgets.call_json: its
+// bound elements' (found once, as the bindings are) and its tables' (looked up at every
+// update, as bindAll does).
 export function textsWanted(root) {
+  const wanted = new Set(boundWants(root));
+  for (const table of root.querySelectorAll("table[data-matrix]")) wanted.add(matrixBinding(table).want);
+  return [...wanted];
+}
+
+const boundWants = cached((root) => {
   const wanted = new Set();
   const walk = (node) => {
     for (const b of node.bound) if (b.want) wanted.add(b.want);
     node.next.forEach(walk);
   };
   walk(treeOf(root));
-  for (const table of root.querySelectorAll("table[data-matrix]")) wanted.add(matrixBinding(table).want);
-  return [...wanted];
-}
+  return wanted;
+});
 
 // A number without its text: the request that brought the view did not name it (textsWanted).
 function untold(want) {
