@@ -12,7 +12,7 @@
 //
 // Messages, page -> worker: {id, op: "hello"} | {id, op: "boot"} | {id, op: "files", names} |
 //   {id, op: "page", lock} (see below) |
-//   {id, op: "compute", name, params} | {id, op: "exercise", request} (reply: JSON text), and
+//   {id, op: "compute", name, params, texts} | {id, op: "exercise", request} (reply: JSON text), and
 //   for tests and benchmarks {id, op: "requests"} |
 //   {id, op: "memory"} | {id, op: "timeline", origin} | {id, op: "runs"}.
 // Worker -> page: {id, ok: true, view?, python?, received, posted, origin, ...} |
@@ -194,7 +194,8 @@ async function answer(data, page) {
     if (page.closed) throw new Error("the page went away");  // its state would outlive it
     try {
       const start = performance.now();
-      const view = callJson(data.name, JSON.stringify(data.params), page.number);
+      const view = callJson(data.name, JSON.stringify(data.params), page.number,
+                            JSON.stringify(data.texts ?? []));
       return { view, python: [start, performance.now()] };
     } catch (err) {
       if (exitStatus(err) !== null) retire();

@@ -1,7 +1,8 @@
 // The page's side of the Python runtime. Pyodide + NumPy + pycore run in a worker
 // (runtime-worker.js), off the page's main thread; every widget computes through
-// runtime.compute(name, params), which resolves to pycore.widgets.call_json's view -- the same
-// view functions the build ran in CPython.
+// runtime.compute(name, params, texts), which resolves to pycore.widgets.call_json's view -- the
+// same view functions the build ran in CPython -- with the texts of its numbers that `texts`
+// names (bind.js textsWanted), written by the formatter that wrote the build's page.
 //
 // Two kinds of runtime:
 // - the widgets' runtime (connect, bootRuntime): a SharedWorker serves every page of the book
@@ -135,8 +136,8 @@ function open({ shared, attempt = 0 }) {
   };
 
   const runtime = {
-    async compute(name, params) {
-      const reply = await request({ op: "compute", name, params });
+    async compute(name, params, texts = []) {
+      const reply = await request({ op: "compute", name, params, texts });
       const view = JSON.parse(reply.view);
       runtime.onTiming?.(timing(name, reply));
       return view;

@@ -12,6 +12,9 @@ widget up in the view it rendered with, the way bind.js does, and stops at the t
 The paths are those bind.js reads: data-bind, data-sci, every name=path of data-attr, and
 table[data-matrix]. The view is the whole one the build computes (a widget's JS may later ask
 for less, `shown`), so a path a template writes is in it.
+
+A data-bind that shows a number says with how many decimals (data-digits): the live page asks
+pycore for that number's text (bind.js textsWanted), and without it gets none.
 """
 import difflib
 import re
@@ -117,14 +120,37 @@ def _message(name, kind, path, problem):
     return text + "; bind a part the view returns, or add it to the view"
 
 
+# An opening tag with a data-bind (Jinja escapes every ">" in an attribute's value).
+BOUND_TAG = re.compile(r"""<\w+\s[^>]*?\sdata-bind=(["'])(.*?)\1[^>]*>""", re.S)
+
+
+def undigited(html, view):
+    """The first data-bind path whose value in view is a number and whose element has no
+    data-digits, or None."""
+    for m in BOUND_TAG.finditer(str(html)):
+        path = unescape(m.group(2))
+        value = view
+        for key in path.split("."):
+            value = _step(value, key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and " data-digits=" not in m.group(0):
+            return path
+    return None
+
+
 def check(name, html, view, template):
     """Raise BuildError at the line of `template` (the widget's template file) for the first
-    bound path of the widget's rendered HTML that its view does not hold; return the number of
-    paths checked."""
+    bound path of the widget's rendered HTML that its view does not hold, or a bound number
+    without data-digits; return the number of paths checked."""
     found = bindings(html)
     for kind, path in found:
         problem = unresolved(view, path)
         if problem:
             raise BuildError(_message(name, kind, path, problem), template,
                              template_line(template, path))
+    path = undigited(html, view)
+    if path:
+        raise BuildError(f"data-bind path {clip(path)!r} shows a number of the view of {name} "
+                         "but does not say with how many decimals: add data-digits "
+                         '(data-digits="0" for a count)', template, template_line(template, path))
     return len(found)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from pycore import fmt
+
 from . import bindcheck, glossary, output, printbook, xref
 from .vendor import runtime_cache
 
@@ -33,8 +35,8 @@ def csp(import_map):
 
 
 def num(value, digits=4):
-    """The one number format of the book; assets/widgets/common.js fmt() matches it."""
-    return f"{value:.{digits}f}"
+    """The one number format of the book (pycore/fmt.py: the live page's texts too)."""
+    return fmt.number(value, digits)
 
 
 def asset(context, path):
@@ -63,6 +65,8 @@ def make_env():
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       bytecode_cache=FileSystemBytecodeCache(str(cache)))
     env.filters["num"] = num
+    env.filters["sci"] = fmt.sci
+    env.filters["shade"] = fmt.shade
     env.filters["log10"] = math.log10
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     env.globals["sri"] = pass_context(sri)

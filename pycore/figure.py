@@ -13,13 +13,15 @@ Conventions:
   --div-k) for signed values. The stylesheet tunes both for the light and the dark theme.
 - Every figure that uses a colour map carries its legend (`legend`), which says whether the map
   is scaled per row or over the whole figure.
-- Text the page shows (value labels, readouts) is formatted here too, with `fmt`, the same
-  format as the build's `num` filter and common.js fmt().
+- Text the page shows (value labels, readouts) is formatted here too, with `fmt`: pycore/fmt.py,
+  the format of the build's `num` filter and of every number the live page shows.
 """
 import functools
 import math
 
 import numpy as np
+
+from .fmt import number
 
 SEQ = 9          # classes of the sequential map: data-seq 0 (smallest) .. 8 (largest)
 TICKS = 7        # tick slots of every axis: a live view redraws the same elements, so an
@@ -28,8 +30,8 @@ DIV = 9          # classes of the diverging map: data-div 0 (most negative) .. 8
 
 
 def fmt(value, digits=3):
-    """The book's one number format (render.num, common.js fmt)."""
-    return f"{value:.{digits}f}"
+    """The book's one number format (pycore/fmt.py)."""
+    return number(value, digits)
 
 
 def r(value, places=2):

@@ -51,6 +51,16 @@ def test_a_data_bind_typo_stops_at_the_template_line(tmp_path, monkeypatch):
         "returns, or add it to the view")
 
 
+def test_a_bound_number_without_its_digits_stops_at_the_template_line(tmp_path, monkeypatch):
+    # the live page asks pycore for a bound number's text at its data-digits (bind.js)
+    old = '<span class="num" data-bind="entropy" data-digits="3">'
+    err, line = render_with(tmp_path, monkeypatch, old, '<span class="num" data-bind="entropy">')
+    assert str(err).endswith(
+        f"templates/widgets/softmax.html:{line}: data-bind path 'entropy' shows a number of the "
+        "view of softmax but does not say with how many decimals: add data-digits "
+        '(data-digits="0" for a count)')
+
+
 def test_a_macro_call_with_a_wrong_path_stops_at_the_call(tmp_path, monkeypatch):
     err, line = render_with(tmp_path, monkeypatch, 'mk.bar_chart("bars"', 'mk.bar_chart("bar"')
     assert f"softmax.html:{line}: data-attr path 'bar." in str(err)

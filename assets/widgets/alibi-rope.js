@@ -5,6 +5,8 @@
 import { liveWidget, sendingShown } from "./common.js";
 
 export function mount(root, runtime) {
-  const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
+  const lean = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, live: true }, texts),
+  };
   liveWidget(root, sendingShown(lean, ({ query, causal }) => ({ query, causal })));
 }

@@ -5,6 +5,8 @@
 import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
-  const markOnly = { compute: (name, params) => runtime.compute(name, { ...params, shown: {} }) };
+  const markOnly = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, shown: {} }, texts),
+  };
   liveWidget(root, markOnly);
 }

@@ -8,7 +8,9 @@ import { wireButton } from "./controls.js";
 const SAMPLES = 4;  // sentences per click (pycore/widgets/beam_search.py SAMPLES)
 
 export function mount(root, runtime) {
-  const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
+  const lean = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, live: true }, texts),
+  };
   // what the page shows is its parameters' view (pycore rounds them as the view does)
   const widget = liveWidget(root, sendingShown(lean, (params) => ({ ...params })));
   wireButton(root.querySelector("[data-action=resample]"), widget,

@@ -1,23 +1,41 @@
 // Binding a view (pycore's numbers and geometry) into a widget's DOM: the DOM contract of
-// docs/widgets.md. Nothing here computes: every value comes from the view, at a path.
-//   data-bind="path" [data-digits=d]   the element's text (a number formatted to d digits)
+// docs/widgets.md. Nothing here computes or formats: every value comes from the view, at a
+// path, and every number's text from the view's texts (below).
+//   data-bind="path" [data-digits=d]   the element's text (a number written with d decimals)
 //   data-sci="path"                   the text in e-notation (tiny check numbers)
 //   data-attr="name=path name=path"   attributes: SVG geometry (x, y, width, height, d, ...),
 //                                     colour classes (data-seq, data-div), readouts (data-say);
 //                                     true/false set or remove the attribute
-//   table[data-matrix="path"]         one td per entry, row-major
+//   table[data-matrix="path"][data-digits=d]  one td per entry, row-major
+//
+// A number's text is written in Python, by the formatter that wrote the build's page
+// (pycore/fmt.py), so that it reads the same before and after the runtime boots: a request
+// names the texts the widget shows (textsWanted: "path:digits", "path:e" for data-sci) and the
+// view brings them under TEXTS, {"path:digits": text, matrix: {text, title, shade}}.
+export const TEXTS = "$text";
 
-// The book's one number format; bookbuild/render.py num() and pycore/figure.py fmt() match it.
-export function fmt(value, digits) {
-  return Number(value).toFixed(digits);
+// The texts a root's elements show of a view (see above), for pycore.widgets.call_json: its
+// bound elements' (found once, as the bindings are) and its tables' (looked up at every
+// update, as bindAll does).
+export function textsWanted(root) {
+  const wanted = new Set(boundWants(root));
+  for (const table of root.querySelectorAll("table[data-matrix]")) wanted.add(matrixBinding(table).want);
+  return [...wanted];
 }
 
-// e-notation as Python's "%.2e" prints it (1.17e-15, 0.00e+00): for tiny check numbers whose
-// last digits differ between CPython and Pyodide (data-sci="path"; tests check their size).
-export function sci(x) {
-  const [mantissa, exponent] = Number(x).toExponential(2).split("e");
-  const e = Number(exponent);
-  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+const boundWants = cached((root) => {
+  const wanted = new Set();
+  const walk = (node) => {
+    for (const b of node.bound) if (b.want) wanted.add(b.want);
+    node.next.forEach(walk);
+  };
+  walk(treeOf(root));
+  return wanted;
+});
+
+// A number without its text: the request that brought the view did not name it (textsWanted).
+function untold(want) {
+  throw new Error(`the view brings no text for ${want}: ask with textsWanted(root)`);
 }
 
 export function lookup(view, path) {
@@ -29,8 +47,6 @@ function at(view, keys) {
   for (const key of keys) v = v?.[key];
   return v;
 }
-
-const shadeClass = (v) => `s${Math.min(9, Math.max(0, Math.round(v * 9)))}`;
 
 const UNSEEN = Symbol("unseen");  // nothing written yet: the page shows the build's value
 
@@ -80,8 +96,9 @@ function cached(make) {  // el -> make(el), made once per element
 const bindingsOf = cached((el) => {
   const d = el.dataset;
   const made = [];
-  if (d.bind) made.push({ el, kind: "text", keys: d.bind.split("."), digits: Number(d.digits) });
-  if (d.sci) made.push({ el, kind: "sci", keys: d.sci.split(".") });
+  if (d.bind) made.push({ el, kind: "text", keys: d.bind.split("."),
+                          want: d.digits === undefined ? null : `${d.bind}:${d.digits}` });
+  if (d.sci) made.push({ el, kind: "text", keys: d.sci.split("."), want: `${d.sci}:e` });
   for (const pair of (d.attr ?? "").split(/\s+/).filter(Boolean)) {
     const [name, path] = pair.split("=");
     made.push({ el, kind: "attr", name, keys: path.split(".") });
@@ -113,35 +130,37 @@ const treeOf = cached((root) => {
   return tree;
 });
 
-function write(b, value) {
+// texts: the view's TEXTS. A string is shown as it is; a number by its text.
+function write(b, value, texts) {
   if (value === b.value) return;
   b.value = value;
   if (b.kind === "attr") setAttr(b.el, b, attrText(value));
-  else if (b.kind === "sci") setText(b.el, b, sci(value));
-  else setText(b.el, b, typeof value === "string" ? value : fmt(value, b.digits));
+  else setText(b.el, b, typeof value === "string" ? value : texts?.[b.want] ?? untold(b.want));
 }
 
-function bindTree(node, value) {
-  for (const b of node.bound) write(b, value);
+function bindTree(node, value, texts) {
+  for (const b of node.bound) write(b, value, texts);
   for (const [key, next] of node.next) {
     const v = value?.[key];
-    if (v !== undefined) bindTree(next, v);
+    if (v !== undefined) bindTree(next, v, texts);
   }
 }
 
 const matrixBinding = cached((table) => ({ keys: table.dataset.matrix.split("."),
-                                           digits: Number(table.dataset.digits),
+                                           want: `${table.dataset.matrix}:${table.dataset.digits}`,
                                            shaded: "shaded" in table.dataset }));
 const cellValues = new WeakMap();  // td -> the matrix entry it shows (its row may be rebuilt)
 
 // Write every bound text, attribute and matrix cell of root from a view. The tables are looked
 // up at every update: a widget's JS may make one (vit-patches, a table per patch size).
 export function bindAll(root, view) {
-  bindTree(treeOf(root), view);
+  const texts = view?.[TEXTS];
+  bindTree(treeOf(root), view, texts);
   for (const table of root.querySelectorAll("table[data-matrix]")) {
-    const { keys, digits, shaded } = matrixBinding(table);
+    const { keys, want, shaded } = matrixBinding(table);
     const m = at(view, keys);
     if (!m) continue;
+    const told = texts?.[want] ?? untold(want);
     const rows = table.tBodies[0]?.rows ?? [];
     for (let i = 0; i < rows.length; i++) {
       const tds = rows[i].getElementsByTagName("td");
@@ -149,12 +168,12 @@ export function bindAll(root, view) {
         const td = tds[j], v = m[i][j];
         if (cellValues.get(td) === v) continue;
         cellValues.set(td, v);
-        const text = fmt(v, digits);
+        const text = told.text[i][j];
         if (td.textContent !== text) td.textContent = text;
-        const title = fmt(v, 4);
+        const title = told.title[i][j];
         if (td.title !== title) td.title = title;
         if (shaded) {
-          const shade = shadeClass(v);
+          const shade = told.shade[i][j];
           if (td.className !== shade) td.className = shade;
         }
       }

@@ -49,14 +49,15 @@ export function mount(root, runtime) {
   let code = null;  // the text last run; null = the original source
   const lab = readerSession({ timeLimit: () => widget.view.time_limit });
   const labRuntime = {
-    async compute(name, params) {
+    async compute(name, params, texts) {
       let view;
       if (code === null) {
-        view = await runtime.compute(name, params);
+        view = await runtime.compute(name, params, texts);
       } else {
-        const outcome = await lab.run((reader) => reader.compute(name, { ...params, code }));
+        const outcome = await lab.run((reader) => reader.compute(name, { ...params, code }, texts));
         view = outcome.result ?? await runtime.compute(name, { ...params, code,
-                                                               interrupted: outcome.interrupted });
+                                                               interrupted: outcome.interrupted },
+                                                       texts);
         lab.shown();  // liveWidget draws the view before the next Python starts
       }
       fitTable(view);

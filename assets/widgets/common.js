@@ -1,13 +1,13 @@
 // A widget's life, shared by every widget module: its state display, its state in the page's
 // URL, and liveWidget (state -> view -> DOM). Binding a view is bind.js, the controls are
 // controls.js, pointing at parts is linking.js.
-import { bindAll, fmt, lookup, sci } from "./bind.js";
+import { TEXTS, bindAll, lookup, textsWanted } from "./bind.js";
 import { wireControls } from "./controls.js";
 import { enableLinking } from "./linking.js";
 import { currentExample, onExampleChange } from "./example.js";
 import { isRecord, readSaved } from "./saved-state.js";
 
-export { bindAll, fmt, lookup, sci };
+export { TEXTS, bindAll, lookup, textsWanted };
 
 const STATUS = {
   static: "构建时算好的数字",
@@ -89,7 +89,8 @@ document.addEventListener("visibilitychange", flushUrlState);
 document.addEventListener("copy", flushUrlState);
 
 // A widget's life: state (parameters) -> view (pycore, computed in the runtime's worker) -> DOM.
-// bindAll writes every bound text and attribute (the view holds the geometry too), the
+// bindAll writes every bound text and attribute (the view holds the geometry too, and the
+// texts of its numbers: every request names them, runtime.compute(name, params, texts)), the
 // controls made by the _controls.html macros are wired and shown by controls.js; `draw(view)`
 // and `sync(state)` are for what is special about one widget (a drag, a canvas).
 // update() asks for a view and returns a promise of it. One request per widget is in flight at
@@ -127,7 +128,7 @@ function withExample(root, asked, edited = currentExample()) {
 export function sendingShown(runtime, shownOf) {
   let shown = {};
   return {
-    compute: (name, params) => runtime.compute(name, { ...params, shown }),
+    compute: (name, params, texts) => runtime.compute(name, { ...params, shown }, texts),
     drew(params, view) { shown = shownOf(params, view); },
   };
 }
@@ -206,7 +207,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
         const ready = early?.key === JSON.stringify(sent) ? early.view : null;
         early = null;
         try {
-          view = await (ready ?? runtime.compute(name, sent));
+          view = await (ready ?? runtime.compute(name, sent, textsWanted(root)));
         } catch (err) {
           if (shownState === null) throw err;  // no view yet: the page reports the widget broken
           refuse(err);
@@ -237,7 +238,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
       const sent = withExample(root, { ...state, ...changes }, example);
       const key = JSON.stringify(sent);
       if (early?.key === key || key === JSON.stringify(withExample(root, state))) return;
-      early = { key, view: runtime.compute(name, sent) };
+      early = { key, view: runtime.compute(name, sent, textsWanted(root)) };
       early.view.catch(() => {});  // a refused value is the click's to report
     },
   };

@@ -12,7 +12,9 @@ export function mount(root, runtime) {
   const svg = root.querySelector("svg.dp-plane");
   const extent = Number(svg.dataset.extent);
   const size = Number(svg.dataset.size);
-  const noGrid = { compute: (name, params) => runtime.compute(name, { ...params, shown: {} }) };
+  const noGrid = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, shown: {} }, texts),
+  };
   const widget = liveWidget(root, noGrid);
 
   for (const tip of root.querySelectorAll("[data-tip]")) {

@@ -7,7 +7,9 @@
 import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
-  const drawn = { compute: (name, params) => runtime.compute(name, { ...params, drawn: true }) };
+  const drawn = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, drawn: true }, texts),
+  };
   liveWidget(root, drawn);
   root.querySelector("[data-control=block]").addEventListener("keydown", (event) => {
     const block = event.target.closest("[data-value]");

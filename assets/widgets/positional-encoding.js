@@ -11,9 +11,9 @@ export function mount(root, runtime) {
   let shown = null;    // its parameters; null until the first live view (then: the whole view)
   let asked = null;    // the parameters of the view being computed
   const partial = {
-    compute(name, params) {
+    compute(name, params, texts) {
       asked = params;
-      return runtime.compute(name, shown ? { ...params, shown } : params);
+      return runtime.compute(name, shown ? { ...params, shown } : params, texts);
     },
   };
   let widget = null;

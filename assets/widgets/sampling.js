@@ -8,7 +8,9 @@ import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   // live views come lighter: the panels' rows with only what changes (pycore/widgets/sampling.py)
-  const lean = { compute: (name, params) => runtime.compute(name, { ...params, live: true }) };
+  const lean = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, live: true }, texts),
+  };
   const widget = liveWidget(root, lean);
   wireButton(root.querySelector("[data-action=sample]"), widget,
              () => ({ seed: widget.state.seed + 1 }));

@@ -6,7 +6,9 @@ import { liveWidget } from "./common.js";
 import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
-  const drawsOnly = { compute: (name, params) => runtime.compute(name, { ...params, shown: {} }) };
+  const drawsOnly = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, shown: {} }, texts),
+  };
   const widget = liveWidget(root, drawsOnly);
   wireButton(root.querySelector("[data-action=resample]"), widget,
              () => ({ seed: widget.state.seed + 1 }));

@@ -43,8 +43,8 @@ export function mount(root, runtime) {
   const max = Number(root.querySelector("[data-max-steps]").dataset.maxSteps);
   let shown = null;
   const parts = {
-    async compute(name, params) {  // the grids are on the page after the first view
-      const view = await runtime.compute(name, shown ? { ...params, shown: true } : params);
+    async compute(name, params, texts) {  // the grids are on the page after the first view
+      const view = await runtime.compute(name, shown ? { ...params, shown: true } : params, texts);
       shown = true;
       return view;
     },

@@ -10,9 +10,13 @@
 // - the weights table in 数值 has one cell per patch: each P's table is built once, from the
 //   view's grid size, and a large one is in the page only while 数值 is open;
 // - the page tells pycore the P it shows (`shown`), and gets the part of the view that
-//   depends on P alone (grid, strip) only when P changes: `current` is the view merged.
-import { bindAll, firstView, fmt, liveWidget } from "./common.js";
+//   depends on P alone (grid, strip) only when P changes: `current` is the view merged;
+// - a P's weights table is built when its view is here: its texts are asked for with it.
+import { TEXTS, bindAll, firstView, liveWidget } from "./common.js";
 import { roving, updateWith, wireButton } from "./controls.js";
+
+// The texts of P's weights table (bind.js textsWanted), at its decimals.
+const weightsTexts = (P, digits) => `weights_p${P}:${digits}`;
 
 function table(view) {
   const make = (tag, attrs = {}, text = "") => {
@@ -67,9 +71,11 @@ export function mount(root, runtime) {
 
   let widget = null;
   let current = null;  // the view on screen, its parts merged
+  const tableDigits = JSON.parse(scroll.dataset.tableDigits);  // P -> its table's decimals
   const partial = {
-    compute: (name, params) =>
-      runtime.compute(name, current ? { ...params, shown: current.P } : params),
+    compute: (name, params, texts) => runtime.compute(
+      name, current ? { ...params, shown: current.P } : params,
+      [...new Set([...texts, weightsTexts(params.P, tableDigits[params.P])])]),
   };
 
   // The cursor: a patch the pointer is over, or the arrow keys moved to.
@@ -83,7 +89,8 @@ export function mount(root, runtime) {
     for (const [k, value] of Object.entries(place)) cursorRect.setAttribute(k, value);
     cursorText("row").textContent = String(r);
     cursorText("col").textContent = String(c);
-    cursorText("weight").textContent = fmt(v[`weights_p${v.P}`][r][c], 4);
+    // a weight's title in the table: 4 decimals
+    cursorText("weight").textContent = v[TEXTS][weightsTexts(v.P, v.table_digits)].title[r][c];
   }
 
   // Bring the selected token into view once the frame is laid out, not inside the input event.

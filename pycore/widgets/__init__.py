@@ -22,6 +22,10 @@ import json
 
 import numpy as np
 
+from .. import fmt
+
+TEXTS = "$text"  # the key of a view's texts for the page (call_json; bind.js TEXTS)
+
 
 def module(name):
     return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
@@ -128,7 +132,7 @@ def numpy_to_json(value):
     raise TypeError(f"a widget's view returned {type(value).__name__}, which JSON cannot hold")
 
 
-def call_json(name, params_json, page=None):
+def call_json(name, params_json, page=None, texts_json="[]"):
     """The browser's single entry point: JSON in, JSON out (cheap to cross the JS boundary).
     The view goes straight to json.dumps: walking it first with plain() took more than half of
     a large view's time (the attention widget's 81 heatmap cells), twice that in Pyodide.
@@ -136,11 +140,18 @@ def call_json(name, params_json, page=None):
     `page`: the worker's number for the page that asks (one worker serves every open page of
     the book). A view that keeps state between calls (train-live's runs) names "page" in its
     INPUTS and gets it, whatever the request says, so each page's state stays its own; it
-    defines page_closed(page) to drop that state (see page_closed below)."""
+    defines page_closed(page) to drop that state (see page_closed below).
+
+    `texts_json`: the texts of the view's numbers the page shows (assets/widgets/bind.js
+    textsWanted: "path:digits", "path:e"). They come with the view, under "$text", written by
+    pycore/fmt.py as the build wrote them: the page formats no number itself."""
     params = json.loads(params_json)
     if "page" in getattr(module(name), "INPUTS", ()):
         params["page"] = page
     view = module(name).view(**validate(name, params))
+    wanted = json.loads(texts_json)
+    if wanted:  # a new dict: a view may hand back one it keeps (a cache)
+        view = {**view, TEXTS: fmt.page_texts(view, wanted)}
     if name not in _seen:
         _seen.add(name)
         # What the first view of a widget imports and caches lives as long as the page: moved

@@ -31,6 +31,7 @@ THUMB = 18
 BAR, BAR_BASE = 24, 46  # strip: bar of the largest weight, and the bars' baseline
 STRIP_H = 70
 STRIP_SLOTS = SIZE // min(SIZES)  # grid rows at the smallest P: 28
+TABLE_DIGITS = {8: 4, 16: 3, 32: 3}  # the weights table's decimals (more at P = 8: smaller weights)
 
 DATA_FILES = ("photo224.rgb",)
 
@@ -147,7 +148,9 @@ def view(P, index, temperature, shown=None):
         "n_scores": vit.n_tokens(SIZE, SIZE, P) ** 2,
         "feature_table": [raw[index], std[index]],  # (2, 4): as measured, standardised
         f"weights_p{P}": row.reshape(h, w),  # (h, w): the row laid out as the grid, sums to 1
-        "table_digits": 4 if P == 8 else 3,  # the weights table's decimals (smaller at P = 8)
+        "table_digits": TABLE_DIGITS[P],
+        # every P's, as the page asks for the texts of a table it has yet to build
+        "table_digits_of": {str(size): TABLE_DIGITS[size] for size in SIZES},
         "table_on_demand": n > 200,  # that many cells are in the page only while 数值 is open
         "row_sum": row.sum(), "max_weight": largest, "self_weight": row[index],
         "top_index": top, "top_row": rows[top], "top_col": cols[top], "top_weight": row[top],
