@@ -11,6 +11,8 @@
 //   stepper   a spinbutton: − and + buttons (data-step) around the value, within
 //             data-min..data-max (data-max may be bound: read at each step); the arrow keys
 //             step it, Home and End go to its ends
+//   play      (data-play, not a data-control) ▶ 播放 / ❚❚ 暂停 beside a stepper: steps the
+//             parameter it names by one at a steady pace to data-max (wirePlay)
 // Keyboard, the same in every widget: a group (radiogroup, stepper) is one Tab stop; the arrow
 // keys move inside it (and choose); Enter and Space press a button.
 // A press on a button (the pointer down, or Space down) asks ahead for the view its click
@@ -175,7 +177,62 @@ export function wireControls(root, widget) {
       });
     }
   }
+  root.querySelectorAll("[data-play]").forEach((el) => wirePlay(el, root, widget));
   return (state) => syncs.forEach((sync) => sync(state));
+}
+
+// The pace of ▶ 播放: one step this often, slow enough to read what changed.
+export const PLAY_MS = 800;
+const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// ▶ 播放 steps the parameter data-play names by one, from the step shown to data-max (bound
+// when the end follows the view; a play at the end starts again from data-min). Each step is
+// asked once the previous view is drawn and PLAY_MS have passed since it was asked, so a slow
+// worker never gathers a queue of steps. The reader's other inputs to the widget pause it, and
+// so does the widget leaving the screen or the page being hidden. Motion follows the reader's
+// setting as for any input (figures.css): with reduced motion, play steps without easing.
+function wirePlay(el, root, widget) {
+  const name = el.dataset.play;
+  const lo = Number(el.dataset.min);
+  const hi = () => Number(el.dataset.max);
+  let run = null;  // the token of the loop now playing, while there is one
+  const show = (playing) => {
+    el.querySelector(".play-icon").textContent = playing ? "❚❚" : "▶";
+    el.querySelector(".play-label").textContent = playing ? "暂停" : "播放";
+    if (playing) el.dataset.playing = ""; else delete el.dataset.playing;
+  };
+  const pause = () => { run = null; show(false); };
+  async function play() {
+    const mine = {};
+    run = mine;
+    show(true);
+    try {
+      let at = widget.state[name] >= hi() ? lo : widget.state[name] + 1;
+      for (;;) {
+        const paced = wait(PLAY_MS);
+        await widget.update({ [name]: at });
+        // at the end; or held short of the step asked (a widget whose view clamps it): its end
+        const now = widget.state[name];
+        if (run !== mine || now >= hi() || now < at) break;
+        await paced;
+        if (run !== mine) break;
+        at = widget.state[name] + 1;
+      }
+    } finally {
+      if (run === mine) pause();
+    }
+  }
+  el.addEventListener("click", () => (run ? pause() : play()));
+  // any other input to the widget is the reader taking over (a step button's press included)
+  const other = (event) => { if (run && !el.contains(event.target)) pause(); };
+  for (const type of ["pointerdown", "input", "change"]) root.addEventListener(type, other, true);
+  root.addEventListener("keydown", (event) => {
+    if (!["Tab", "Shift", "Control", "Alt", "Meta"].includes(event.key)) other(event);
+  }, true);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) pause(); });
+  new IntersectionObserver((entries) => {
+    if (!entries.at(-1).isIntersecting) pause();
+  }).observe(root);
 }
 
 // A slider stepping through a choice parameter's choices; returns its sync(state).
