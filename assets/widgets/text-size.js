@@ -91,7 +91,7 @@ function fit(svg) {
     const size = declared.get(text), scale = scaleOf(text, svg);
     const small = size * scale < MIN_PX && scale > 0;
     px[i] = small ? MIN_PX : size * scale;
-    return small ? `${(MIN_PX / scale).toFixed(2)}px` : "";
+    return small ? `${Math.round(MIN_PX / scale * 100) / 100}px` : "";  // a CSS size, not a number the reader reads
   });
   texts.forEach((text, i) => {
     if (text.style.fontSize !== sizes[i]) text.style.fontSize = sizes[i];

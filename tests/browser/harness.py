@@ -167,9 +167,9 @@ RUNTIME = """
 RECORD = "async () => {" + RUNTIME + """
     window.__asked = [];
     window.__compute = runtime.compute;
-    runtime.compute = function (name, params) {
+    runtime.compute = function (name, params, ...rest) {  // rest: the texts the view must bring
         window.__asked.push({ name, params: structuredClone(params) });
-        return window.__compute.call(this, name, params);
+        return window.__compute.call(this, name, params, ...rest);
     };
 }"""
 STOP = "async () => {" + RUNTIME + "\n    runtime.compute = window.__compute;\n}"
