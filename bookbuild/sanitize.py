@@ -35,8 +35,12 @@ MATHML_ATTRIBUTES = frozenset(
     "columnspan rowspan bevelled numalign denomalign encoding open close separators "
     "href".split())
 SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*):", re.I)
-# What a browser leaves out of an address before it reads it (the URL standard drops tabs and
-# newlines anywhere and controls and spaces at the ends), so "java<tab>script:" is javascript:.
+# What a browser leaves out of an address before it reads it: the URL standard drops tabs and
+# newlines anywhere (URL_DROPPED) and controls and spaces at the ends (URL_ENDS), so
+# "java<tab>script:" and " JaVaScRiPt:" are javascript: links. A test of a scheme drops more
+# (URL_IGNORED: every control and space, anywhere), which only makes it stricter.
+URL_DROPPED = re.compile(r"[\t\n\r]")
+URL_ENDS = "".join(map(chr, range(0x21)))
 URL_IGNORED = re.compile(r"[\x00-\x20\x7f]")
 
 
@@ -56,15 +60,13 @@ def safe_link(href):
     return not href.startswith("//")
 
 
-# What the URL standard drops before it reads a scheme: C0 controls and spaces at either end,
-# tabs and newlines anywhere (so " JaVaScRiPt:" and "java<tab>script:" are javascript: links).
-URL_ENDS = "".join(map(chr, range(0x21)))
-URL_DROPPED = re.compile(r"[\t\n\r]")
 WEB_ADDRESS = re.compile(r"^https?://[^\s/?#\\\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$", re.I)
 
 
 def web_address(url):
-    """url as a browser reads it, if that is an absolute http(s) address; else None."""
+    """url as a browser reads it (what the standard drops, dropped), if that is an absolute
+    http(s) address with no other control or space in it; else None. The cleaned address is
+    the one published, so the link is the one tested."""
     cleaned = URL_DROPPED.sub("", url).strip(URL_ENDS)
     return cleaned if WEB_ADDRESS.match(cleaned) else None
 
