@@ -17,7 +17,7 @@ Definitions (both tools alike, each build a new process started from here):
         bookbuild/, pycore/, templates/, assets/ and book/); installed libraries keep the
         bytecode pip wrote when installing them. Only the Pyodide runtime is there, as the
         first build on a machine sets it up, once, whatever the book: its pinned downloads
-        and the site's versions derived from them (bookbuild/vendor.py: re-packed zips, boot
+        and the site's versions derived from them (bookbuild/runtime/vendor.py: re-packed zips, boot
         modules compiled by Pyodide under Node.js; ~7 s, printed by that first build), linked
         into the new TBOOK_CACHE: downloading and setting up the runtime is not building.
   cold, no bytecode  the same with an empty bytecode cache for everything
@@ -76,7 +76,7 @@ def cold_env(folder, bytecode):
     """Environment of a cold build: empty build and temp caches in `folder` (with only the set-up
     runtime -- downloads and derived files -- linked into its runtime cache); no bytecode at all
     unless `bytecode`."""
-    from bookbuild.vendor import PINS, REPACK_FORMAT, runtime_cache
+    from bookbuild.runtime.vendor import PINS, REPACK_FORMAT, runtime_cache
     runtime = runtime_cache()
     cold_runtime = runtime_cache(folder / "tbook")
     derived = f"stored-{REPACK_FORMAT}"

@@ -18,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from .vendor import runtime_cache
+from .runtime.vendor import runtime_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT = 3

@@ -7,11 +7,13 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import (bib, chapter_cache, epub, exercises, glossary, markdown, notebooks, output,
-               pageids, previews, printbook, render, search, xref)
-from .load import load_book
-from .vendor import NUMPY_WHEEL, runtime_cache, vendor_runtime
-from .widgets import claim_id, expand_widgets
+from . import chapter_cache
+from .renderers import epub, notebooks, output, previews, printbook, search
+from .renderers import pages as render
+from .runtime.vendor import NUMPY_WHEEL, runtime_cache, vendor_runtime
+from .stages import bib, exercises, glossary, markdown, pageids, xref
+from .stages.load import load_book
+from .stages.widgets import claim_id, expand_widgets
 
 # Applied in order to every chapter's tokens (each: rule(chapter, tokens, env)).
 CHAPTER_RULES = [
@@ -137,7 +139,8 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
 
     `cache` (a dict, optional) keeps compiled chapters between builds of one process; the
     caller empties it when pycore/ or templates/ change. `downloads`: "pdf", "epub": also make
-    the book's PDF (bookbuild/printbook.py) and EPUB (bookbuild/epub.py), offered on the
+    the book's PDF (bookbuild/renderers/printbook.py) and EPUB
+    (bookbuild/renderers/epub.py), offered on the
     landing page."""
     start = time.perf_counter()
     book = load_book(book_dir)

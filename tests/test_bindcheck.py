@@ -1,5 +1,6 @@
 """A widget template that binds a path its view does not hold stops the build at its line
-(bookbuild/bindcheck.py). A template is part of the build, not of a book, so these cases render
+(bookbuild/stages/bindcheck.py).
+A template is part of the build, not of a book, so these cases render
 a widget with a copy of templates/ holding one mistake, through render.render_widget as the
 build does."""
 import shutil
@@ -7,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import bindcheck, render
+from bookbuild.stages import bindcheck
+from bookbuild.renderers import pages as render
 from bookbuild.errors import BuildError
-from bookbuild.widgets import registry
+from bookbuild.stages.widgets import registry
 
 TEMPLATES = Path(render.TEMPLATES)
 

@@ -19,8 +19,8 @@ nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
-from bookbuild import notebooks  # noqa: E402
-from bookbuild.output import ON_DEMAND  # noqa: E402
+from bookbuild.renderers import notebooks  # noqa: E402
+from bookbuild.renderers.output import ON_DEMAND  # noqa: E402
 from bookbuild.pipeline import build  # noqa: E402
 from pycore.widgets import compute, module, validate  # noqa: E402
 from tests.notebook_kernel import Kernel, errors, view_outputs  # noqa: E402
@@ -267,7 +267,7 @@ def test_the_install_cell_without_and_with_a_base_url():
     assert notebooks.install_source(wheel, "https://example.org/book/") == \
         f"%pip install https://example.org/book/{wheel}"
     # %pip hands its line to a shell: an address with shell syntax (book.toml refuses one,
-    # bookbuild/load.py) would still be one quoted argument
+    # bookbuild/stages/load.py) would still be one quoted argument
     assert notebooks.install_source(wheel, "https://x.example/$(reboot)/") == \
         f"%pip install 'https://x.example/$(reboot)/{wheel}'"
 
@@ -352,7 +352,8 @@ def test_notebooks_run_in_a_kernel_and_show_pycores_numbers(site, book_widgets, 
         same_numbers(shown, {k: view[k] for k in shown}, f"{wid} moved")
         steps = [c for c in nb.cells if c.metadata.get("tbook", {}).get("role") == "step"]
         assert steps, (f"{wid}: the notebook teaches nothing: add {name!r} to LESSONS in "
-                       "bookbuild/notebook_lessons.py (1-2 steps that recompute its numbers)")
+                       "bookbuild/renderers/notebook_lessons.py "
+                       "(1-2 steps that recompute its numbers)")
         assert all("✓ 与小部件一致" in "".join(o.get("text", "") for o in c.outputs)
                    for c in steps if "same(" in c.source), wid
     print(f"{len(chapters) + len(book_widgets)} notebooks in "

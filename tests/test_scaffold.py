@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bookbuild.errors import BuildError
-from bookbuild.scaffold import block, check_name, new_widget
+from bookbuild.tools.scaffold import block, check_name, new_widget
 
 REPO = Path(__file__).resolve().parent.parent
 MESSAGE = ("write the real assertions for layer-norm: move the widget and compare with "

@@ -1,5 +1,5 @@
-// Runs bookbuild/bytecode_pyodide.py inside the official Pyodide (Python 3.12) under Node.js,
-// for bookbuild/bytecode.py: only Pyodide's own Python writes bytecode Pyodide can read.
+// Runs bookbuild/runtime/bytecode_pyodide.py inside the official Pyodide (Python 3.12) under Node.js,
+// for bookbuild/runtime/bytecode.py: only Pyodide's own Python writes bytecode Pyodide can read.
 //   node bytecode.mjs <verified runtime folder> <work folder> <python file>
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";

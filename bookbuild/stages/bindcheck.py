@@ -21,7 +21,7 @@ import re
 from html import unescape
 from pathlib import Path
 
-from .errors import BuildError, clip
+from ..errors import BuildError, clip
 
 MISSING = object()  # what bind.js sees as undefined: the binding is never written
 SHOWN_PARTS = 12  # parts named in a message

@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from .errors import BuildError
+from ..errors import BuildError
 
 NAME = "book.epub"
 NAV = "nav.xhtml"  # the EPUB's table of contents, beside the chapters' <slug>.xhtml

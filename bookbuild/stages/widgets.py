@@ -17,14 +17,14 @@ import re
 import tomllib
 from pathlib import Path
 
-from .errors import BuildError, clip, short, toml_error
+from ..errors import BuildError, clip, short, toml_error
 from .markdown import PAGE_IDS
-from .output import file_version
+from ..renderers.output import file_version
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')",
             "label": "a label for references to this figure: label = \"fig:name\", cited [@fig:name]"}
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "widgets"
-PYCORE = Path(__file__).resolve().parent.parent / "pycore"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "widgets"
+PYCORE = Path(__file__).resolve().parents[2] / "pycore"
 
 
 def registry():

@@ -15,13 +15,13 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 from . import mathtext
-from .errors import BuildError, clip, short
+from ..errors import BuildError, clip, short
 from .sanitize import check_image, clean_mathml
 
 # A block or inline span of nothing but HTML comments (each "<!-- ... -->" with no "-->" inside).
 COMMENTS = re.compile(r"\s*(?:<!--(?:(?!-->).)*-->\s*)+", re.S)
 UNKNOWN_TEX = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")  # latex2mathml passes these through
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif")
 SITE_FOLDERS = ("assets", "pyodide")  # the site's own folders: book images may not shadow them
 
@@ -61,7 +61,7 @@ def highlight_code(code, lang, _attrs):
 def make_parser():
     """CommonMark + tables + dollar math (with `(eq:label)` after a display formula) +
     footnotes + heading anchors + the book's labels and [@...] references and citations
-    (bookbuild/xref.py). No plugin that lets a chapter set HTML attributes: a label is the
+    (bookbuild/stages/xref.py). No plugin that lets a chapter set HTML attributes: a label is the
     only attribute a chapter gives."""
     from markdown_it import MarkdownIt
     from mdit_py_plugins.anchors import anchors_plugin
@@ -312,7 +312,7 @@ def check_images(chapter, tokens, env):
     files themselves are checked and copied by check_image_files and copy_images. A chapter
     records each image as [href, line, version], href being the image's place in the site
     (images/x.png, or assets/images/x.png), so that a record holds no absolute path."""
-    from .output import file_version
+    from ..renderers.output import file_version
     for t, parent in _walk(tokens):
         if t.type != "image":
             continue
@@ -339,7 +339,7 @@ def image_file(book_root, href):
 def image_is_current(book_root, image):
     """A compiled chapter's image still has the bytes it was compiled with (else the chapter
     is compiled again, for a new ?v= and a fresh check)."""
-    from .output import file_version
+    from ..renderers.output import file_version
     file = image_file(book_root, image[0])
     return file.is_file() and file_version(file) == image[2]
 

@@ -11,12 +11,13 @@ from markupsafe import Markup, escape
 
 from pycore import fmt
 
-from . import bindcheck, glossary, output, printbook, xref
-from .vendor import runtime_cache
+from ..stages import bindcheck, glossary, xref
+from . import output, printbook
+from ..runtime.vendor import runtime_cache
 
-from .errors import BuildError
+from ..errors import BuildError
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 # Content Security Policy of every page: only the site's own scripts, styles and WebAssembly,
 # and the one inline script, the import map, by its hash (csp()).
@@ -140,7 +141,7 @@ def install_rules(md, jinja):
 def render_widget(jinja, w, root=""):
     """A widget block's HTML: its template with the instance (w), its view (v) and its
     parameters' specs (specs: the controls' ranges, templates/widgets/_controls.html)."""
-    from .widgets import registry
+    from ..stages.widgets import registry
     specs = registry().module(w["name"]).PARAMS
     template = jinja.get_template(f"widgets/{w['name']}.html")
     html = template.render(w=w, v=w["view"], root=root, specs=specs)
@@ -152,7 +153,7 @@ def render_widget(jinja, w, root=""):
 def render_chapter(md, chapter, tokens, root=""):
     """chapter.html, rendered as markdown-it's render() does but token by token (an inline
     token's children one by one), so that the page's ids can be traced to their tokens: returns
-    [(token, its list, its index, its source line, its HTML)] (bookbuild/pageids.py)."""
+    [(token, its list, its index, its source line, its HTML)] (bookbuild/stages/pageids.py)."""
     renderer, env = md.renderer, {"root": root}
     pieces = []
 
@@ -265,7 +266,7 @@ BIBLIOGRAPHY_PAGE = "bibliography.html"
 EXERCISES_PAGE = "exercises.html"
 
 # Every page render_pages writes besides the chapters' and their embed pages, with what it is:
-# a chapter's page may not take one of these names (bookbuild/load.py refuses the chapter).
+# a chapter's page may not take one of these names (bookbuild/stages/load.py refuses the chapter).
 BUILD_PAGES = {"index.html": "the book's contents page",
                OFFLINE_PAGE: "the page shown offline for a missing page",
                printbook.PAGE: "the whole book on one page, for printing",
@@ -277,7 +278,7 @@ BUILD_PAGES = {"index.html": "the book's contents page",
 def bibliography_entries(book):
     """Every entry of the bibliography, by first author and year, with the chapters citing it:
     [{key, html, cited_in: [(chapter, number)]}]."""
-    from . import bib
+    from ..stages import bib
     cited = {}
     for i, c in enumerate(book.chapters):
         for key in bib.cited_keys(c):

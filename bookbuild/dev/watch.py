@@ -18,11 +18,11 @@ from pathlib import Path
 
 from watchfiles import watch
 
-from .errors import BuildError
-from .pipeline import build
+from ..errors import BuildError
+from ..pipeline import build
 from .serve import SiteHandler, free_port, make_server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLIENT = (Path(__file__).with_name("devclient.js")).read_bytes()
 INJECT = b'<script type="module" src="/__dev/client.js"></script>\n</head>'
 

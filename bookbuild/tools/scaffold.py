@@ -15,9 +15,9 @@ import re
 from pathlib import Path
 from string import Template
 
-from .errors import BuildError
+from ..errors import BuildError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 SCRATCH_PART = "草稿"
 

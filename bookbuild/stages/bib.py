@@ -1,4 +1,5 @@
-"""The book's bibliography: book/references.bib (BibTeX), cited with [@key] (bookbuild/xref.py).
+"""The book's bibliography: book/references.bib (BibTeX), cited with [@key]
+(bookbuild/stages/xref.py).
 
 BibTeX because it is what arXiv, publishers and Google Scholar hand out for every paper, so an
 author pastes an entry and is done; bibtexparser (v2, well kept) reads it and decodes its
@@ -17,7 +18,7 @@ import re
 from html import escape
 from pathlib import Path
 
-from .errors import BuildError, clip
+from ..errors import BuildError, clip
 from .load import read_text
 from .sanitize import web_address
 from .xref import KEY

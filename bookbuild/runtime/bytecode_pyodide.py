@@ -1,4 +1,4 @@
-"""Runs inside Pyodide 0.27.7 (Python 3.12) under Node.js, started by bookbuild/bytecode.py.
+"""Runs inside Pyodide 0.27.7 (Python 3.12) under Node.js, started by bookbuild/runtime/bytecode.py.
 
 Pyodide ships Python source only, so every page compiles the ~250 modules it imports while it
 boots (the standard library's and NumPy's), every time: more than half of its boot. This

@@ -5,7 +5,7 @@ A widget's notebook is also the template of its "在 Jupyter 中打开" button
 (assets/notebook-ui.js): the page fetches it and rewrites the cells marked in their metadata
 (`tbook.role`: "params", "install", "about") with the reader's current parameters, the
 wheel's address where the book is hosted now and a link to the widget there. Each widget's cells are the view call at its
-parameters, then the NumPy under it (bookbuild/notebook_lessons.py).
+parameters, then the NumPy under it (bookbuild/renderers/notebook_lessons.py).
 
 The wheel is built by setuptools' PEP 517 backend (the project's own build backend) from a copy
 of pycore/ with a pyproject of its own: the distribution "pycore", NumPy its one dependency.
@@ -25,10 +25,10 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from .errors import BuildError
+from ..errors import BuildError
 from .notebook_lessons import LESSONS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WHEEL_DIR = "downloads"
 NOTEBOOK_DIR = "notebooks"
 PACKAGES = ["pycore", "pycore.widgets", "pycore.gpt", "pycore.exercises"]
@@ -174,7 +174,7 @@ def install_source(wheel, base_url):
     """The first code cell: pip installs the wheel from the book's address when it is known,
     else from the file beside the notebook (downloaded by hand: works offline too). %pip hands
     its line to a shell: the address goes in quoted (book.toml's base_url is checked for plain
-    characters too, bookbuild/load.py)."""
+    characters too, bookbuild/stages/load.py)."""
     if base_url:
         return f"%pip install {shlex.quote(base_url + wheel)}"
     name = wheel.rsplit("/", 1)[-1]

@@ -16,7 +16,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from .errors import BuildError
+from ..errors import BuildError
 
 PAGE = "print.html"
 ID_ATTRS = ("id", "for", "aria-labelledby", "aria-describedby", "aria-controls", "headers")
@@ -69,7 +69,7 @@ def print_pdf(site, out_name, *, timeout=300):
     """site/print.html -> site/<out_name> with headless Chromium; returns the PDF's path. The
     page is served over HTTP on 127.0.0.1 for the while (from file:// a browser would refuse
     the stylesheets' integrity checks and the page's policy)."""
-    from .serve import make_server
+    from ..dev.serve import make_server
     chrome = find_chromium()
     out = Path(site) / out_name
     server = make_server(site)

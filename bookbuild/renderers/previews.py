@@ -11,8 +11,8 @@ TEXT = 140  # characters of a section's text in its card
 
 def previews(book, index):
     """{"04-attention.html#anchor": {title, text}} for every section, and every label of
-    bookbuild/xref.py (式 4.2, 图 4.1, 4.3 节)."""
-    from .xref import reference_text
+    bookbuild/stages/xref.py (式 4.2, 图 4.1, 4.3 节)."""
+    from ..stages.xref import reference_text
     out = {}
     for c in book.chapters:
         titles = {anchor: text for _, text, anchor in c.outline}

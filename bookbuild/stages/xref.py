@@ -19,7 +19,7 @@ no label, a citation of an unknown key stop the build at the line that has them.
 import re
 from html import escape
 
-from .errors import BuildError, clip
+from ..errors import BuildError, clip
 
 KINDS = {"eq": "式", "fig": "图", "sec": "节"}
 LABEL = re.compile(r"^(eq|fig|sec):[A-Za-z0-9][A-Za-z0-9_.-]*$")

@@ -10,7 +10,7 @@ The first time a chapter's text uses a term (not in a heading, a link, code or a
 word becomes a link to the term on the glossary page, with the definition as its hover or
 focus card (assets/popover.js; on a touch screen the first tap opens the card, a second
 follows the link). The search index finds a section holding a term under its English name too
-(bookbuild/search.py). Where two terms start at the same
+(bookbuild/renderers/search.py). Where two terms start at the same
 place the longer wins (多头注意力 before 注意力). A term listed twice, a chapter that is not in
 the book, or a missing field stops the build at its line of glossary.toml.
 """
@@ -20,7 +20,7 @@ import tomllib
 from html import escape
 from pathlib import Path
 
-from .errors import BuildError, toml_error
+from ..errors import BuildError, toml_error
 from .load import read_text
 
 FILE = "glossary.toml"

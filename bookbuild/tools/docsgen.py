@@ -6,10 +6,10 @@ written by hand and left untouched.
 """
 from pathlib import Path
 
-from .errors import BuildError
-from .widgets import RESERVED, _describe, known_widgets, registry
+from ..errors import BuildError
+from ..stages.widgets import RESERVED, _describe, known_widgets, registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTRIBUTING = ROOT / "docs" / "contributing.md"
 START, END = "<!-- params:start -->", "<!-- params:end -->"
 

@@ -18,7 +18,7 @@ the reader asks (the solution only after a first attempt), not from the page's H
 """
 import tomllib
 
-from .errors import BuildError, clip, short, toml_error
+from ..errors import BuildError, clip, short, toml_error
 
 KEYS = {"seed": (int, 0, 0, 10**9), "time_limit": (int, 15, 1, 60), "id": (str, None, None, None)}
 

@@ -5,7 +5,7 @@ and one shard per query term, so its cost grows slowly with the book.
 
 Text comes from the rendered chapter HTML: headings h1-h3 (the ones with anchors) open a
 section; a formula, in headings and text alike, contributes the characters a reader sees
-(√dₖ, E[qᵢ²]: bookbuild/mathtext.py), a widget block only its title, an exercise only its
+(√dₖ, E[qᵢ²]: bookbuild/stages/mathtext.py), a widget block only its title, an exercise only its
 title. Terms:
 
 - a Chinese run gives its overlapping character bigrams ("位置编码" -> 位置, 置编, 编码), as
@@ -40,8 +40,9 @@ from collections import Counter
 from html import unescape
 from pathlib import Path
 
-from . import chapter_cache, mathtext
-from .vendor import runtime_cache
+from .. import chapter_cache
+from ..stages import mathtext
+from ..runtime.vendor import runtime_cache
 
 INDEX_DIR = "search"   # site/search/: meta.json and the shards it names
 META = "meta.json"
@@ -72,7 +73,7 @@ def _squash(parts):
 
 
 def math_text(m):
-    """A formula as the characters a reader sees (√dₖ, QKᵀ, bookbuild/mathtext.py)."""
+    """A formula as the characters a reader sees (√dₖ, QKᵀ, bookbuild/stages/mathtext.py)."""
     return " " + mathtext.text(m.group(0)) + " "
 
 

@@ -1,7 +1,8 @@
-"""Can the book move to a newer Pyodide? `python3 -m bookbuild.newer_runtime` asks the registries.
+"""Can the book move to a newer Pyodide?
+`python3 -m bookbuild.tools.newer_runtime` asks the registries.
 
 The book pins Pyodide 0.27.7 (Python 3.12) because it is the newest Pyodide whose NumPy wheel the
-ordinary package clients can fetch (bookbuild/vendor.py: npm for the runtime, pip for a PyPI
+ordinary package clients can fetch (bookbuild/runtime/vendor.py: npm for the runtime, pip for a PyPI
 package that carries the official wheel). Newer lines exist on npm (0.28 and 0.29 on Python
 3.13, 314 on Python 3.14), but a page needs NumPy built for the same Python and WebAssembly
 platform, and PyPI has had none. This asks npm which releases are newer than the pinned one
@@ -15,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bookbuild import vendor
+from bookbuild.runtime import vendor
 
 # Each Pyodide line newer than the pinned one: the Python it runs and the platform tag of the
 # wheels built for it (its pyodide-lock.json, info.python and info.abi_version). A line that is
@@ -96,7 +97,8 @@ def check(log=print) -> list[tuple[str, str]]:
             continue
         if line not in LINES:
             log(f"Pyodide {version}: its Python and wheel platform are not in "
-                f"bookbuild/newer_runtime.py's LINES (see its pyodide-lock.json); not checked")
+                "bookbuild/tools/newer_runtime.py's LINES (see its pyodide-lock.json); "
+                "not checked")
             continue
         python, platform = LINES[line]
         if platform not in asked:

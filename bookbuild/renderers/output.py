@@ -13,11 +13,11 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import chapter_cache
-from .vendor import RECIPE
+from .. import chapter_cache
+from ..runtime.vendor import RECIPE
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PYCORE_ARCHIVE = re.compile(r"^assets/pycore-[0-9a-f]+\.zip$")
 
 
@@ -124,7 +124,7 @@ def build_version(runtime):
                           ).hexdigest()[:12]
 
 
-# The search index's parts (bookbuild/search.py): named with a hash of their content (the
+# The search index's parts (bookbuild/renderers/search.py): named with a hash of their content (the
 # index's version), as the pycore archive is; meta.json, which gives it, is fetched past the
 # HTTP cache.
 SEARCH_PART = re.compile(r"^search/[a-z]+[0-9]+\.[0-9a-f]{10}\.json$")

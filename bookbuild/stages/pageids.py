@@ -11,7 +11,7 @@ image, a footnote and its references -- and that token's line. The page around t
 import re
 from html import unescape
 
-from .errors import BuildError, clip
+from ..errors import BuildError, clip
 from .markdown import PAGE_IDS
 
 ID = re.compile(r'\sid="([^"]*)"')

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import BuildError, short, toml_error
+from ..errors import BuildError, short, toml_error
 
 
 @dataclass
@@ -19,14 +19,14 @@ class Chapter:
     title: str = ""       # filled by the parse stage (first "# " heading)
     html: str = ""        # filled by the render stage
     widgets: list = field(default_factory=list)
-    exercises: list = field(default_factory=list)  # bookbuild/exercises.py
+    exercises: list = field(default_factory=list)  # bookbuild/stages/exercises.py
     headings: list = field(default_factory=list)  # (level, text, anchor)
     outline: list = field(default_factory=list)   # (level, plain text, anchor): 本节目录
     description: str = ""  # its first paragraph, as plain text: the page's meta description
-    labels: dict = field(default_factory=dict)    # bookbuild/xref.py collect_labels
+    labels: dict = field(default_factory=dict)    # bookbuild/stages/xref.py collect_labels
     figures: dict = field(default_factory=dict)
     refs: list = field(default_factory=list)
-    ids: dict = field(default_factory=dict)       # bookbuild/pageids.py collect
+    ids: dict = field(default_factory=dict)       # bookbuild/stages/pageids.py collect
 
     @property
     def href(self):
@@ -41,8 +41,8 @@ class Book:
     description: str = ""  # book.toml's description: the landing page's meta description
     base_url: str = ""     # where the book is published (sitemap, canonical, Open Graph)
     edit_url: str = ""     # "https://…/edit/main/book/{file}": each chapter's edit link
-    bibliography: dict = field(default_factory=dict)  # bookbuild/bib.py, once resolved
-    glossary: list = field(default_factory=list)      # bookbuild/glossary.py
+    bibliography: dict = field(default_factory=dict)  # bookbuild/stages/bib.py, once resolved
+    glossary: list = field(default_factory=list)      # bookbuild/stages/glossary.py
     downloads: dict = field(default_factory=dict)     # {"pdf": file name, "epub": ...} made
 
     @property
@@ -85,12 +85,13 @@ def _check_name(name, shown, line):
         raise BuildError(f"chapter {short(name)}: a chapter's file name becomes its page's address, "
                          f"so it may hold only letters, digits, '-', '_' and '.', not "
                          f"{' '.join(repr(c) for c in odd)}; rename the file", shown, line)
-    from .render import BUILD_PAGES  # imported here: render imports modules that import this one
+    # imported here: renderers.pages imports modules that import this one
+    from ..renderers.pages import BUILD_PAGES
     page = Path(name).stem + ".html"
     if page in BUILD_PAGES:
         raise BuildError(f"a chapter cannot be called {name}: {page} is {BUILD_PAGES[page]}; "
                          "choose another name", shown, line)
-    from .epub import NAV
+    from ..renderers.epub import NAV
     if Path(name).stem + ".xhtml" == NAV:
         raise BuildError(f"a chapter cannot be called {name}: {NAV} is the table of contents "
                          "of the book's EPUB; choose another name", shown, line)

@@ -69,11 +69,12 @@ def save_raw(path, size=224):
 
 
 if __name__ == "__main__":
-    # python3 -m bookbuild.photo: regenerate the two committed copies of the photo, the PNG the
+    # python3 -m bookbuild.tools.photo: regenerate the two committed copies of the photo, the
+    # PNG the
     # page shows and the raw bytes pycore reads (tests/browser/test_vit_patches.py checks both).
     import sys
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     png = sys.argv[1] if len(sys.argv) > 1 else root / "assets" / "images" / "photo-224.png"
     raw = sys.argv[2] if len(sys.argv) > 2 else root / "pycore" / "photo224.rgb"
     print(save_photo(png), save_raw(raw))

