@@ -7,10 +7,10 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import chapter_cache
+from . import cache as cache_folders, chapter_cache
 from .renderers import epub, notebooks, output, previews, printbook, search
 from .renderers import pages as render
-from .runtime.vendor import NUMPY_WHEEL, runtime_cache, vendor_runtime
+from .runtime.vendor import NUMPY_WHEEL, vendor_runtime
 from .stages import bib, exercises, glossary, markdown, pageids, xref
 from .stages.load import load_book
 from .stages.widgets import claim_id, expand_widgets
@@ -167,7 +167,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
         markdown.copy_images(book, site, env["all_images"])
         runtime["pycore"] = output.pycore_archive(site / "assets")
         # the pycore wheel and the notebooks that install it (fetched on demand, not precached)
-        runtime["wheel"] = notebooks.write(site, book, runtime_cache().parent / "pycore-wheels")
+        runtime["wheel"] = notebooks.write(site, book, cache_folders.pycore_wheels())
         output.write_sitemap(site, book, ["index.html"] + [c.href for c in book.chapters] +
                              [p for p, made in (("glossary.html", book.glossary),
                                                 ("bibliography.html", book.bibliography)) if made])

@@ -15,10 +15,11 @@ import uuid
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from .. import pagenames
 from ..errors import BuildError
 
 NAME = "book.epub"
-NAV = "nav.xhtml"  # the EPUB's table of contents, beside the chapters' <slug>.xhtml
+NAV = pagenames.EPUB_NAV
 XHTML = "http://www.w3.org/1999/xhtml"
 SVG = "http://www.w3.org/2000/svg"
 MATHML = "http://www.w3.org/1998/Math/MathML"

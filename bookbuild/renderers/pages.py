@@ -12,8 +12,8 @@ from markupsafe import Markup, escape
 from pycore import fmt
 
 from ..stages import bindcheck, glossary, xref
+from .. import cache, pagenames
 from . import output, printbook
-from ..runtime.vendor import runtime_cache
 
 from ..errors import BuildError
 
@@ -27,7 +27,7 @@ CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{}; style-src 's
 
 
 # What the service worker shows for a page it does not hold while the reader is offline.
-OFFLINE_PAGE = "offline.html"
+OFFLINE_PAGE = pagenames.OFFLINE
 
 
 def csp(import_map):
@@ -60,11 +60,11 @@ def make_env():
     from jinja2 import (Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined,
                         pass_context, select_autoescape)
     # Compiled templates are kept in the book's cache folder: compiling them was most of a build.
-    cache = runtime_cache().parent / "jinja"
-    cache.mkdir(parents=True, exist_ok=True)
+    folder = cache.jinja()
+    folder.mkdir(parents=True, exist_ok=True)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      bytecode_cache=FileSystemBytecodeCache(str(cache)))
+                      bytecode_cache=FileSystemBytecodeCache(str(folder)))
     env.filters["num"] = num
     env.filters["sci"] = fmt.sci
     env.filters["shade"] = fmt.shade
@@ -262,17 +262,12 @@ def render_pages(jinja, book, runtime, memo=None):
     yield from embed_pages(jinja, book, runtime, memo)
 
 
-BIBLIOGRAPHY_PAGE = "bibliography.html"
-EXERCISES_PAGE = "exercises.html"
+BIBLIOGRAPHY_PAGE = pagenames.BIBLIOGRAPHY
+EXERCISES_PAGE = pagenames.EXERCISES
 
 # Every page render_pages writes besides the chapters' and their embed pages, with what it is:
 # a chapter's page may not take one of these names (bookbuild/stages/load.py refuses the chapter).
-BUILD_PAGES = {"index.html": "the book's contents page",
-               OFFLINE_PAGE: "the page shown offline for a missing page",
-               printbook.PAGE: "the whole book on one page, for printing",
-               EXERCISES_PAGE: "the list of the book's exercises",
-               glossary.PAGE: "the glossary page",
-               BIBLIOGRAPHY_PAGE: "the bibliography page"}
+BUILD_PAGES = pagenames.BUILD_PAGES
 
 
 def bibliography_entries(book):

@@ -16,9 +16,10 @@ import subprocess
 import threading
 from pathlib import Path
 
+from .. import pagenames
 from ..errors import BuildError
 
-PAGE = "print.html"
+PAGE = pagenames.PRINT
 ID_ATTRS = ("id", "for", "aria-labelledby", "aria-describedby", "aria-controls", "headers")
 ATTR = re.compile(r'\s(%s)="([^"]*)"' % "|".join(ID_ATTRS))
 HREF = re.compile(r'\shref="([^"]*)"')

@@ -40,9 +40,8 @@ from collections import Counter
 from html import unescape
 from pathlib import Path
 
-from .. import chapter_cache
+from .. import cache
 from ..stages import mathtext
-from ..runtime.vendor import runtime_cache
 
 INDEX_DIR = "search"   # site/search/: meta.json and the shards it names
 META = "meta.json"
@@ -334,9 +333,9 @@ def write_index(site, book, *, cache_dir=None, log=lambda *a: None):
 
     The files are kept on disk under index_key(book), so a build of an unchanged book only
     hashes its chapters (milliseconds, against sections, terms, positions and JSON); cache_dir:
-    default <TBOOK_CACHE or ~/.cache/transformer-book>/search."""
+    default bookbuild/cache.py search()."""
     key = index_key(book)
-    folder = Path(cache_dir) if cache_dir is not None else runtime_cache().parent / "search"
+    folder = Path(cache_dir) if cache_dir is not None else cache.search()
     files = _LAST.get(key)
     if files is None:
         try:
@@ -372,7 +371,7 @@ def _unbundle(data):
 
 def _store(path, data):
     """Keep the bundle; leave the CACHE_KEEP newest of them in its folder."""
-    chapter_cache.write(path, data)
+    cache.write(path, data)
     try:
         old = sorted(path.parent.glob("*.index"), key=lambda p: p.stat().st_mtime)
         for p in old[:-CACHE_KEEP]:

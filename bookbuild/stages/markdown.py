@@ -14,8 +14,9 @@ from html import unescape
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from . import mathtext
+from . import xref
 from ..errors import BuildError, clip, short
+from .mathtext import plain_text
 from .sanitize import check_image, clean_mathml
 
 # A block or inline span of nothing but HTML comments (each "<!-- ... -->" with no "-->" inside).
@@ -68,7 +69,6 @@ def make_parser():
     from mdit_py_plugins.dollarmath import dollarmath_plugin
     from mdit_py_plugins.footnote import footnote_plugin
 
-    from . import xref
     md = MarkdownIt("commonmark", {"html": True, "highlight": highlight_code})
     md.enable("table")
     md.use(dollarmath_plugin, allow_labels=True, double_inline=True,
@@ -207,18 +207,6 @@ def render_math(chapter, tokens, env):
 
 
 DESCRIPTION = 120  # characters of a chapter's first paragraph in its meta description
-
-
-def plain_text(inline):
-    """What a reader sees of an inline token: text with entities decoded (templates escape it
-    once), code as written, a formula as the characters of its MathML ("√dk")."""
-    out = []
-    for c in inline.children or []:
-        if c.type in ("text", "text_special", "code_inline", "glossary_term"):
-            out.append(c.content)
-        elif c.type.startswith("math_inline"):
-            out.append(mathtext.text(c.meta.get("mathml", c.content)))
-    return " ".join("".join(out).split())
 
 
 def collect_headings(chapter, tokens, env):

@@ -81,3 +81,15 @@ def text(mathml):
     except ET.ParseError:
         out = _flat(s)
     return " ".join(out.split())
+
+
+def plain_text(inline):
+    """What a reader sees of an inline token: text with entities decoded (templates escape it
+    once), code as written, a formula as the characters of its MathML ("√dk")."""
+    out = []
+    for c in inline.children or []:
+        if c.type in ("text", "text_special", "code_inline", "glossary_term"):
+            out.append(c.content)
+        elif c.type.startswith("math_inline"):
+            out.append(text(c.meta.get("mathml", c.content)))
+    return " ".join("".join(out).split())

@@ -20,6 +20,7 @@ import re
 from html import escape
 
 from ..errors import BuildError, clip
+from .mathtext import plain_text
 
 KINDS = {"eq": "式", "fig": "图", "sec": "节"}
 LABEL = re.compile(r"^(eq|fig|sec):[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -116,7 +117,6 @@ def collect_labels(chapter, tokens, env):
     chapter.labels: {label: [kind, local number, anchor, title, line]} (title: a section's
     heading); chapter.figures: {widget id: local number} (every widget is a figure);
     chapter.refs: [[key, line]]."""
-    from .markdown import plain_text  # the parse stage's; imported here, as it imports us
     labels, figures, refs = {}, {}, []
     counts = {"eq": 0, "fig": 0, "sec": 0}
     sub = 0
