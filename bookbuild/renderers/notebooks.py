@@ -5,7 +5,7 @@ A widget's notebook is also the template of its "在 Jupyter 中打开" button
 (assets/notebook-ui.js): the page fetches it and rewrites the cells marked in their metadata
 (`tbook.role`: "params", "install", "about") with the reader's current parameters, the
 wheel's address where the book is hosted now and a link to the widget there. Each widget's cells are the view call at its
-parameters, then the NumPy under it (bookbuild/renderers/notebook_lessons.py).
+parameters, then the NumPy under it (its lesson, bookbuild/lessons/<widget>.py).
 
 The wheel is built by setuptools' PEP 517 backend (the project's own build backend) from a copy
 of pycore/ with a pyproject of its own: the distribution "pycore", NumPy its one dependency.
@@ -25,8 +25,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from .. import lessons
 from ..errors import BuildError
-from .notebook_lessons import LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEEL_DIR = "downloads"
@@ -203,10 +203,11 @@ def head_cells(title, intro, wheel, base_url):
 
 
 def lesson_of(w):
-    """The widget's lesson; a widget that has none yet (a new one) gets its view's plain
-    numbers and no steps, until LESSONS says what lies under them."""
-    if w["name"] in LESSONS:
-        return LESSONS[w["name"]]
+    """The widget's lesson; a widget that has none gets its view's plain numbers and no steps,
+    until bookbuild/lessons/<widget>.py says what lies under them."""
+    lesson = lessons.read(w["name"])
+    if lesson is not None:
+        return lesson
     from pycore.widgets import compute
     view = compute(w["name"], w["params"])
     keys = [k for k, v in view.items() if isinstance(v, (int, float, str))][:12]
