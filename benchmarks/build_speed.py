@@ -154,7 +154,7 @@ STAGES = [  # (label, module file suffix, function name) of bookbuild.pipeline.b
     ("load book.toml + chapters", "load.py", "load_book"),
     ("parse + check + widgets + render chapters", "pipeline.py", "compile_chapter"),
     ("  of which widget blocks + views (pycore)", "widgets.py", "expand_widgets"),
-    ("  of which widget templates (render_widget)", "render.py", "render_widget"),
+    ("  of which widget templates (render_widget)", "pages.py", "render_widget"),
     ("  of which formulas", "markdown.py", "render_math"),
     ("check links", "markdown.py", "check_links"),
     ("vendor runtime (verify + link Pyodide)", "vendor.py", "vendor_runtime"),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bookbuild import cache
 from bookbuild.stages import bindcheck
 from bookbuild.renderers import pages as render
 from bookbuild.errors import BuildError
@@ -34,7 +35,7 @@ def render_with(tmp_path, monkeypatch, old, new):
     template.write_text(source.replace(old, new), encoding="utf-8")
     line = source[:source.index(old)].count("\n") + 1
     monkeypatch.setattr(render, "TEMPLATES", copy)
-    monkeypatch.setattr(render, "runtime_cache", lambda: tmp_path / "cache" / "runtime")
+    monkeypatch.setattr(cache, "jinja", lambda: tmp_path / "cache" / "jinja")
     with pytest.raises(BuildError) as err:
         render.render_widget(render.make_env(), softmax_widget())
     return err.value, line
