@@ -23,7 +23,9 @@ def modules(root=ROOT):
 
 
 def imports(name, path, known):
-    """The bookbuild modules the module `name` imports, anywhere in its file."""
+    """The bookbuild modules the module `name` imports, anywhere in its file, with the packages
+    Python runs on the way (importing bookbuild.renderers.pages runs bookbuild/renderers/
+    __init__.py first), but for the importer's own, which are running already."""
     is_package = path.name == "__init__.py"
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
@@ -41,8 +43,11 @@ def imports(name, path, known):
                        for a in node.names]
         else:
             continue
-        found |= {t for t in targets if t in known and t != name}
-    return found
+        for target in targets:
+            parts = target.split(".")
+            found |= {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    own = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 2)}
+    return {t for t in found if t in known} - own
 
 
 def graph(root=ROOT):
@@ -106,7 +111,8 @@ def test_bookbuild_has_no_import_cycle():
 
 def test_the_check_finds_a_cycle_and_names_it(tmp_path):
     """The reader and the search themselves: a cycle through a deferred import inside a
-    function, through `from . import x` and through a package's relative import is found."""
+    function, through `from . import x`, through a package's relative import and through a
+    package's __init__.py is found."""
     pkg = tmp_path / PACKAGE
     (pkg / "stages").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
@@ -119,3 +125,7 @@ def test_the_check_finds_a_cycle_and_names_it(tmp_path):
                                         "bookbuild.stages.c", "bookbuild.a"]]
     (pkg / "stages" / "c.py").write_text("import json\n")  # the way back gone
     assert cycles(graph(tmp_path)) == []
+    # a package's __init__.py runs before any of its modules: a cycle through it counts
+    (pkg / "stages" / "__init__.py").write_text("from bookbuild import d\n")
+    assert cycles(graph(tmp_path)) == [["bookbuild.a", "bookbuild.stages", "bookbuild.d",
+                                        "bookbuild.a"]]
