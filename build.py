@@ -52,7 +52,7 @@ def main(argv=None):
     if args.command in ("new-widget", "docs"):
         return tool(args)
     if args.command == "serve" and not args.no_watch:
-        from bookbuild.dev import serve_and_watch
+        from bookbuild.dev.watch import serve_and_watch
         serve_and_watch(args.book, args.out, port=args.port, dist_dir=args.pyodide_dist,
                         log=lambda msg: print(msg, flush=True))
         return 0
@@ -63,7 +63,7 @@ def main(argv=None):
         print("the previous site/ (if any) was left unchanged", file=sys.stderr)
         return 1
     if args.command == "serve":
-        from bookbuild.serve import free_port, make_server
+        from bookbuild.dev.serve import free_port, make_server
         server = make_server(args.out, port=free_port(preferred=args.port))
         print(f"serving the book at http://127.0.0.1:{server.server_port}/  (Ctrl-C to stop)",
               flush=True)
@@ -76,7 +76,7 @@ def main(argv=None):
 
 def tool(args):
     """The contributor commands: new-widget and docs."""
-    from bookbuild import docsgen, scaffold
+    from bookbuild.tools import docsgen, scaffold
     try:
         if args.command == "new-widget":
             scaffold.new_widget(args.name, root=HERE, chapter=args.chapter)

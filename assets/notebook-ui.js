@@ -1,7 +1,7 @@
 // The "在 Jupyter 中打开" button of every widget (the frame macro) and the chapter's
 // "下载本节的 Jupyter notebook" link (page.html): each downloads a Jupyter notebook with the
 // numbers the reader sees. The build writes the notebooks for the blocks' parameters
-// (site/notebooks/<widget id or chapter>.ipynb, bookbuild/notebooks.py); the page fetches one,
+// (site/notebooks/<widget id or chapter>.ipynb, bookbuild/renderers/notebooks.py); the page fetches one,
 // writes each widget's current parameters (with the reader's edited running example, for a
 // widget over it: common.js currentParams) into its params cell and, where the book is served
 // over HTTP, the pycore wheel's address here into the install cell and a link to the widget
@@ -13,7 +13,7 @@ import { currentParams, flushUrlState } from "./widgets/common.js";
 const siteRoot = new URL(document.querySelector('meta[name="tbook-root"]').content,
                          document.baseURI);
 
-// A parameter value as Python source, as bookbuild/notebooks.py py_literal writes it.
+// A parameter value as Python source, as bookbuild/renderers/notebooks.py py_literal writes it.
 export function pyLiteral(value) {
   if (value === true) return "True";
   if (value === false) return "False";
@@ -34,7 +34,7 @@ function lines(text) {  // nbformat's source: lines that keep their "\n"
 
 // The host's address goes into the notebook as it is, and a path may hold what a shell or
 // Markdown reads specially ($ ( ) ; ' are left as they are in a URL): %pip hands its line to a
-// shell, so the address is one quoted argument (as bookbuild/notebooks.py writes it, with
+// shell, so the address is one quoted argument (as bookbuild/renderers/notebooks.py writes it, with
 // Python's shlex.quote), and a link's parentheses are %28 %29, which cannot end it early.
 function shellQuote(text) {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`;

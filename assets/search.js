@@ -1,5 +1,5 @@
 // Full-text search over the book, in the browser and offline. The index is cut in parts
-// (bookbuild/search.py build_index, in site/search/): meta.json (the sections: chapter,
+// (bookbuild/renderers/search.py build_index, in site/search/): meta.json (the sections: chapter,
 // heading, lengths) is fetched on the first focus of the box; a query then fetches the one
 // shard file of each of its terms, and the shown hits the file of their chapter (anchors and
 // texts, for links and snippets). Every file but meta.json has the index's hash in its name.
@@ -28,7 +28,7 @@
 // Everything shown comes from the index and goes into the page as text nodes, never as HTML.
 
 export const META_URL = new URL("../search/meta.json", import.meta.url);
-const FORMAT = 3;              // bookbuild/search.py FORMAT
+const FORMAT = 3;              // bookbuild/renderers/search.py FORMAT
 const K1 = 1.2, B = 0.75;      // BM25 for the section text
 const HEAD = 2.5, B_HEAD = 0.75;  // the heading bonus and its length normalisation
 const INNER = 0.4;             // weight of a part of a query word, or of a lone character in runs
@@ -51,7 +51,7 @@ const STOP_EN = new Set(("an and are as at be by for from in is it its of on or 
 
 // ---------------------------------------------------------------- the query's terms
 
-// bookbuild/search.py ascii_terms(): whole word, parts at - and _ (d_k also dk), camelCase humps.
+// bookbuild/renderers/search.py ascii_terms(): whole word, parts at - and _ (d_k also dk), camelCase humps.
 export function asciiTerms(word) {
   let out = [word.toLowerCase()];
   const parts = word.split(/[-_]/);
@@ -68,14 +68,14 @@ export function asciiTerms(word) {
   return out.filter((t) => t.length > 1 && !/^[0-9]+$/.test(t) && !STOP_EN.has(t));
 }
 
-// bookbuild/search.py chinese_terms(): overlapping bigrams, a lone character as itself.
+// bookbuild/renderers/search.py chinese_terms(): overlapping bigrams, a lone character as itself.
 export function chineseTerms(run) {
   const chars = [...run];
   if (chars.length === 1) return chars;
   return chars.slice(1).map((c, i) => chars[i] + c);
 }
 
-// bookbuild/search.py fnv1a and shard_key: the shard file a term is in.
+// bookbuild/renderers/search.py fnv1a and shard_key: the shard file a term is in.
 export function shardOf(term, count) {
   const key = IS_CJK.test(term) ? term : term.slice(0, 2);
   let h = 0x811c9dc5;

@@ -28,13 +28,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bookbuild.pipeline import build  # noqa: E402
-from bookbuild.serve import make_server  # noqa: E402
-from bookbuild.vendor import RUNTIME_FILES, runtime_cache  # noqa: E402
+from bookbuild.dev.serve import make_server  # noqa: E402
+from bookbuild.runtime.vendor import RUNTIME_FILES, runtime_cache  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 from common import ask_runtime, wait_service_worker  # noqa: E402
 
 # The bare pages: Pyodide + NumPy booted the plain way, NumPy imported, nothing else. The
-# baseline ("bare-stock") serves the official files as they are (bookbuild/vendor.py's verified
+# baseline ("bare-stock") serves the official files as they are (bookbuild/runtime/vendor.py's
+# verified
 # originals), as a site that drops Pyodide in would; "bare-site" serves this site's own runtime
 # files (stored zips, boot modules as bytecode), to show what those files alone are worth.
 BARE_HTML = """<!doctype html><meta charset="utf-8"><title>bare</title>

@@ -17,7 +17,7 @@ Definitions (both tools alike, each build a new process started from here):
         bookbuild/, pycore/, templates/, assets/ and book/); installed libraries keep the
         bytecode pip wrote when installing them. Only the Pyodide runtime is there, as the
         first build on a machine sets it up, once, whatever the book: its pinned downloads
-        and the site's versions derived from them (bookbuild/vendor.py: re-packed zips, boot
+        and the site's versions derived from them (bookbuild/runtime/vendor.py: re-packed zips, boot
         modules compiled by Pyodide under Node.js; ~7 s, printed by that first build), linked
         into the new TBOOK_CACHE: downloading and setting up the runtime is not building.
   cold, no bytecode  the same with an empty bytecode cache for everything
@@ -76,7 +76,7 @@ def cold_env(folder, bytecode):
     """Environment of a cold build: empty build and temp caches in `folder` (with only the set-up
     runtime -- downloads and derived files -- linked into its runtime cache); no bytecode at all
     unless `bytecode`."""
-    from bookbuild.vendor import PINS, REPACK_FORMAT, runtime_cache
+    from bookbuild.runtime.vendor import PINS, REPACK_FORMAT, runtime_cache
     runtime = runtime_cache()
     cold_runtime = runtime_cache(folder / "tbook")
     derived = f"stored-{REPACK_FORMAT}"
@@ -154,7 +154,7 @@ STAGES = [  # (label, module file suffix, function name) of bookbuild.pipeline.b
     ("load book.toml + chapters", "load.py", "load_book"),
     ("parse + check + widgets + render chapters", "pipeline.py", "compile_chapter"),
     ("  of which widget blocks + views (pycore)", "widgets.py", "expand_widgets"),
-    ("  of which widget templates (render_widget)", "render.py", "render_widget"),
+    ("  of which widget templates (render_widget)", "pages.py", "render_widget"),
     ("  of which formulas", "markdown.py", "render_math"),
     ("check links", "markdown.py", "check_links"),
     ("vendor runtime (verify + link Pyodide)", "vendor.py", "vendor_runtime"),

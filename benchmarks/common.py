@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bookbuild.pipeline import build  # noqa: E402
-from bookbuild.serve import make_server  # noqa: E402
+from bookbuild.dev.serve import make_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 
 # A page is "all live" when no widget is still static or loading and at least one is live.

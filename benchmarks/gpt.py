@@ -15,7 +15,7 @@ Prints:
                 from init to held-out accuracy >= 95 % in chunks of 25 steps, for seeds 0, 1;
 each in CPython and in Pyodide 0.27.7 (NumPy 2.0.2 without BLAS) run by Node.js, the same
 WebAssembly engine as Chromium's, with the runtime the first build put in the cache
-(bookbuild/vendor.py); --no-pyodide skips that. Figures, not assertions.
+(bookbuild/runtime/vendor.py); --no-pyodide skips that. Figures, not assertions.
 """
 import argparse
 import json
@@ -30,8 +30,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bookbuild import vendor  # noqa: E402
-from bookbuild.bytecode import node  # noqa: E402
+from bookbuild.runtime import vendor  # noqa: E402
+from bookbuild.runtime.bytecode import node  # noqa: E402
 from benchmarks.common import load_note  # noqa: E402
 
 TIMINGS = ROOT / "benchmarks" / "gpt_timings.py"
@@ -58,7 +58,8 @@ def pyodide():
         return "skipped: Node.js not found"
     if not (runtime / "pyodide.mjs").exists():
         return f"skipped: no Pyodide runtime in {runtime} (run `python3 build.py` once)"
-    done = subprocess.run([node(), str(ROOT / "bookbuild" / "bytecode.mjs"), str(runtime),
+    mjs = ROOT / "bookbuild" / "runtime" / "bytecode.mjs"
+    done = subprocess.run([node(), str(mjs), str(runtime),
                            str(ROOT), str(TIMINGS)], capture_output=True, text=True)
     return result_of(done, "the Pyodide timings")
 

@@ -1,6 +1,6 @@
 """The timings of benchmarks/gpt.py that run in CPython and in Pyodide alike (NumPy only).
 
-Run by gpt.py in its own process, and inside Pyodide under Node.js (bookbuild/bytecode.mjs,
+Run by gpt.py in its own process, and inside Pyodide under Node.js (bookbuild/runtime/bytecode.mjs,
 with the repository mounted at /work). Prints one line: RESULT {json}.
 """
 import json

@@ -10,7 +10,7 @@ the accessibility score, and the machine's load (it is shared: compare runs at s
 network requests). Lighthouse 12 (npm `lighthouse@12.2.3`, which runs on this machine's Node.js
 20; benchmarks/package.json) is installed on first use into benchmarks/node_modules. The book is
 built and served as a static host such as GitHub Pages or Netlify serves it: HTML, CSS, JS, JSON
-and SVG gzip-compressed (bookbuild/serve.py's GzipSiteHandler; no brotli, which some hosts add).
+and SVG gzip-compressed (bookbuild/dev/serve.py's GzipSiteHandler; no brotli, which some hosts add).
 Lighthouse simulates a slow 4G network and a 4x slower CPU for mobile: the 4x is of this
 machine's CPU, so the scores depend on it; CPU is Lighthouse's benchmarkIndex of the machine
 during the runs (higher is faster; Chrome DevTools' CPU calibration rates a mid-range phone,
@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 from common import ROOT, build_site, find_chromium, load_note, serving
-from bookbuild.serve import GzipSiteHandler
+from bookbuild.dev.serve import GzipSiteHandler
 
 HERE = Path(__file__).resolve().parent
 LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"

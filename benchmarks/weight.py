@@ -34,7 +34,7 @@ from urllib.parse import unquote, urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (ask_runtime, built_site, launch, load_note, serving, wait_all_live,  # noqa: E402
                     wait_service_worker)
-from bookbuild.serve import SiteHandler  # noqa: E402
+from bookbuild.dev.serve import SiteHandler  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 
 try:

@@ -1,5 +1,5 @@
 """The build's caches on disk: compiled chapters (so a build only parses, checks and renders the
-chapters that changed), the last build's pages, pygments' stylesheet; write() serves them all.
+chapters that changed), the last build's pages, pygments' stylesheet.
 
 A record holds what compiling a chapter produced (title, headings, widgets with their HTML, the
 chapter's HTML, the links and images it refers to). Its key is the chapter's file name and text
@@ -8,8 +8,7 @@ templates and the Markdown/math/highlighting libraries. Change any of them and e
 misses. Images are checked again on a hit (a record never hides a deleted image), and links are
 checked across the book on every build anyway.
 
-Folder: <TBOOK_CACHE or ~/.cache/transformer-book>/chapters; an unreadable or unwritable cache
-only costs time.
+Folder: bookbuild/cache.py chapters(); an unreadable or unwritable cache only costs time.
 """
 import hashlib
 import importlib.util
@@ -18,7 +17,8 @@ import os
 import sys
 from pathlib import Path
 
-from .vendor import runtime_cache
+from . import cache
+from .cache import write
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT = 3
@@ -29,7 +29,7 @@ LIBRARIES = ("markdown_it", "mdit_py_plugins", "latex2mathml", "pygments", "jinj
 
 
 def folder():
-    return runtime_cache().parent / "chapters"
+    return cache.chapters()
 
 
 def fingerprint():
@@ -63,26 +63,6 @@ def load(chapter, code):
 def store(chapter, code, record):
     path = folder() / f"{key(chapter, code)}.json"
     write(path, json.dumps(record, ensure_ascii=False), keep=KEEP)
-
-
-def write(path, data, keep=None):
-    """Write a cache file atomically (builds may run side by side); with `keep`, leave at most
-    about that many *.json files in its folder (the oldest go). An unwritable cache only costs
-    time: errors are ignored."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        if isinstance(data, str):
-            tmp.write_text(data, encoding="utf-8")
-        else:
-            tmp.write_bytes(data)
-        tmp.replace(path)
-        if keep is not None and len(os.listdir(path.parent)) > keep + keep // 4:  # now and then
-            old = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
-            for p in old[:-keep]:
-                p.unlink(missing_ok=True)
-    except OSError:
-        pass
 
 
 def load_pages():

@@ -1,4 +1,7 @@
-"""The build as a list of stages: load -> parse (token rules) -> check links -> write site.
+"""The build as a list of stages: load the book (bookbuild/stages/load.py) -> compile each
+chapter (CHAPTER_RULES over its tokens) -> check across the book (links, images, references)
+-> the renderers (RENDERERS), each writing its part of the site from the same checked book,
+into a staging folder that replaces site/ only when all of them succeeded.
 
 Each stage has one contract; build.py is only a command-line driver over `build()`.
 """
@@ -7,11 +10,13 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import (bib, chapter_cache, epub, exercises, glossary, markdown, notebooks, output,
-               pageids, previews, printbook, render, search, xref)
-from .load import load_book
-from .vendor import NUMPY_WHEEL, runtime_cache, vendor_runtime
-from .widgets import claim_id, expand_widgets
+from . import cache as cache_folders, chapter_cache
+from .renderers import epub, notebooks, output, previews, printbook, search
+from .renderers import pages as render
+from .runtime.vendor import NUMPY_WHEEL, vendor_runtime
+from .stages import bib, exercises, glossary, markdown, pageids, xref
+from .stages.load import load_book
+from .stages.widgets import claim_id, expand_widgets
 
 # Applied in order to every chapter's tokens (each: rule(chapter, tokens, env)).
 CHAPTER_RULES = [
@@ -132,13 +137,98 @@ class Tools:
 DOWNLOADS = {"pdf": "book.pdf", "epub": "book.epub"}
 
 
+class Run:
+    """What one build hands its renderers besides the site folder and the book: the tools,
+    the log, where the runtime comes from, the compiled chapters' images and the labels' index,
+    the code's fingerprint, the page memo's store, and `runtime`, which the renderers fill in
+    turn (the Pyodide runtime, the pycore archive and wheel, the site's file fingerprints, the
+    import map and CSP, the build's version) for the pages to name."""
+
+    def __init__(self, tools, log, dist_dir, images, labels, code, pages):
+        self.tools, self.log, self.dist_dir = tools, log, dist_dir
+        self.images, self.labels, self.code, self.pages = images, labels, code, pages
+        self.runtime = {}
+        self.memo = None
+
+
+def write_runtime(site, book, run):
+    run.runtime["pyodide"] = vendor_runtime(site / "pyodide", dist_dir=run.dist_dir, log=run.log)
+    run.runtime["numpy"] = NUMPY_WHEEL
+
+
+def write_assets(site, book, run):
+    (site / "assets").mkdir()
+    output.copy_assets(site / "assets")
+    markdown.copy_images(book, site, run.images)
+    run.runtime["pycore"] = output.pycore_archive(site / "assets")
+
+
+def write_notebooks(site, book, run):
+    """The pycore wheel and the notebooks that install it (fetched on demand, not precached)."""
+    run.runtime["wheel"] = notebooks.write(site, book, cache_folders.pycore_wheels())
+
+
+def write_sitemap(site, book, run):
+    output.write_sitemap(site, book, ["index.html"] + [c.href for c in book.chapters] +
+                         [p for p, made in (("glossary.html", book.glossary),
+                                            ("bibliography.html", book.bibliography)) if made])
+
+
+def write_search_index(site, book, run):
+    search.write_index(site, book, log=run.log)
+
+
+def write_previews(site, book, run):
+    previews.write(site, book, run.labels)
+
+
+def fingerprint_files(site, book, run):
+    """Every file so far, by content: the pages name them with ?v= and their integrity."""
+    runtime = run.runtime
+    runtime["files"] = output.fingerprints(site)
+    runtime["importmap"] = output.import_map(runtime["files"])
+    runtime["csp"] = render.csp(runtime["importmap"])
+    runtime["build"] = output.build_version(runtime)
+
+
+def write_pages(site, book, run):
+    run.memo = render.page_memo(run.pages, run.code, book, run.runtime)
+    output.write_pages(site, render.render_pages(run.tools, book, run.runtime, run.memo))
+
+
+def write_pdf(site, book, run):
+    if "pdf" in book.downloads:
+        run.log(f"printing {printbook.print_pdf(site, book.downloads['pdf']).name} with Chromium")
+
+
+def write_epub(site, book, run):
+    if "epub" in book.downloads:
+        number = {c.rel: render.section_number(c, i) for i, c in enumerate(book.chapters)}
+        run.log(f"writing {epub.write(site, book, lambda c: number[c.rel]).name}")
+
+
+def write_service_worker(site, book, run):
+    output.write_service_worker(site, lambda version, urls: render.cached(
+        run.memo, ("sw", version), lambda: run.tools.jinja.get_template("sw.js").render(
+            version=version, urls=urls, offline=render.OFFLINE_PAGE)))
+
+
+# What the build makes of the checked book, in order, each renderer(site, book, run) over the
+# same book. The order is the data flow: the files the pages name by fingerprint come before
+# fingerprint_files, the pages after it, then what reads the pages (the PDF prints them), and
+# last the service worker, which lists every file.
+RENDERERS = [write_runtime, write_assets, write_notebooks, write_sitemap, write_search_index,
+             write_previews, fingerprint_files, write_pages, write_pdf, write_epub,
+             write_service_worker]
+
+
 def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=()):
     """Build the whole book from book_dir into out_dir; raise BuildError on bad input.
 
     `cache` (a dict, optional) keeps compiled chapters between builds of one process; the
     caller empties it when pycore/ or templates/ change. `downloads`: "pdf", "epub": also make
-    the book's PDF (bookbuild/printbook.py) and EPUB (bookbuild/epub.py), offered on the
-    landing page."""
+    the book's PDF (bookbuild/renderers/printbook.py) and EPUB (bookbuild/renderers/epub.py),
+    offered on the landing page."""
     start = time.perf_counter()
     book = load_book(book_dir)
     book.downloads = {kind: DOWNLOADS[kind] for kind in downloads}
@@ -156,45 +246,20 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
     markdown.check_links(book, env)
     markdown.check_image_files(book, env["all_images"])
     book.bibliography, labels = resolve_references(book)
+    pages = cache.get("pages") if cache is not None else None
+    if pages is None:
+        pages = chapter_cache.load_pages()
+    run = Run(tools, log, dist_dir, env["all_images"], labels, code, pages)
     with output.staging(out_dir) as site:
-        runtime = {"pyodide": vendor_runtime(site / "pyodide", dist_dir=dist_dir, log=log),
-                   "numpy": NUMPY_WHEEL}
-        (site / "assets").mkdir()
-        output.copy_assets(site / "assets")
-        markdown.copy_images(book, site, env["all_images"])
-        runtime["pycore"] = output.pycore_archive(site / "assets")
-        # the pycore wheel and the notebooks that install it (fetched on demand, not precached)
-        runtime["wheel"] = notebooks.write(site, book, runtime_cache().parent / "pycore-wheels")
-        output.write_sitemap(site, book, ["index.html"] + [c.href for c in book.chapters] +
-                             [p for p, made in (("glossary.html", book.glossary),
-                                                ("bibliography.html", book.bibliography)) if made])
-        search.write_index(site, book, log=log)
-        previews.write(site, book, labels)
-        runtime["files"] = output.fingerprints(site)
-        runtime["importmap"] = output.import_map(runtime["files"])
-        runtime["csp"] = render.csp(runtime["importmap"])
-        runtime["build"] = output.build_version(runtime)
-        pages = cache.get("pages") if cache is not None else None
-        if pages is None:
-            pages = chapter_cache.load_pages()
-        memo = render.page_memo(pages, code, book, runtime)
-        output.write_pages(site, render.render_pages(tools, book, runtime, memo))
-        if "pdf" in book.downloads:
-            log(f"printing {printbook.print_pdf(site, book.downloads['pdf']).name} with Chromium")
-        if "epub" in book.downloads:
-            number = {c.rel: render.section_number(c, i) for i, c in enumerate(book.chapters)}
-            log(f"writing {epub.write(site, book, lambda c: number[c.rel]).name}")
-        output.write_service_worker(site, lambda version, urls: render.cached(
-            memo, ("sw", version), lambda: tools.jinja.get_template("sw.js").render(
-                version=version, urls=urls, offline=render.OFFLINE_PAGE)))
+        for renderer in RENDERERS:
+            renderer(site, book, run)
     # The next build renders only the pages whose inputs changed: the preview server keeps them
     # in memory, a build from the command line on disk.
     if cache is not None:
-        cache["pages"] = memo["new"]
-    elif memo["new"] != pages:
-        chapter_cache.store_pages(memo["new"])
+        cache["pages"] = run.memo["new"]
+    elif run.memo["new"] != pages:
+        chapter_cache.store_pages(run.memo["new"])
     n_widgets = sum(len(c.widgets) for c in book.chapters)
     log(f"built {len(book.chapters)} chapters, {n_widgets} widgets into {out_dir} "
         f"in {time.perf_counter() - start:.2f} s")
     return book
-

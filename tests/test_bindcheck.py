@@ -1,5 +1,6 @@
 """A widget template that binds a path its view does not hold stops the build at its line
-(bookbuild/bindcheck.py). A template is part of the build, not of a book, so these cases render
+(bookbuild/stages/bindcheck.py).
+A template is part of the build, not of a book, so these cases render
 a widget with a copy of templates/ holding one mistake, through render.render_widget as the
 build does."""
 import shutil
@@ -7,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import bindcheck, render
+from bookbuild import cache
+from bookbuild.stages import bindcheck
+from bookbuild.renderers import pages as render
 from bookbuild.errors import BuildError
-from bookbuild.widgets import registry
+from bookbuild.stages.widgets import registry
 
 TEMPLATES = Path(render.TEMPLATES)
 
@@ -32,7 +35,7 @@ def render_with(tmp_path, monkeypatch, old, new):
     template.write_text(source.replace(old, new), encoding="utf-8")
     line = source[:source.index(old)].count("\n") + 1
     monkeypatch.setattr(render, "TEMPLATES", copy)
-    monkeypatch.setattr(render, "runtime_cache", lambda: tmp_path / "cache" / "runtime")
+    monkeypatch.setattr(cache, "jinja", lambda: tmp_path / "cache" / "jinja")
     with pytest.raises(BuildError) as err:
         render.render_widget(render.make_env(), softmax_widget())
     return err.value, line

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import output, sanitize
+from bookbuild.renderers import output
+from bookbuild.stages import sanitize
 from bookbuild.errors import BuildError
 from bookbuild.pipeline import build
 
@@ -113,7 +114,7 @@ def test_every_formula_of_the_book_passes_the_allow_list_unchanged_in_meaning():
 
     from latex2mathml.converter import convert
 
-    from bookbuild.markdown import make_parser
+    from bookbuild.stages.markdown import make_parser
 
     class Tree(HTMLParser):
         def __init__(self, text):
@@ -288,7 +289,7 @@ def test_the_page_ids_list_is_whole():
     """markdown.PAGE_IDS lists every id the page templates give their own elements."""
     import re
 
-    from bookbuild.markdown import PAGE_IDS
+    from bookbuild.stages.markdown import PAGE_IDS
     found = set()
     for name in ("base.html", "page.html", "embed.html"):
         text = (HERE.parent / "templates" / name).read_text(encoding="utf-8")
@@ -300,8 +301,8 @@ def test_the_build_pages_list_is_whole():
     """render.BUILD_PAGES (the names no chapter may take) lists every page render_pages writes
     besides the chapters' and their embed pages, in a book with everything: exercises, a
     glossary and a bibliography."""
-    from bookbuild import render
-    from bookbuild.load import Book, Chapter
+    from bookbuild.renderers import pages as render
+    from bookbuild.stages.load import Book, Chapter
 
     class Templates:
         def get_template(self, name):
@@ -322,7 +323,7 @@ def test_the_build_pages_list_is_whole():
 
 def test_a_bibliography_url_is_published_as_a_browser_reads_it(book):
     """A web address with stray spaces around it is what a browser would follow anyway."""
-    from bookbuild import bib
+    from bookbuild.stages import bib
     write(book / "references.bib", "@article{ba2016,\n  author = {Ba, Jimmy},\n  title = {LN},\n"
           "  year = {2016},\n  url = { HTTPS://arxiv.org/abs/1607.06450 }\n}\n")
     assert bib.load(book)["ba2016"]["url"] == "HTTPS://arxiv.org/abs/1607.06450"
@@ -341,7 +342,7 @@ def test_an_error_quoting_a_huge_value_stays_short(book, tmp_path):
 def test_a_bibliography_too_long_to_decode_stops_before_decoding(book):
     """Decoding LaTeX grows with the square of a field's length: a references.bib past the
     bound is refused at the line where it passes it (fields: tests/bad_inputs/128-...)."""
-    from bookbuild import bib
+    from bookbuild.stages import bib
     entry = "@misc{k{n},\n  author = {A, B},\n  title = {T},\n  year = {2016}\n}\n"
     text = "".join(entry.replace("{n}", str(n)) for n in range(bib.MAX_FILE // len(entry) + 1))
     write(book / "references.bib", text)

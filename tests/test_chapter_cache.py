@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import chapter_cache, markdown
+from bookbuild import chapter_cache
+from bookbuild.stages import markdown
 from bookbuild.errors import BuildError
 from bookbuild.pipeline import build
 

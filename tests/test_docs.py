@@ -1,13 +1,13 @@
 """docs/contributing.md: its parameter reference is generated from the widgets' PARAMS
-(`python build.py docs`, bookbuild/docsgen.py) and must match the code."""
+(`python build.py docs`, bookbuild/tools/docsgen.py) and must match the code."""
 import re
 import tomllib
 
 import pytest
 
-from bookbuild import docsgen
+from bookbuild.tools import docsgen
 from bookbuild.errors import BuildError
-from bookbuild.widgets import known_widgets, registry
+from bookbuild.stages.widgets import known_widgets, registry
 
 
 def test_committed_reference_is_up_to_date():

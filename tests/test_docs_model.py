@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bookbuild import vendor
+from bookbuild.runtime import vendor
 from pycore import example, positional
 from pycore.gpt import __main__ as cli
 from pycore.gpt import corpus, evaluate, live, live_runs, model, run

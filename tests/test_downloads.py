@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import printbook
+from bookbuild.renderers import printbook
 from bookbuild.errors import BuildError
 from bookbuild.pipeline import build
 

@@ -1,4 +1,5 @@
-"""Embed pages (templates/embed.html, bookbuild/render.py embed_pages): one per chapter and one
+"""Embed pages (templates/embed.html, bookbuild/renderers/pages.py embed_pages): one per chapter
+and one
 per widget, with the book's content, runtime and CSP but none of its navigation; and the 嵌入
 buttons and dialog on the chapter pages."""
 import collections
@@ -9,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import render
+from bookbuild.renderers import pages as render
 from bookbuild.errors import BuildError
-from bookbuild.load import load_book
+from bookbuild.stages.load import load_book
 from bookbuild.pipeline import Tools, compile_chapter, new_env
-from bookbuild.vendor import NUMPY_WHEEL
+from bookbuild.runtime.vendor import NUMPY_WHEEL
 
 HERE = Path(__file__).resolve().parent
 BOOK = HERE.parent / "book"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bookbuild import render
+from bookbuild.renderers import pages as render
 from pycore import figure, fmt
 from pycore.widgets import call_json
 

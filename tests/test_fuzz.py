@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from bookbuild import render
+from bookbuild.renderers import pages as render
 from bookbuild.errors import BuildError
 from bookbuild.pipeline import build
-from bookbuild.widgets import known_widgets, parse_block, registry
+from bookbuild.stages.widgets import known_widgets, parse_block, registry
 from pycore.widgets import check_value
 
 # a pygments plugin lexer looked up for an unknown fence language may raise the recursion limit

@@ -1,4 +1,4 @@
-"""The watch for a newer Pyodide (bookbuild/newer_runtime.py), with npm and pip faked."""
+"""The watch for a newer Pyodide (bookbuild/tools/newer_runtime.py), with npm and pip faked."""
 import json
 import subprocess
 import sys
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import newer_runtime
+from bookbuild.tools import newer_runtime
 
 NPM_VERSIONS = ["0.26.4", "0.27.7", "0.27.8", "0.28.0", "0.28.3", "0.29.5", "314.0.0-alpha.1",
                 "314.0.8", "315.0.0-alpha.2"]

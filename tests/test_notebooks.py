@@ -19,70 +19,19 @@ nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
-from bookbuild import notebooks  # noqa: E402
-from bookbuild.output import ON_DEMAND  # noqa: E402
+from bookbuild import lessons  # noqa: E402
+from bookbuild.renderers import notebooks  # noqa: E402
+from bookbuild.renderers.output import ON_DEMAND  # noqa: E402
 from bookbuild.pipeline import build  # noqa: E402
 from pycore.widgets import compute, module, validate  # noqa: E402
 from tests.notebook_kernel import Kernel, errors, view_outputs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# An edited running example, as a page sends it (pycore.example.checked_example's dict): 马路
-# alive, 累 a doubled state, and the pronoun asking for a state too. The widgets that follow the
-# example get it in MOVED, so their notebooks must hold for the reader's example as well.
-EDITED = {"x": [[1, 1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 1, 0, 0, 0], [1, 1, 0, 0, 0, 0],
-                [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 1], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 2, 0],
-                [0, 0, 0, 1, 0, 0]],
-          "pronoun": [1, 1, 0, 0, 1, 0]}
-
-# For every widget, parameters other than its block's: the notebooks must hold for them too.
-MOVED = {
-    "alibi-rope": {"query": "了", "head": 6, "theta": 0.35, "causal": True},
-    "attention": {"query": "小猫", "scale": 2.5, "causal": True, "example": EDITED},
-    "attention-cost": {"n": 4096},
-    "beam-search": {"width": 2, "alpha": 0.3, "max_new": 7, "temperature": 0.6, "seed": 9},
-    "bpe": {"k": 120, "corpus": "balanced"},
-    "chinchilla": {"params": 7e10, "tokens": 1.4e12, "flops": 1e24, "given": "ND"},
-    "code-lab": {"seed": 7, "causal": False, "time_limit": 10},
-    "cross-attention": {"step": 7, "scale": 2.5},
-    "dot-product": {"a": [-2.0, 1.5], "b": [0.5, -3.0]},
-    "embedding": {"a": "它", "b": "累", "example": EDITED},
-    "encoder-layer": {"step": 4, "layout": "pre",  # and a sentence of the reader's
-                      "example": {**EDITED, "tokens": ["小狗", "没有", "过", "马路", "因为",
-                                                       "它", "很", "饿", "了", "它们"]}},
-    "example-editor": {"query": "小狗", "head": False,  # a sentence of 5, palette tokens in
-                       "example": {**EDITED, "tokens": ["小狗", "马路", "因为", "它", "饿"]}},
-    "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
-                 "dtype": "int8",  # six tokens, a prompt of 2: steps 1..4, step 5 shown as 4
-                 "example": {**EDITED, "tokens": ["小猫", "马路", "小狗", "因为", "它", "累"]}},
-    "learned-vs-handmade": {"adjective": "宽", "head": "0-3"},
-    "lr-schedule": {"warmup": 500, "peak": 0.001, "total": 20000, "decay": "cosine",
-                    "min_ratio": 0.0, "step": 7000},
-    "multi-head": {"query": "小狗", "heads": "B",  # a sentence of 10, with a palette token
-                   "example": {**EDITED, "tokens": ["小猫", "过", "马路", "小狗", "因为", "它",
-                                                    "太", "累", "了", "饿"]}},
-    "online-softmax": {"query": "累", "tile": 2, "step": 3, "n": 16384, "block": 64, "d": 128,
-                       "dtype": "fp32"},
-    "padding-mask": {"query": "累", "side": "left", "mask": False, "causal": True},
-    "panorama": {"d_model": 1024, "vocab": 32000, "layers": 24, "block": "ffn"},
-    "param-count": {"preset": "LLaMA-7B", "d_model": 0, "layers": 0, "vocab": 0, "d_ff": 0,
-                    "ff_4d": False},
-    "permutation": {"seed": 3, "perm": [3, 0, 1, 2, 4, 5, 6, 7, 9, 8], "positions": True,
-                    "example": {**EDITED, "tokens": ["小猫", "马路", "小狗", "过", "因为", "它",
-                                                     "太", "累", "饿", "了"]}},
-    "positional-encoding": {"d_model": 32, "pair": 5, "p": 40, "k": 9},
-    "quantize": {"bits": 4, "symmetric": False, "granularity": "group", "group_size": 64},
-    "rope": {"q": [0.3, -1.2], "k": [1.5, 0.4], "m": 11, "n": 4, "theta": 0.2},
-    "sampling": {"temperature": 0.7, "top_k": 5, "top_p": 0.8, "seed": 3, "draws": 500},
-    "scaling-variance": {"d_k": 512, "seed": 11},
-    "softmax": {"logits": [4.0, -2.0, 0.5], "temperature": 0.6},
-    "swin-windows": {"image_size": 384, "P": 8, "M": 5, "layer": "shifted"},
-    "trained-model": {"frame": "I 挡住 了 A", "animal": "兔子", "obstacle": "楼梯",
-                      "adjective": "宽", "position": 7, "stage": "l0-ffn", "head": 2,
-                      "temperature": 0.7, "top_k": 5, "top_p": 0.9, "seed": 3, "draws": 200},
-    "train-live": {"seed": 1, "steps": 6, "head": "0-2", "adjective": "宽"},  # few steps: fast
-    "vit-patches": {"P": 32, "index": 20, "temperature": 1.2},
-}
+# For every widget with a lesson, parameters other than its block's, at which its notebook must
+# hold too: each lesson's MOVED (bookbuild/lessons/<widget>.py).
+MOVED = {name: moved for name in lessons.widgets()
+         if (moved := getattr(lessons.load(name), "MOVED", None)) is not None}
 
 
 @pytest.fixture(scope="module")
@@ -119,9 +68,11 @@ def moved_params(name, params):
         # a starting point: each choice at its last value, the rest at their defaults
         start = {k: s["choices"][-1] if s["type"] == "choice" else s["default"]
                  for k, s in spec.items()}
-        pytest.fail(f"tests/test_notebooks.py: MOVED has no entry for widget {name!r}. "
-                    "Add to MOVED (in its alphabetical place) a line like\n"
-                    f"    {notebooks.py_literal(name)}: {notebooks.py_literal(start)},\n"
+        where = lessons.path_of(name).relative_to(ROOT).as_posix()
+        pytest.fail(f"widget {name!r} has no lesson with MOVED parameters: write {where} "
+                    "(python build.py new-widget writes one; bookbuild/lessons/__init__.py "
+                    "says what it holds), with a line like\n"
+                    f"MOVED = {notebooks.py_literal(start)}\n"
                     f"with a value for every parameter of pycore/widgets/"
                     f"{name.replace('-', '_')}.py PARAMS ({', '.join(spec)}), valid and other "
                     f"than the block's {notebooks.py_literal(params)}; keep slow widgets "
@@ -267,7 +218,7 @@ def test_the_install_cell_without_and_with_a_base_url():
     assert notebooks.install_source(wheel, "https://example.org/book/") == \
         f"%pip install https://example.org/book/{wheel}"
     # %pip hands its line to a shell: an address with shell syntax (book.toml refuses one,
-    # bookbuild/load.py) would still be one quoted argument
+    # bookbuild/stages/load.py) would still be one quoted argument
     assert notebooks.install_source(wheel, "https://x.example/$(reboot)/") == \
         f"%pip install 'https://x.example/$(reboot)/{wheel}'"
 
@@ -351,8 +302,9 @@ def test_notebooks_run_in_a_kernel_and_show_pycores_numbers(site, book_widgets, 
         view = compute(name, moved)
         same_numbers(shown, {k: view[k] for k in shown}, f"{wid} moved")
         steps = [c for c in nb.cells if c.metadata.get("tbook", {}).get("role") == "step"]
-        assert steps, (f"{wid}: the notebook teaches nothing: add {name!r} to LESSONS in "
-                       "bookbuild/notebook_lessons.py (1-2 steps that recompute its numbers)")
+        assert steps, (f"{wid}: the notebook teaches nothing: give lesson() in "
+                       f"{lessons.path_of(name).relative_to(ROOT).as_posix()} 1-2 steps that "
+                       "recompute its numbers")
         assert all("✓ 与小部件一致" in "".join(o.get("text", "") for o in c.outputs)
                    for c in steps if "same(" in c.source), wid
     print(f"{len(chapters) + len(book_widgets)} notebooks in "

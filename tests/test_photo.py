@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from bookbuild import photo
+from bookbuild.tools import photo
 
 PIL = pytest.importorskip("PIL")
 from PIL import Image  # noqa: E402

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import vendor
+from bookbuild.runtime import vendor
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIME = vendor.runtime_cache()

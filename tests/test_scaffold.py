@@ -1,6 +1,7 @@
 """`python build.py new-widget <name>`, run in a temporary copy of the repository's layout: the
 four parts appear, nothing is overwritten, the generated widget builds, and the generated
 browser test fails with the message that says what to write."""
+import json
 import re
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bookbuild.errors import BuildError
-from bookbuild.scaffold import block, check_name, new_widget
+from bookbuild.tools.scaffold import block, check_name, new_widget
 
 REPO = Path(__file__).resolve().parent.parent
 MESSAGE = ("write the real assertions for layer-norm: move the widget and compare with "
@@ -44,7 +45,8 @@ def digest(folder):
 
 
 PARTS = ["pycore/widgets/layer_norm.py", "templates/widgets/layer-norm.html",
-         "assets/widgets/layer-norm.js", "tests/browser/test_layer_norm.py"]
+         "assets/widgets/layer-norm.js", "tests/browser/test_layer_norm.py",
+         "bookbuild/lessons/layer_norm.py"]
 
 
 @pytest.mark.parametrize("bad", ["Layer", "1abc", "layer_norm", "a--b", "-a", "a-", "", "注意",
@@ -87,6 +89,19 @@ def test_new_widget_builds_goes_into_chapters_and_its_test_fails(repo):
     assert 'data-bind="square" data-digits="4">0.2500<' in figure.group(0)  # 0.5 squared
     assert 'data-widget="gate2"' in (repo / "site" / "99-scratch.html").read_text(encoding="utf-8")
     assert (repo / "site" / "assets" / "widgets" / "layer-norm.js").is_file()
+    # its notebook teaches the generated lesson's step, and the lesson holds at its MOVED
+    notebook = json.loads((repo / "site" / "notebooks" / "layer-norm-b.ipynb").read_text(
+        encoding="utf-8"))
+    steps = [c for c in notebook["cells"] if c["metadata"].get("tbook", {}).get("role") == "step"]
+    assert ["".join(c["source"]) for c in steps] == [
+        'x = params["x"]\nprint(f"x² = {x * x:.4f}")\nsame(x * x, view["square"])']
+    ran = run(repo, "-c", "import numpy as np; from bookbuild import lessons; "
+                          "from pycore.widgets import compute, validate; "
+                          "m = lessons.load('layer-norm'); "
+                          "assert validate('layer-norm', m.MOVED) == m.MOVED != {'x': 0.5}; "
+                          "m.lesson(m.MOVED, compute('layer-norm', m.MOVED), "
+                          "lambda mine, shown: print('same', np.allclose(mine, shown)))")
+    assert ran.returncode == 0 and "x² = 0.0625\nsame True" in ran.stdout, ran.stderr
     if shutil.which("node"):
         checked = subprocess.run(["node", "--check", str(repo / PARTS[2])], capture_output=True,
                                  text=True)

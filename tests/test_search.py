@@ -1,4 +1,5 @@
-"""bookbuild.search: sections cut from chapter HTML (formulas as readable text), the term rules
+"""bookbuild.renderers.search: sections cut from chapter HTML (formulas as readable text),
+the term rules
 (ASCII words, Chinese bigrams; the same in search.js), the index of the real book cut into parts
 (their sizes, anchors, postings and positions checked against the text), and queries ranked by
 the real assets/search.js, run in Node (tests/search_node.mjs) on the written index: on this
@@ -13,8 +14,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from bookbuild import glossary, mathtext, search
-from bookbuild.load import load_book
+from bookbuild.stages import glossary, mathtext
+from bookbuild.renderers import search
+from bookbuild.stages.load import load_book
 from bookbuild.pipeline import Tools, compile_chapter, new_env
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from bookbuild import dev
-from bookbuild.dev import DevHandler, Hub
-from bookbuild.serve import GzipSiteHandler, SiteHandler, SiteServer, make_server
+from bookbuild.dev import watch as dev
+from bookbuild.dev.watch import DevHandler, Hub
+from bookbuild.dev.serve import GzipSiteHandler, SiteHandler, SiteServer, make_server
 
 SECRET = "root:x:0:0 (a file outside site/)"
 

@@ -1,4 +1,5 @@
-"""bookbuild.vendor: the offline Pyodide runtime is taken only when every byte matches its pin,
+"""bookbuild.runtime.vendor: the offline Pyodide runtime is taken only when every byte
+matches its pin,
 and the site gets the two zips re-packed with stored members and a lock file that agrees."""
 import base64
 import hashlib
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import vendor
+from bookbuild.runtime import vendor
 from bookbuild.errors import BuildError
 
 NUMPY = "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"

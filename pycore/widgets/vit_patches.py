@@ -2,7 +2,7 @@
 "look for similar patches" head (pycore.vit) run from one clicked patch.
 
 The photo's pixels ship beside pycore as raw RGB bytes (pycore/photo224.rgb, written by
-`python3 -m bookbuild.photo`), so the same pixels are read in CPython and in Pyodide; a page
+`python3 -m bookbuild.tools.photo`), so the same pixels are read in CPython and in Pyodide; a page
 fetches them only when it shows this widget (DATA_FILES).
 The patch features are computed once per patch size; a click only computes one row.
 

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bookbuild.pipeline import build
-from bookbuild.serve import SiteHandler, make_server
+from bookbuild.dev.serve import SiteHandler, make_server
 
 from . import settle
 

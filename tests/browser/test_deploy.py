@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import output
+from bookbuild.renderers import output
 from bookbuild.pipeline import build
 
 ROOT = Path(__file__).resolve().parents[2]

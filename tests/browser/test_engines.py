@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild.serve import make_server
+from bookbuild.dev.serve import make_server
 from pycore.exercises import check, describe
 from pycore.widgets import compute
 from tests.browser import engines

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from bookbuild.serve import SiteHandler, make_server
+from bookbuild.dev.serve import SiteHandler, make_server
 from tests.browser.harness import assert_shows, params_of, pycore_view
 
 RUNTIME = ("/pyodide/", "/assets/pycore-")

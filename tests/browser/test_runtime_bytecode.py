@@ -1,10 +1,10 @@
 """The site's runtime boots without compiling Python: every module of the standard library and
 NumPy that a page imports (Pyodide's boot, NumPy, and every widget's view) arrives as bytecode
-(bookbuild/bytecode.py). A view that starts importing a new module makes this test name it:
-add it to WARM in bookbuild/bytecode_pyodide.py."""
+(bookbuild/runtime/bytecode.py). A view that starts importing a new module makes this test name it:
+add it to WARM in bookbuild/runtime/bytecode_pyodide.py."""
 import json
 
-from bookbuild.widgets import known_widgets
+from bookbuild.stages.widgets import known_widgets
 from pycore import widgets
 
 # Runs in the page's Python (the runtime's worker) through the code lab's view (the reader's code runs there too).

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild.serve import SiteHandler, make_server
+from bookbuild.dev.serve import SiteHandler, make_server
 
 WORKER = Path(__file__).resolve().parents[2] / "assets" / "runtime-worker.js"
 RETIRE_S = int(re.search(r"RETIRE_MS = (\d+)", WORKER.read_text(encoding="utf-8")).group(1)) / 1000

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bookbuild import output, photo
+from bookbuild.renderers import output
+from bookbuild.tools import photo
 from pycore.widgets import vit_patches
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
