@@ -56,6 +56,26 @@ LESSONS = {
              "same(h, view[\"entropy\"])"),
         ],
     },
+    "weighted-sum": {
+        "title": "加权求和：权重 × V → 输出",
+        "keys": ["query", "scale", "weights", "output"],
+        "steps": [
+            ("语义头的查询、键、值：$W_K=W_V=I$，$W_Q$ 只有代词那行换成 $(1,1,0,0,0,0)$；查询词那一行分数除以 $\\sqrt{6}$、乘缩放系数后做 softmax。",
+             "from pycore import example\n"
+             "x = example.EMBEDDINGS  # (9, 6)\n"
+             "w_q, w_k, w_v = example.semantic_head()\n"
+             "i = example.TOKENS.index(params[\"query\"])\n"
+             "s = params[\"scale\"] * (x @ w_q)[i] @ (x @ w_k).T / np.sqrt(6)  # (9,)\n"
+             "w = np.exp(s - s.max()); w /= w.sum()\n"
+             "same(w, view[\"weights\"])"),
+            ("每个词交出自己那行值向量的 $w_j$ 倍，逐维相加就是输出 $\\sum_j w_j \\mathbf{v}_j$。",
+             "v = x @ w_v  # (9, 6)\n"
+             "parts = w[:, None] * v  # (9, 6)：每个词交出的那一份\n"
+             "out = parts.sum(axis=0)  # (6,)\n"
+             "print(np.round(out, 3))\n"
+             "same(out, view[\"output\"])"),
+        ],
+    },
     "embedding": {
         "title": "词向量的点积与余弦",
         "keys": ["a", "b", "vec_a", "vec_b", "dot", "cos"],

@@ -82,6 +82,7 @@ MOVED = {
                       "temperature": 0.7, "top_k": 5, "top_p": 0.9, "seed": 3, "draws": 200},
     "train-live": {"seed": 1, "steps": 6, "head": "0-2", "adjective": "宽"},  # few steps: fast
     "vit-patches": {"P": 32, "index": 20, "temperature": 1.2},
+    "weighted-sum": {"query": "小猫", "scale": 4.5},
 }
 
 
