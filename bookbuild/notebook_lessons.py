@@ -56,6 +56,31 @@ LESSONS = {
              "same(h, view[\"entropy\"])"),
         ],
     },
+    "clip-matrix": {
+        "title": "CLIP：图文相似度矩阵与对比损失",
+        "keys": ["tau", "captions", "texts", "cos", "loss_i2t", "loss_t2i", "loss"],
+        "steps": [
+            ("两边的向量先归一化成单位长度，余弦矩阵就是一次矩阵乘法：行是图，列是说明。",
+             "from pycore.widgets import clip_matrix as cm\n"
+             "img = np.array([f for _, f in cm.IMAGES])  # (5, 6)\n"
+             "txt = np.array([f for _, f in cm.captions_of(params[\"captions\"])])  # (5, 6)\n"
+             "img = img / np.linalg.norm(img, axis=1, keepdims=True)\n"
+             "txt = txt / np.linalg.norm(txt, axis=1, keepdims=True)\n"
+             "cos = img @ txt.T  # (5, 5)\n"
+             "print(np.round(cos, 3))\n"
+             "same(cos, view[\"cos\"])"),
+            ("logits 是余弦除以 $\\tau$。按行做交叉熵（图→文），按列再做一次（文→图），正确答案都是对角线，两者取平均。",
+             "z = cos / params[\"tau\"]\n"
+             "def ce(z):  # 每一行的交叉熵，答案是对角线\n"
+             "    z = z - z.max(axis=1, keepdims=True)\n"
+             "    return np.mean(np.log(np.exp(z).sum(axis=1)) - np.diag(z))\n"
+             "i2t, t2i = ce(z), ce(z.T)\n"
+             "print(f\"图→文 {i2t:.4f}，文→图 {t2i:.4f}，平均 {(i2t + t2i) / 2:.4f}\")\n"
+             "same(i2t, view[\"loss_i2t\"])\n"
+             "same(t2i, view[\"loss_t2i\"])\n"
+             "same((i2t + t2i) / 2, view[\"loss\"])"),
+        ],
+    },
     "weighted-sum": {
         "title": "加权求和：权重 × V → 输出",
         "keys": ["query", "scale", "weights", "output"],

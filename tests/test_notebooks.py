@@ -43,6 +43,7 @@ MOVED = {
     "beam-search": {"width": 2, "alpha": 0.3, "max_new": 7, "temperature": 0.6, "seed": 9},
     "bpe": {"k": 120, "corpus": "balanced"},
     "chinchilla": {"params": 7e10, "tokens": 1.4e12, "flops": 1e24, "given": "ND"},
+    "clip-matrix": {"tau": 0.05, "captions": "edit"},
     "code-lab": {"seed": 7, "causal": False, "time_limit": 10},
     "cross-attention": {"step": 7, "scale": 2.5},
     "dot-product": {"a": [-2.0, 1.5], "b": [0.5, -3.0]},

@@ -3,6 +3,7 @@ image-text matching (chapter 12) are the numbers their widgets show: each senten
 up in the chapter with pycore's value written in."""
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pycore.widgets import compute
@@ -30,3 +31,29 @@ def quotes():
 def test_the_chapter_quotes_the_widget(chapter, sentence):
     text = (BOOK / chapter).read_text(encoding="utf-8")
     assert sentence in text, f"book/{chapter} should say {sentence!r} (pycore's numbers)"
+
+
+def clip_quotes():
+    right = compute("clip-matrix", {"tau": 0.2, "captions": "right"})
+    swap = compute("clip-matrix", {"tau": 0.2, "captions": "swap"})
+    edit = compute("clip-matrix", {"tau": 0.2, "captions": "edit"})
+    flat = compute("clip-matrix", {"tau": 1.0, "captions": "right"})
+    return [
+        f"损失只有 {f3(right['loss'])}",
+        f"图1 和文5 的余弦也有 {f3(right['cos'][0][4])}",
+        f"概率跌到 {f3(swap['right_i2t'][0])}，损失跳到 {f3(swap['loss'])}",
+        f"损失升到 {f3(edit['loss'])}",
+        f"损失也有 {f3(flat['loss'])}，离闭眼瞎猜的 $\\ln 5\\approx {f3(np.log(5))}$",
+    ]
+
+
+@pytest.mark.parametrize("sentence", clip_quotes())
+def test_chapter_12_quotes_the_clip_widget(sentence):
+    text = (BOOK / "12-matching-multimodal.md").read_text(encoding="utf-8")
+    assert sentence in text, f"book/12-matching-multimodal.md should say {sentence!r}"
+
+
+def test_chapter_12_the_diagonal_cosines_lie_where_the_prose_says():
+    cos = compute("clip-matrix", {"tau": 0.2})["cos"]
+    assert all(0.92 <= cos[i][i] <= 0.95 for i in range(5))
+    assert "对角线上的余弦都在 0.92 到 0.95 之间" in (BOOK / "12-matching-multimodal.md").read_text()
