@@ -81,6 +81,20 @@ LESSONS = {
              "same((i2t + t2i) / 2, view[\"loss\"])"),
         ],
     },
+    "model-map": {
+        "title": "整个模型的地图",
+        "keys": ["family", "name", "kept"],
+        "steps": [
+            ("地图上的每一块都标着它所在的一列；一种结构缺哪几列，哪几块就暗下去，数一数还剩几块。",
+             "from pycore.widgets import model_map as mm\n"
+             "fig = mm.layout()\n"
+             "lacks = {\"encoder-decoder\": set(), \"decoder-only\": {\"encoder\", \"cross\"},\n"
+             "         \"encoder-only\": {\"decoder\", \"cross\"}}[params[\"family\"]]\n"
+             "kept = [b[\"label\"] for b in fig[\"boxes\"] if b[\"part\"] not in lacks]\n"
+             "print(kept)\n"
+             "same(len(kept), view[\"kept\"])"),
+        ],
+    },
     "weighted-sum": {
         "title": "加权求和：权重 × V → 输出",
         "keys": ["query", "scale", "weights", "output"],

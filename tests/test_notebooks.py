@@ -59,6 +59,7 @@ MOVED = {
     "learned-vs-handmade": {"adjective": "宽", "head": "0-3"},
     "lr-schedule": {"warmup": 500, "peak": 0.001, "total": 20000, "decay": "cosine",
                     "min_ratio": 0.0, "step": 7000},
+    "model-map": {"family": "encoder-only"},
     "multi-head": {"query": "小狗", "heads": "B",  # a sentence of 10, with a palette token
                    "example": {**EDITED, "tokens": ["小猫", "过", "马路", "小狗", "因为", "它",
                                                     "太", "累", "了", "饿"]}},
