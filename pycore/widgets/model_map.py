@@ -73,8 +73,7 @@ def tag(chapter):
 
 def box(label, chapter, widget, x, y, w, h, part):
     return {"label": label, "tag": tag(chapter), "href": href(chapter, widget), "part": part,
-            "x": x, "y": y, "w": w, "h": h, "cx": figure.r(x + w / 2),
-            "say": f"{label}：第 {int(chapter[:2])} 节的小部件"}
+            "x": x, "y": y, "w": w, "h": h, "cx": figure.r(x + w / 2)}
 
 
 def down_arrow(x, y0, y1):
