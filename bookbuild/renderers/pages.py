@@ -217,6 +217,20 @@ def embed_pages(jinja, book, runtime, memo=None):
                 embed_id=name, widget=w, widget_html=html, widget_title=widget_title(html or "")))
 
 
+# The landing page opens on this widget of the book (its first block), live: the running
+# example's attention, which the reader can move before reading a line.
+FRONT_WIDGET = "attention"
+
+
+def front_widget(book):
+    """The first block of FRONT_WIDGET in the book, with its chapter's href, or None."""
+    for c in book.chapters:
+        for w in c.widgets:
+            if w["name"] == FRONT_WIDGET:
+                return {**w, "chapter_href": c.href}
+    return None
+
+
 def render_pages(jinja, book, runtime, memo=None):
     """Yield (relative path, html) for every page of the site. `memo` (optional, see page_memo)
     hands back a page whose inputs did not change instead of rendering it again. `jinja`: the
@@ -227,8 +241,12 @@ def render_pages(jinja, book, runtime, memo=None):
             "page.html").render(book=book, chapter=c, root="", runtime=runtime,
                                 prev=chapters[i - 1] if i else None,
                                 next=chapters[i + 1] if i + 1 < len(chapters) else None))
-    yield "index.html", cached(memo, ("index", tuple(book.downloads)), lambda: jinja.get_template(
-        "index.html").render(book=book, root="", runtime=runtime, chapter=None))
+    front = front_widget(book)
+    front_key = front and hashlib.sha256(front["html"].encode()).hexdigest()
+    yield "index.html", cached(memo, ("index", tuple(book.downloads), front_key),
+                               lambda: jinja.get_template("index.html").render(
+        book=book, root="", runtime=runtime, chapter=None, front=front,
+        front_html=Markup(front["html"]) if front else None))
     yield OFFLINE_PAGE, cached(memo, ("offline",), lambda: jinja.get_template(
         "offline.html").render(book=book, root="", runtime=runtime, chapter=None))
     number = {c.rel: section_number(c, i) for i, c in enumerate(chapters)}

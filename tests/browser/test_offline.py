@@ -122,7 +122,7 @@ def test_a_page_is_cached_once_whatever_its_query(browser, server):
     one copy of a page, not one per query, and offline it serves that copy for any query."""
     context = browser.new_context()
     page = context.new_page()
-    page.goto(server + "index.html")  # no widgets: the service worker registers at once
+    page.goto(server + "index.html")  # the service worker registers once the runtime booted
     page.evaluate("""() => navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller
         || new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r)))""")
     page.evaluate("""() => Promise.all([1, 2, 3, 4, 5].map((i) =>

@@ -1,8 +1,8 @@
 """The search box in Chromium: real queries against the book's index give the expected first
 section, the list works from the keyboard, shows formulas as text and more results on demand,
 and the index is fetched from the site in parts: its table of sections when the box is first
-focused, then a few shards per query. One page (the landing page: no widgets, no runtime to
-wait for)."""
+focused, then a few shards per query. One page (the landing page, whose one widget is
+live before the tests type)."""
 import re
 from urllib.parse import unquote, urlsplit
 
