@@ -112,7 +112,7 @@ MEASURE = """() => {
       .filter((p) => seen(p) && !p.parentElement.closest('svg')).map((p) => p.getBoundingClientRect());
     const tools = [...w.querySelectorAll('.widget-tools button')].filter((b) => b.checkVisibility())
       .map((b) => { const r = b.getBoundingClientRect(); return { top: r.top, h: r.height, text: b.textContent }; });
-    const mark = w.querySelector('.widget-live').getBoundingClientRect();
+    const mark = (w.querySelector('.widget-live') ?? w.querySelector('.widget-status')).getBoundingClientRect();
     return { name: w.dataset.widget, id: w.id, height: box.height, width: box.width, column,
              span: pictures.length ? Math.max(...pictures.map((p) => p.right)) - Math.min(...pictures.map((p) => p.left)) : 0,
              area: pictures.reduce((a, p) => a + p.width * p.height, 0) / (box.width * box.height),
