@@ -599,6 +599,7 @@ ON_SCREEN_AT = """async (y) => {
     }).map((el) => el.id).sort();
 }"""
 TOP = "el => el.getBoundingClientRect().top + scrollY"
+BOTTOM = "el => el.getBoundingClientRect().bottom + scrollY"
 
 
 def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, open_page):
@@ -613,7 +614,8 @@ def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, 
     ids = sorted([editor.get_attribute("id"), follower.get_attribute("id")])
     for example, y, on_screen in [
             (EDITED, editor.evaluate(TOP), ids[:1]),  # the editor alone: the follower above
-            (book.default_example(), follower.evaluate(TOP) + 400, ids)]:  # both
+            # both: the screen's bottom just below the entry (the follower's end above it)
+            (book.default_example(), page.cell(3, 1).evaluate(BOTTOM) + 40 - 1000, ids)]:
         assert page.page.evaluate(ON_SCREEN_AT, y) == on_screen
         page.page.evaluate(RECORD)
         page.cell(3, 1).dispatch_event("pointerdown", PRESS)
