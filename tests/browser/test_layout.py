@@ -99,6 +99,8 @@ TALL = {
     "sampling": "the distribution after each of temperature, top-k and top-p, and the draws",
     "beam-search": "the beam's lattice and its ranked candidates, then the sampled sentences",
     "multi-head": "two heads, each as curves over its heatmap, and the layer that joins them",
+    "chinchilla": "a log-log chart of the compute frontier below its knobs, presets and "
+                  "verdict",
     "example-editor": "chapter 3's editor, open where the example is introduced: the sentence, "
                       "the palette of tokens and the grid of features (folded after it)",
 }
