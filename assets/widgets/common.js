@@ -18,7 +18,12 @@ const STATUS = {
 export function setState(root, state, message) {
   root.dataset.state = state;
   const status = root.querySelector(".widget-status");
-  if (status) status.textContent = message ?? STATUS[state];
+  if (status) {
+    status.textContent = message ?? STATUS[state];
+    // the state alone is a dot (book.css); words that say more (a refused value, an error,
+    // a link left out) show in full
+    status.toggleAttribute("data-note", (message ?? STATUS[state]) !== STATUS[state]);
+  }
   // Controls work only when live; the embed and notebook buttons (embed-ui.js, notebook-ui.js)
   // need no runtime.
   const enable = state === "live";

@@ -55,6 +55,14 @@ class Page:
         self.page.wait_for_selector("[data-widget][data-state=static], "
                                     "[data-widget][data-state=loading]",
                                     state="detached", timeout=60_000)
+        self.unfold()
+
+    def unfold(self):
+        """Open the editor as a reader does: from chapter 4 on it is folded under the line
+        of its sentence (its 改例子)."""
+        fold = self.editor().locator("details.ex-fold")
+        if fold.count() and fold.get_attribute("open") is None:
+            fold.locator("summary").click()
 
     def editor(self):
         return self.page.locator('[data-widget="example-editor"]').first
@@ -102,11 +110,42 @@ def assert_follows(page, example):
         assert_drawn(root, view)
 
 
+def summary_words(editor):
+    """The words of the folded editor's line (its sentence), those of the sentence's slots."""
+    return editor.locator(".ex-summary .ex-word").evaluate_all(
+        "els => els.filter(e => !e.hidden).map(e => e.textContent.trim())")
+
+
+@pytest.mark.parametrize("href, unfolded", [("03-embeddings.html", True),
+                                            ("04-attention.html", False),
+                                            ("09-sampling.html", False)])
+def test_the_editor_is_open_where_the_example_is_introduced_and_folded_after(browser, server,
+                                                                             href, unfolded):
+    """Chapter 3 shows the whole editor; from chapter 4 on one line shows the sentence and a
+    tap on it opens the same editor (no script needed: a <details>)."""
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + href)
+    root = page.locator('[data-widget="example-editor"]').first
+    fold = root.locator("details.ex-fold")
+    assert (fold.get_attribute("open") is not None) == unfolded
+    assert summary_words(root) == book.TOKENS
+    cell = root.locator('.ex-cell[data-row="3"][data-col="1"]')
+    assert cell.is_visible() == unfolded
+    assert root.locator(".ex-summary .ex-words").is_visible() != unfolded
+    if not unfolded:
+        height = root.bounding_box()["height"]
+        assert height < 300, f"the folded editor is {height:.0f} px tall"
+        fold.locator("summary").click()
+        assert cell.is_visible()
+    page.close()
+
+
 def test_the_editor_is_pre_rendered_with_the_books_example(browser, server):
     page = browser.new_page(java_script_enabled=False)
     page.goto(server + "04-attention.html")
     root = page.locator('[data-widget="example-editor"]').first
     assert root.get_attribute("data-state") == "static"
+    root.locator("details.ex-fold summary").click()  # folded from chapter 4 on
     view = pycore_view("example-editor")
     assert_shows(root, view, min_count=54 + 6 + 9)
     assert root.locator(".key-figure .big").inner_text() == "0.2101"
@@ -511,6 +550,7 @@ def test_the_preview_follows_the_chips_and_reset_brings_the_books_back(open_page
     add(page, "饿", after="累")
     tokens = ["小猫", "小狗", "没有", "过", "因为", "它", "太", "累", "饿", "了"]
     assert page.sentence() == tokens
+    assert summary_words(page.editor()) == tokens  # the folded line's words follow
     assert_preview(page, tokens, "它")
     # 它 splits its attention between the two animate entities
     weights = visible_texts(page.editor(), 'table[data-matrix="row_table"] td')[1::2]
@@ -559,6 +599,7 @@ ON_SCREEN_AT = """async (y) => {
     }).map((el) => el.id).sort();
 }"""
 TOP = "el => el.getBoundingClientRect().top + scrollY"
+BOTTOM = "el => el.getBoundingClientRect().bottom + scrollY"
 
 
 def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, open_page):
@@ -573,7 +614,8 @@ def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, 
     ids = sorted([editor.get_attribute("id"), follower.get_attribute("id")])
     for example, y, on_screen in [
             (EDITED, editor.evaluate(TOP), ids[:1]),  # the editor alone: the follower above
-            (book.default_example(), follower.evaluate(TOP) + 400, ids)]:  # both
+            # both: the screen's bottom just below the entry (the follower's end above it)
+            (book.default_example(), page.cell(3, 1).evaluate(BOTTOM) + 40 - 1000, ids)]:
         assert page.page.evaluate(ON_SCREEN_AT, y) == on_screen
         page.page.evaluate(RECORD)
         page.cell(3, 1).dispatch_event("pointerdown", PRESS)

@@ -73,3 +73,105 @@ def test_dark_reaches_the_browsers_own_parts(browser, server, how):
     r, g, b = [int(x) for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
     assert min(r, g, b) > 150, f"the search box's text is {colour} in the dark theme"
     context.close()
+
+
+# --- One screen, room to draw, quiet chrome (1280 x 900) --------------------------------------
+
+DESKTOP = {"width": 1280, "height": 900}
+# Widgets that stay taller than a 1280 x 900 screen, and why (the rest must fit it).
+TALL = {
+    "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
+                     "the sampler, each with its own picture",
+    "code-lab": "a code editor, its output and the figures the reader's code draws",
+    "online-softmax": "the blocks as they are read, the running maximum and sum, then the "
+                      "memory each way with controls of its own",
+    "train-live": "two training curves, then a head's attention as curves and a heatmap, and "
+                  "every head's weight on the answer",
+    "kv-cache": "a cache stepping through a generation, then a cache sized for real models, "
+                "each with its controls",
+    "cross-attention": "source and target sentences as curves above the cross-attention heatmap",
+    "padding-mask": "two sentences in a batch, three masks, then the attention as curves and a "
+                    "heatmap",
+    "positional-encoding": "the sine waves, the dot products and the rotation check, each with "
+                           "its own controls",
+    "embedding": "two pickers, the embedding table and the similarity heatmap",
+    "bpe": "the merges, the byte strip, the vocabulary curve and the token table",
+    "sampling": "the distribution after each of temperature, top-k and top-p, and the draws",
+    "beam-search": "the beam's lattice and its ranked candidates, then the sampled sentences",
+    "multi-head": "two heads, each as curves over its heatmap, and the layer that joins them",
+    "chinchilla": "a log-log chart of the compute frontier below its knobs, presets and "
+                  "verdict",
+    "example-editor": "chapter 3's editor, open where the example is introduced: the sentence, "
+                      "the palette of tokens and the grid of features (folded after it)",
+}
+# Widgets whose pictures stay narrower than the text column, and why.
+NARROW = {
+    "panorama": "a diagram of the model's blocks beside the table of their parameters",
+    "dot-product": "a square plane to drag two arrows on, beside its readout",
+    "embedding": "two heatmaps drawn cell by cell at a readable cell size",
+    "rope": "a square plane of rotating vectors beside its chart, in one screen",
+    "encoder-layer": "one sublayer's diagram beside the step's explanation",
+    "vit-patches": "a square photo cut into patches, beside the patch strip",
+    "chinchilla": "a log-log chart beside the compute readout, in one screen",
+    "code-lab": "figures the reader's code draws, at the size the code gives",
+}
+
+# Per widget on the page: its box, its pictures' (the book's figures, and canvases; no legend,
+# nothing in a closed fold) horizontal span and area, and its chrome: the tools' boxes, the
+# live state's mark.
+MEASURE = """() => {
+  const column = document.querySelector('.chapter > p').getBoundingClientRect().width;
+  const seen = (el) => el.checkVisibility() && !el.closest('details:not([open])');
+  return [...document.querySelectorAll('[data-widget]')].map((w) => {
+    const box = w.getBoundingClientRect();
+    const pictures = [...w.querySelectorAll('svg.fig:not(.legend), canvas')]
+      .filter((p) => seen(p) && !p.parentElement.closest('svg')).map((p) => p.getBoundingClientRect());
+    const tools = [...w.querySelectorAll('.widget-tools button')].filter((b) => b.checkVisibility())
+      .map((b) => { const r = b.getBoundingClientRect(); return { top: r.top, h: r.height, text: b.textContent }; });
+    const mark = (w.querySelector('.widget-live') ?? w.querySelector('.widget-status')).getBoundingClientRect();
+    return { name: w.dataset.widget, id: w.id, height: box.height, width: box.width, column,
+             span: pictures.length ? Math.max(...pictures.map((p) => p.right)) - Math.min(...pictures.map((p) => p.left)) : 0,
+             area: pictures.reduce((a, p) => a + p.width * p.height, 0) / (box.width * box.height),
+             tools, mark: { w: mark.width, h: mark.height },
+             status: w.querySelector('.widget-status').textContent.trim(),
+             note: w.querySelector('.widget-status').hasAttribute('data-note') };
+  }); }"""
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def widget_chapters():
+    from tests.browser.conftest import ROOT
+    from pathlib import Path
+    return [p.with_suffix(".html").name for p in sorted((Path(ROOT) / "book").glob("*.md"))
+            if "```widget" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("chapter", widget_chapters())
+def test_every_widget_fits_one_screen_and_draws_wider_than_the_text(book_pages, chapter):
+    """At 1280 x 900 every widget is at most a screen tall (but those of TALL, which say why),
+    wider than the text, its pictures span at least the text column (but those of NARROW),
+    and its chrome is quiet: the live state one
+    small mark (its words still read out), the tools one row whose buttons never wrap."""
+    page = book_pages.open(chapter).page
+    size = page.viewport_size
+    page.set_viewport_size(DESKTOP)
+    try:
+        page.evaluate(FRAMES)
+        widgets = page.evaluate(MEASURE)
+    finally:
+        page.set_viewport_size(size)
+    assert widgets
+    for w in widgets:
+        where = f"{chapter} {w['id']}"
+        if w["name"] not in TALL:
+            assert w["height"] <= DESKTOP["height"], f"{where}: {w['height']:.0f} px tall"
+        assert w["width"] > w["column"], f"{where}: {w['width']:.0f} px, no wider than the text"
+        if w["span"] and w["name"] not in NARROW:
+            assert w["span"] >= w["column"] - 1, \
+                f"{where}: its pictures span {w['span']:.0f} px, the text {w['column']:.0f} px"
+        tops = {round(t["top"]) for t in w["tools"]}
+        assert len(w["tools"]) == 3 and len(tops) == 1, f"{where}: tools {w['tools']}"
+        assert max(t["h"] for t in w["tools"]) < 1.6 * min(t["h"] for t in w["tools"]), \
+            f"{where}: a tool's words wrap: {w['tools']}"
+        assert w["status"] and not w["note"], f"{where}: the state says {w['status']!r}"
+        assert w["mark"]["w"] <= 20 and w["mark"]["h"] <= 20, f"{where}: the state's mark {w['mark']}"

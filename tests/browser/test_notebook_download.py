@@ -148,6 +148,7 @@ def test_a_notebook_carries_the_readers_edited_example(browser, server, site, tm
                                "[data-widget][data-state=loading]",
                                state="detached", timeout=60_000)
         editor = page.locator('[data-widget="example-editor"]').first
+        editor.locator("details.ex-fold summary").click()  # folded from chapter 4 on
         road = editor.locator('.ex-cell[data-row="3"][data-col="1"]')  # 马路「有生命」
         road.click()  # 0 -> 1; the next click edits the editor's new view, so wait for it
         page.wait_for_function("b => b.getAttribute('aria-pressed') === 'true'",

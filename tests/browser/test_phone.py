@@ -244,3 +244,76 @@ def test_a_tap_opens_the_card_and_a_second_tap_follows_the_link(phone):
     card.wait_for(state="visible")
     term.tap()
     page.wait_for_url("**/glossary.html#term-*")
+
+
+# Per widget: after its first control is scrolled into view (below the top bar), the control
+# and its picture (its largest figure) both on screen, the picture by at least SEEN_PX of its
+# height (all of it when shorter); failing that, with the picture scrolled to the middle of
+# the screen, the control still on screen (a control bar that stays: figures.css).
+SEEN_PX = 120
+# Widgets whose control and picture are apart on a phone, and why.
+APART = {"code-lab": "its control is the code: the reader edits and runs it, then scrolls to "
+                     "what it drew"}
+TOGETHER = """async ([seenPx, apart]) => {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const shown = (el) => el.checkVisibility() && !el.closest('details:not([open])');
+  const bar = document.querySelector('.topbar').getBoundingClientRect().bottom;
+  const onScreen = (el) => { const r = el.getBoundingClientRect();
+                             return r.top >= bar - 1 && r.bottom <= innerHeight + 1; };
+  const seen = (el) => { const r = el.getBoundingClientRect();
+                         return Math.min(r.bottom, innerHeight) - Math.max(r.top, bar)
+                                >= Math.min(seenPx, r.height) - 1; };
+  const out = [];
+  for (const w of document.querySelectorAll('[data-widget]')) {
+    if (apart.includes(w.dataset.widget)) continue;
+    const control = [...w.querySelectorAll(
+      '.widget-body :is([data-control], button, input, select, textarea, [tabindex="0"])')]
+      .find(shown);
+    const pictures = [...w.querySelectorAll('svg.fig:not(.legend), canvas')]
+      .filter((p) => shown(p) && !p.parentElement.closest('svg'));
+    if (!control || !pictures.length) continue;
+    const area = (p) => { const r = p.getBoundingClientRect(); return r.width * r.height; };
+    const picture = pictures.reduce((a, b) => (area(b) > area(a) ? b : a));
+    control.scrollIntoView({ block: 'start' });
+    scrollBy(0, -(bar + 8));
+    await frames();
+    let together = onScreen(control) && seen(picture);
+    if (!together) {
+      picture.scrollIntoView({ block: 'center' });
+      await frames();
+      together = onScreen(control) && seen(picture);
+    }
+    if (!together) out.push(`${w.id}: ${control.outerHTML.slice(0, 60)} and its picture `
+                            + `${picture.getAttribute('class')} are not on screen together`);
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_control_and_its_picture_are_on_screen_together(phone, chapter):
+    page = phone(chapter)
+    apart = page.evaluate(TOGETHER, [SEEN_PX, list(APART)])
+    page.evaluate("window.scrollTo(0, 0)")
+    assert not apart, f"{chapter}: {apart}"
+
+
+def test_train_live_chips_do_not_touch_and_its_percent_stays_whole(phone):
+    """The sentence's tokens over train-live's curves keep a gap between them at 360 px, and
+    the accuracy's number keeps its unit on its line (0.0 %)."""
+    page = phone("13b-trained-model.html")
+    rows = page.evaluate("""() => {
+      const rows = {};
+      for (const t of document.querySelectorAll('[data-widget="train-live"] svg.curves text.token')) {
+        if (!t.checkVisibility() || !t.textContent.trim()) continue;
+        const r = t.getBoundingClientRect();
+        (rows[t.getAttribute('class')] ??= []).push([t.textContent, r.left, r.right]);
+      }
+      return Object.values(rows); }""")
+    assert rows
+    for row in rows:
+        row.sort(key=lambda t: t[1])
+        gaps = [(a[0], b[0], b[1] - a[2]) for a, b in zip(row, row[1:])]
+        assert min(g for _, _, g in gaps) >= 4, f"tokens closer than 4 px: {gaps}"
+    lines = page.locator('[data-widget="train-live"] .key-figure .big').evaluate(
+        "el => el.getClientRects().length")
+    assert lines == 1, "the accuracy's number and its % are on two lines"

@@ -1,0 +1,36 @@
+"""A widget's hint for a finger (templates/widgets/_macros.html TOUCH_WORDS): every hint of the
+book, in the wording shown on a touch screen, neither points (指向) nor tabs, and taps (轻点)
+where the mouse's wording clicks."""
+import re
+from pathlib import Path
+
+import jinja2
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+
+
+def touch_words(text):
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
+    env.filters.update(json=str, num=str, shade=str)  # the build's (bookbuild): unused here
+    return str(env.get_template("widgets/_macros.html").module.touch_words(text))
+
+
+def hints():
+    found = []
+    for path in sorted((TEMPLATES / "widgets").glob("*.html")):
+        found += re.findall(r'm\.frame\(w, "[^"]*", how="([^"]+)"', path.read_text(encoding="utf-8"))
+    return found
+
+
+def test_a_hint_for_a_finger_taps_where_the_mouse_points_or_clicks():
+    assert touch_words("点一个词（或 Tab 到词上用方向键）看它那一行；指向格子读数值") == \
+        "轻点一个词看它那一行；轻点格子读数值"
+
+
+def test_no_hint_of_the_book_points_or_tabs_on_a_touch_screen():
+    found = hints()
+    assert len(found) > 25
+    for hint in found:
+        touch = touch_words(hint)
+        assert "指向" not in touch and "Tab" not in touch and "轻轻" not in touch, (hint, touch)
