@@ -42,7 +42,7 @@ BIGRAM_KS = (1.0, 0.1, 0.01)  # the bigram baseline's add-k: the best of these o
 SETTINGS = {
     "seed": 0, "min_count": poems.MIN_COUNT, "context": 64,
     "model": {"d_model": 128, "n_heads": 4, "n_layers": 3, "d_ff": 512, "activation": "relu"},
-    "steps": 1600, "batch": 16,
+    "steps": 1000, "batch": 16,
     "peak_lr": 2e-3, "warmup": 50, "min_lr": 2e-4,
     "weight_decay": 0.1, "betas": [0.9, 0.95], "clip": 1.0,
     "eval_every": 100,
