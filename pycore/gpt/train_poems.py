@@ -6,6 +6,8 @@ Debian's fortunes-zh), with the book's model and optimiser (model.py, adamw.py).
     python3 -m pycore.gpt.train_poems --fortunes /usr/share/games/fortunes
                                                       read an installed package instead
     python3 -m pycore.gpt.train_poems --steps 50 --out /tmp/try    a short run elsewhere
+    python3 -m pycore.gpt.train_poems --stop 300      write the weights of step 300 (of the
+                                                      full schedule) from the checkpoint
 
 The run is seeded and resumable: every CHECKPOINT_EVERY steps it writes the weights, Adam's
 moments, the data generator's state and the losses to <work>/checkpoint.npz; started again
@@ -258,6 +260,9 @@ def main(argv=None):
                         "(default: apt-get download fortunes-zh into a temporary folder)")
     parser.add_argument("--steps", type=int, help="stop after this many steps (the schedule "
                         "then spans the shorter run)")
+    parser.add_argument("--stop", type=int, help="stop after this many steps of the full "
+                        "schedule (a checkpoint already past it is used as it is): the weights "
+                        "are those an unbroken run has at that step, and --work can go on later")
     parser.add_argument("--out", default=str(PYCORE), help="folder for the three files")
     parser.add_argument("--work", help="folder for the checkpoint (default: <out>/poem_work)")
     args = parser.parse_args(argv)
@@ -280,7 +285,7 @@ def main(argv=None):
           f"and {len(data['heldout_text'])} held-out characters; vocabulary {len(data['vocab'])}"
           f"; {n} parameters; {settings['steps']} steps of {settings['batch']} x "
           f"{settings['context']} characters, seed {settings['seed']}")
-    state = train(data, settings, work)
+    state = train(data, settings, work, steps=args.stop)
     shipped = half(state["params"])
     final = evaluate_all(widen(shipped), cfg, data, settings)
     record = {
@@ -290,9 +295,11 @@ def main(argv=None):
                    "units": len(units), "train_units": data["units"][0],
                    "heldout_units": data["units"][1],
                    "train_characters": len(data["train_text"]),
-                   "heldout_characters": len(data["heldout_text"])},
+                   "heldout_characters": len(data["heldout_text"]),
+                   "heldout_unknown": int((data["heldout"] == 0).sum())},
         "vocab": data["vocab"],
-        "steps": state["step"], "train_seconds": round(state["seconds"], 1),
+        "steps": state["step"], "schedule_steps": settings["steps"],
+        "train_seconds": round(state["seconds"], 1),
         "first_losses": state["losses"][:10],
         "losses_every_10": state["losses"][9::10],
         "evaluations": state["evaluations"], "final": final,
