@@ -14,7 +14,7 @@ from importlib import resources
 from .. import figure
 from ..gpt import poem_run, poems, train_poems
 
-DATA_FILES = poem_run.DATA_FILES
+DATA_FILES = poem_run.DATA_FILES + (train_poems.HELDOUT,)  # the last: the first text
 INPUTS = ("text",)
 TOP = 10       # rows of the picture
 NEW = 24       # characters one draw writes
