@@ -19,29 +19,13 @@ from tests import test_pycore_gpt_torch as reference  # noqa: E402
 TOL = 1e-8
 
 
-class ReluBlock(reference.Block):
-    def forward(self, x):
-        B, T, D = x.shape
-        h = self.ln1(x)
-        split = lambda t: t.view(B, T, self.n_heads, D // self.n_heads).transpose(1, 2)
-        a = F.scaled_dot_product_attention(split(self.q(h)), split(self.k(h)), split(self.v(h)),
-                                           is_causal=True)
-        x = x + self.o(a.transpose(1, 2).reshape(B, T, D))
-        return x + self.down(F.relu(self.up(self.ln2(x))))
-
-
 @pytest.fixture(scope="module")
 def committed():
     params, cfg, record = poem_run.poem_model()
     assert cfg["activation"] == "relu"
-    m = reference.GPT(cfg)
-    m.blocks = torch.nn.ModuleList(ReluBlock(cfg["d_model"], cfg["n_heads"], cfg["d_ff"])
-                                   for _ in range(cfg["n_layers"]))
-    m = m.double()
-    with torch.no_grad():
-        for name, (t, transposed) in m.named().items():
-            a = params[name].T if transposed else params[name]
-            t.copy_(torch.from_numpy(np.ascontiguousarray(a)))
+    m = reference.torch_model(params, cfg)
+    for block in m.blocks:  # the poem model's FFN: ReLU
+        block.activation = F.relu
     text = resources.files("pycore").joinpath(train_poems.HELDOUT).read_text(encoding="utf-8")
     x, t = train_poems.windows(np.array(poems.encode(text, poems.encoder(record["vocab"]))),
                                cfg["n_positions"])

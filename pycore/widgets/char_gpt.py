@@ -12,6 +12,7 @@ The picture: the ten most probable next characters after the sampling stages, as
 from importlib import resources
 
 from .. import figure
+from . import sampling
 from ..gpt import poem_run, poems, train_poems
 
 DATA_FILES = poem_run.DATA_FILES + (train_poems.HELDOUT,)  # the last: the first text
@@ -21,13 +22,11 @@ NEW = 24       # characters one draw writes
 SHOWN = {"\n": "↵", poems.UNKNOWN: "（未知）"}  # how a character the eye cannot see is shown
 PANEL = {"width": 260, "row": 20, "label_w": 44, "value_w": 48, "top": 1.0, "bottom": 0.0}
 
-PARAMS = {
-    "temperature": {"type": "float", "min": 0.1, "max": 5.0, "default": 1.0, "scale": "log",
-                    "help": "T in softmax(z / T); the slider is log-scaled"},
+PARAMS = {  # the sampling widget's knobs (chapter 9), top-k over more candidates
+    "temperature": sampling.PARAMS["temperature"],
     "top_k": {"type": "int", "min": 0, "max": 50, "default": 0,
               "help": "keep the k most probable characters; 0 = off"},
-    "top_p": {"type": "float", "min": 0.01, "max": 1.0, "default": 1.0, "step": 0.01,
-              "help": "keep the smallest most-probable set with mass >= p; 1 = off"},
+    "top_p": sampling.PARAMS["top_p"],
     "seed": {"type": "int", "min": 0, "max": 1_000_000, "default": 0,
              "help": "seed of the continuation; the button adds one; 0 = nothing drawn yet"},
 }
