@@ -20,6 +20,7 @@ characters drawn at random offsets of the training text. The held-out text is cu
 windows that do not overlap (each character predicted once, from at most T before it).
 """
 import argparse
+import gzip
 import json
 import math
 import subprocess
@@ -54,22 +55,26 @@ SETTINGS = {
 # --- the corpus --------------------------------------------------------------------------
 
 def fetch_package(folder):
-    """Download fortunes-zh with apt into `folder`, extract it; returns (fortune folder,
-    package version)."""
+    """Download fortunes-zh with apt into `folder` and extract it; returns the folder of the
+    fortune files."""
     folder = Path(folder)
     subprocess.run(["apt-get", "download", "fortunes-zh"], cwd=folder, check=True,
                    stdout=subprocess.DEVNULL)
     deb = next(folder.glob("fortunes-zh_*.deb"))
-    version = subprocess.run(["dpkg-deb", "-f", str(deb), "Version"], check=True,
-                             capture_output=True, text=True).stdout.strip()
     subprocess.run(["dpkg-deb", "-x", str(deb), str(folder / "root")], check=True)
-    return folder / "root/usr/share/games/fortunes", version
+    return folder / "root/usr/share/games/fortunes"
 
 
-def installed_version():
-    out = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "fortunes-zh"],
-                         capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
+def package_version(fortunes):
+    """The package version, from the first line of its changelog ("fortune-zh (2.98) ..."),
+    which sits at usr/share/doc/fortunes-zh beside usr/share/games/fortunes (installed or
+    extracted alike); "unknown" without it."""
+    changelog = Path(fortunes).resolve().parent.parent / "doc/fortunes-zh/changelog.gz"
+    if not changelog.is_file():
+        return "unknown"
+    with gzip.open(changelog, "rt", encoding="utf-8") as f:
+        first = f.readline()
+    return first.split("(")[1].split(")")[0] if "(" in first else "unknown"
 
 
 def prepare(units, settings):
@@ -273,11 +278,8 @@ def main(argv=None):
     work = Path(args.work) if args.work else out / "poem_work"
     work.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        if args.fortunes:
-            folder, version = Path(args.fortunes), installed_version()
-        else:
-            folder, version = fetch_package(tmp)
-        units = poems.read_package(folder)
+        folder = Path(args.fortunes) if args.fortunes else fetch_package(tmp)
+        units, version = poems.read_package(folder), package_version(folder)
     data = prepare(units, settings)
     cfg = model_config(settings, len(data["vocab"]))
     n = sum(int(np.prod(s)) for s in model.shapes(cfg).values())

@@ -80,5 +80,6 @@ def view(temperature, top_k, top_p, seed, text=None):
         "top": top, "bars": bars,
         "continuation": continuation,
         "sample_note": "还没有续写：点“续写”" if not seed else f"种子 {seed} 续写的 {NEW} 个字",
+        "context": poem_run.poem_model()[1]["n_positions"],
         "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed,
     }
