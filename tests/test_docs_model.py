@@ -265,15 +265,28 @@ def poem_claims():
         f"Every {train_poems.CHECKPOINT_EVERY} steps it writes a checkpoint",
         f"every {s['eval_every']} steps, the perplexity on the held-out subset",
         f"from at most {s['context']} characters before it",
-        f"(add-k, k = {h['bigram_k']:g})",
         f"| all held-out text | {h['characters']:,} | **{h['perplexity']:.1f}** | "
-        f"{h['unigram_perplexity']:.1f} | {h['bigram_perplexity']:.1f} |",
+        f"{h['unigram_perplexity']:.1f} | {h['bigram_perplexity']:.1f} (k = {h['bigram_k']:g}) |",
         f"| the committed subset | {sub['characters']} | **{sub['perplexity']:.1f}** | "
-        f"{sub['unigram_perplexity']:.1f} | {sub['bigram_perplexity']:.1f} |",
+        f"{sub['unigram_perplexity']:.1f} | {sub['bigram_perplexity']:.1f} "
+        f"(k = {sub['bigram_k']:g}) |",
         "the best of " + ", ".join(f"{k:g}" for k in train_poems.BIGRAM_KS),
         f"(the ids of the last {cfg['n_positions']} characters",
         f"(at most {poem_run.MAX_NEW} characters",
-    ] + [f"{claim}" for claim in poem_run_claims(r)]
+        "(id 0,", "on this 2-CPU machine shared with other work", "in one thread at nice 19",
+        "`OMP_NUM_THREADS=1 nice -n 19 python3 -m pycore.gpt.train_poems",
+    ] + poem_run_claims(r)
+
+
+def poem_run_claims(r):
+    """The committed run's steps and time: a finished schedule, or one stopped early."""
+    s = r["settings"]
+    if r["steps"] == s["steps"]:
+        return [f"took {r['steps']:,} steps, {r['train_seconds']:.0f} s (the record's",
+                f"about {r['train_seconds'] / r['steps']:.1f} s a step"]
+    return [f"stopped at step {r['steps']:,} of the {s['steps']:,}-step schedule "
+            f"(`--stop {r['steps']}`), after {r['train_seconds']:.0f} s (the record's",
+            f"goes on to step {s['steps']:,}", f"--stop {r['steps']}` (writes"]
 
 
 @pytest.fixture(scope="module")
