@@ -207,6 +207,7 @@ def train(data, settings, work, steps=None, out=sys.stdout):
     """Train (or go on training) to `steps` (default: settings["steps"]); returns the state."""
     steps = settings["steps"] if steps is None else steps
     cfg = model_config(settings, len(data["vocab"]))
+    Path(work).mkdir(parents=True, exist_ok=True)
     checkpoint = Path(work) / "checkpoint.npz"
     state = load_checkpoint(checkpoint, settings) if checkpoint.exists() else \
         fresh_state(settings, cfg)
