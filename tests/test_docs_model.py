@@ -273,6 +273,8 @@ def poem_claims():
         "the best of " + ", ".join(f"{k:g}" for k in train_poems.BIGRAM_KS),
         f"(the ids of the last {cfg['n_positions']} characters",
         f"(at most {poem_run.MAX_NEW} characters",
+        f"times one forward pass over {cfg['n_positions']} characters",
+        "at a load average near 30 (two CPUs",  # the one run's setting, as measured
         "(id 0,", "on this 2-CPU machine shared with other work", "in one thread at nice 19",
         "`OMP_NUM_THREADS=1 nice -n 19 python3 -m pycore.gpt.train_poems",
     ] + poem_run_claims(r)
