@@ -75,6 +75,7 @@ MOVED = {
     "rope": {"q": [0.3, -1.2], "k": [1.5, 0.4], "m": 11, "n": 4, "theta": 0.2},
     "sampling": {"temperature": 0.7, "top_k": 5, "top_p": 0.8, "seed": 3, "draws": 500},
     "scaling-variance": {"d_k": 512, "seed": 11},
+    "char-gpt": {"temperature": 0.7, "top_k": 5, "top_p": 0.9, "seed": 2},
     "softmax": {"logits": [4.0, -2.0, 0.5], "temperature": 0.6},
     "swin-windows": {"image_size": 384, "P": 8, "M": 5, "layer": "shifted"},
     "trained-model": {"frame": "I 挡住 了 A", "animal": "兔子", "obstacle": "楼梯",
