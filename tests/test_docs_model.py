@@ -17,7 +17,7 @@ import pytest
 from bookbuild.runtime import vendor
 from pycore import example, positional
 from pycore.gpt import __main__ as cli
-from pycore.gpt import corpus, evaluate, live, live_runs, model, run
+from pycore.gpt import corpus, evaluate, live, live_runs, model, poem_run, poems, run, train_poems
 from pycore.widgets import learned_vs_handmade, trained_model
 from tests import trained_model_figures as figures
 
@@ -239,9 +239,62 @@ def api_claims():
     ]
 
 
+def poem_claims():
+    """The character-level poem model's section: its record (pycore/poem_gpt.json)."""
+    _, cfg, r = poem_run.poem_model()
+    c, s, h, sub = r["corpus"], r["settings"], r["final"]["heldout"], r["final"]["subset"]
+    npz = (ROOT / "pycore" / train_poems.WEIGHTS).stat().st_size
+    extract = (ROOT / "pycore" / train_poems.HELDOUT).read_text(encoding="utf-8")
+    assert len(extract) == sub["characters"] + 1
+    return [
+        f"version {c['version']} (bookworm)", "package GPL-3.0+",
+        f"one of the {len(poems.CLASSICAL)} works or poets in `poems.CLASSICAL`",
+        f"{c['units']:,} units: {c['train_characters']:,} training characters and "
+        f"{c['heldout_characters']:,} held-out ones",
+        f"({c['heldout_units']} units)", f"at least {s['min_count']} times",
+        f"{len(r['vocab']):,} entries; {c['heldout_unknown']} of the held-out characters",
+        f"(the weights, float16, {npz:,} bytes)",
+        f"the first {len(extract)} held-out characters",
+        f"learned positions ({cfg['n_positions']} of them: the context), {cfg['n_layers']} Pre-LN "
+        f"blocks of d_model {cfg['d_model']}, {cfg['n_heads']} causal heads, FFN {cfg['d_ff']}",
+        f"{cfg['vocab']:,} x {cfg['d_model']} embedding: {r['parameters']:,} parameters",
+        f"{s['batch']} windows of {s['context']} + 1 characters",
+        f"(betas {s['betas'][0]}, {s['betas'][1]}, weight decay {s['weight_decay']}, clip "
+        f"{s['clip']:g}), {s['warmup']} warmup steps to {sci(s['peak_lr'])}, cosine to "
+        f"{sci(s['min_lr'])} at step {s['steps']:,}; seed {s['seed']}",
+        f"Every {train_poems.CHECKPOINT_EVERY} steps it writes a checkpoint",
+        f"every {s['eval_every']} steps, the perplexity on the held-out subset",
+        f"from at most {s['context']} characters before it",
+        f"| all held-out text | {h['characters']:,} | **{h['perplexity']:.1f}** | "
+        f"{h['unigram_perplexity']:.1f} | {h['bigram_perplexity']:.1f} (k = {h['bigram_k']:g}) |",
+        f"| the committed subset | {sub['characters']} | **{sub['perplexity']:.1f}** | "
+        f"{sub['unigram_perplexity']:.1f} | {sub['bigram_perplexity']:.1f} "
+        f"(k = {sub['bigram_k']:g}) |",
+        "the best of " + ", ".join(f"{k:g}" for k in train_poems.BIGRAM_KS),
+        f"(the ids of the last {cfg['n_positions']} characters",
+        f"(at most {poem_run.MAX_NEW} characters",
+        f"times one forward pass over {cfg['n_positions']} characters",
+        "at a load average near 30 (two CPUs",  # the one run's setting, as measured
+        "(id 0,", "on this 2-CPU machine shared with other work", "in one thread at nice 19",
+        "`OMP_NUM_THREADS=1 nice -n 19 python3 -m pycore.gpt.train_poems",
+    ] + poem_run_claims(r)
+
+
+def poem_run_claims(r):
+    """The committed run's steps and time: a finished schedule, or one stopped early."""
+    s = r["settings"]
+    if r["steps"] == s["steps"]:
+        return [f"took {r['steps']:,} steps, {r['train_seconds']:.0f} s (the record's",
+                f"about {r['train_seconds'] / r['steps']:.1f} s a step"]
+    return [f"stopped at step {r['steps']:,} of the {s['steps']:,}-step schedule "
+            f"(`--stop {r['steps']}`), after {r['train_seconds']:.0f} s (the record's",
+            f"goes on to step {s['steps']:,}", f"--stop {r['steps']}` (writes"]
+
+
 @pytest.fixture(scope="module")
 def claims():
-    return corpus_claims() + model_claims() + learned_claims() + live_claims() + api_claims()
+    return (corpus_claims() + model_claims() + learned_claims() + live_claims() + api_claims()
+            + poem_claims())
 
 
 def test_the_doc_states_every_checked_figure(claims):

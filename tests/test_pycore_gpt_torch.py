@@ -24,6 +24,7 @@ class Block(torch.nn.Module):
         self.ln1, self.ln2 = torch.nn.LayerNorm(d), torch.nn.LayerNorm(d)
         self.q, self.k, self.v, self.o = (torch.nn.Linear(d, d, bias=False) for _ in range(4))
         self.up, self.down = torch.nn.Linear(d, d_ff), torch.nn.Linear(d_ff, d)
+        self.activation = lambda h: F.gelu(h, approximate="tanh")
 
     def forward(self, x):
         B, T, D = x.shape
@@ -32,7 +33,7 @@ class Block(torch.nn.Module):
         a = F.scaled_dot_product_attention(split(self.q(h)), split(self.k(h)), split(self.v(h)),
                                            is_causal=True)
         x = x + self.o(a.transpose(1, 2).reshape(B, T, D))
-        return x + self.down(F.gelu(self.up(self.ln2(x)), approximate="tanh"))
+        return x + self.down(self.activation(self.up(self.ln2(x))))
 
 
 class GPT(torch.nn.Module):

@@ -48,7 +48,7 @@ dependencies = ["numpy>=2.0"]
 packages = {packages}
 
 [tool.setuptools.package-data]
-pycore = ["*.rgb", "*.npz", "*.json"]
+pycore = ["*.rgb", "*.npz", "*.json", "*.txt"]
 """
 
 

@@ -1,0 +1,31 @@
+// Widget char-gpt: a box for any text; pycore/widgets/char_gpt.py reads it with the poem
+// model and returns the next character's distribution, the characters read and a seeded
+// continuation. What is special here: the box's text is a page input, sent with every
+// request (never part of the widget's state, so never in a shared link), and the row of
+// characters read, whose length is the text's. Characters are written with textContent: typed
+// markup stays text.
+import { liveWidget } from "./common.js";
+import { wireButton } from "./controls.js";
+
+export function mount(root, runtime) {
+  const box = root.querySelector(".cg-text");
+  const read = root.querySelector(".cg-read");
+  const withText = {
+    compute: (name, params, texts) => runtime.compute(name, { ...params, text: box.value }, texts),
+  };
+  function draw(view) {
+    read.replaceChildren(...view.read.map((r) => {
+      const span = document.createElement("span");
+      span.className = r.known ? "cg-char" : "cg-char unknown";
+      span.textContent = r.c;
+      return span;
+    }));
+  }
+  const widget = liveWidget(root, withText, { draw, ahead: false });
+  wireButton(root.querySelector("[data-action=sample]"), widget,
+             () => ({ seed: widget.state.seed + 1 }));
+  const enable = () => { box.disabled = root.dataset.state !== "live"; };
+  new MutationObserver(enable).observe(root, { attributes: true, attributeFilter: ["data-state"] });
+  enable();
+  box.addEventListener("input", () => widget.update({}));
+}

@@ -1,0 +1,102 @@
+"""Run the character-level poem model (train_poems.py) on any text: what the page calls.
+
+The weights ship beside pycore as poem_gpt.npz (float16, one array per parameter name) with
+poem_gpt.json (settings, vocabulary, training record); a widget that reads them names
+DATA_FILES. np.load reads the .npz the same way in CPython and in Pyodide; the float16 arrays
+are widened to float64 once, and every computation is model.py's.
+
+    read(text)                        the ids the model reads, which characters it does not know
+    next_char(text, temperature, top_k, top_p)   the distribution of the next character
+    generate(text, n, temperature, top_k, top_p, seed)   continue the text, seeded
+
+Any string is accepted: characters outside the vocabulary become the unknown token (and are
+reported), a text longer than the model's context is read from its last `context`
+characters (and the cut is reported). Only an empty text or a non-string is a ValueError.
+"""
+import functools
+import json
+from importlib import resources
+
+import numpy as np
+
+from .. import sampling
+from ..softmax import softmax
+from . import model, poems
+from .train_poems import DATA_FILES, RECORD, WEIGHTS, widen
+
+__all__ = ["DATA_FILES", "poem_model", "read", "next_char", "generate"]
+MAX_NEW = 200  # the most characters generate() writes in one call
+
+
+@functools.lru_cache(maxsize=1)
+def poem_model():
+    """(params float64, config, record) of the committed model, read once."""
+    root = resources.files("pycore")
+    with root.joinpath(WEIGHTS).open("rb") as f, np.load(f) as data:
+        params = widen({name: data[name] for name in data.files})
+    record = json.loads(root.joinpath(RECORD).read_text(encoding="utf-8"))
+    return params, record["config"], record
+
+
+def read(text, vocab=None, context=None):
+    """What the model reads of `text`: {ids, chars (the characters read), known (bool per
+    character), unknown (the distinct characters it does not know, in order), cut (how many
+    characters at the start it cannot see)}."""
+    if vocab is None:
+        _, cfg, record = poem_model()
+        vocab, context = record["vocab"], cfg["n_positions"]
+    if not isinstance(text, str):
+        raise ValueError(f"the text must be a string, not {type(text).__name__}")
+    if not text:
+        raise ValueError("the text is empty: type at least one character")
+    seen = text[-context:]
+    ids = poems.encode(seen, poems.encoder(vocab))
+    known = [i != 0 for i in ids]
+    unknown = list(dict.fromkeys(c for c, k in zip(seen, known) if not k))
+    return {"ids": ids, "chars": list(seen), "known": known, "unknown": unknown,
+            "cut": len(text) - len(seen)}
+
+
+def _last_logits(ids, params, cfg):
+    h, _ = model.forward(params, cfg, np.array([ids]))  # (1, T, D)
+    return model.logits(params, h[0, -1])  # (V,)
+
+
+def next_char(text, temperature=1.0, top_k=None, top_p=None, top=10, params=None, cfg=None,
+              vocab=None):
+    """The next character's distribution after `text`: {probs (V,) the model's own
+    (softmax of the logits), final (V,) after temperature / top-k / top-p, top: [{char, p,
+    final}] the `top` most probable by `final`, read: read(text)}."""
+    if params is None:
+        params, cfg, record = poem_model()
+        vocab = record["vocab"]
+    r = read(text, vocab, cfg["n_positions"])
+    z = _last_logits(r["ids"], params, cfg)
+    stages = sampling.pipeline(z, temperature, top_k, top_p)
+    final = stages["final"]
+    order = np.argsort(-final, kind="stable")[:top]
+    return {"probs": softmax(z), "final": final, "read": r,
+            "top": [{"char": vocab[j], "p": float(softmax(z)[j]), "final": float(final[j])}
+                    for j in order]}
+
+
+def generate(text, n=40, temperature=1.0, top_k=None, top_p=None, seed=0, params=None,
+             cfg=None, vocab=None):
+    """Continue `text` by n characters (at most MAX_NEW), each drawn with pycore.sampling's
+    pipeline and a seed of its own from `seed`. The unknown token is never drawn (it stands
+    for many characters, none of which it could write). Returns the new text."""
+    if params is None:
+        params, cfg, record = poem_model()
+        vocab = record["vocab"]
+    if not 0 <= n <= MAX_NEW:
+        raise ValueError(f"n = {n}: write between 0 and {MAX_NEW} characters")
+    ids = read(text, vocab, cfg["n_positions"])["ids"]
+    new = []
+    for s in np.random.default_rng(seed).integers(0, 2**31, size=n):
+        z = _last_logits(ids[-cfg["n_positions"]:], params, cfg)
+        z[0] = -np.inf
+        final = sampling.pipeline(z, temperature, top_k, top_p)["final"]
+        j = int(sampling.sample(final, 1, int(s))[0])
+        ids.append(j)
+        new.append(vocab[j])
+    return "".join(new)
