@@ -8,7 +8,7 @@ import pytest
 from pycore import example
 from pycore.widgets import compute, plain
 from tests.reference import softmax_row
-from tests.page_state import laid_over
+from tests.page_state import asked, held_after, laid_over
 
 
 def road_alive():
@@ -83,8 +83,9 @@ def test_multi_head_a_follows_and_b_does_not():
     edited = compute("multi-head", {"query": "它", "example": road_alive()})
     assert edited["row_a"][3] == pytest.approx(edited["row_a"][0])
     assert edited["row_b"] == pytest.approx(book["row_b"])  # head B reads positions only
-    assert "weights_a" in compute("multi-head", {"example": road_alive(),
-                                                 "shown": {"query": "它", "heads": "A+B"}})
+    view, _ = asked("multi-head", {"example": road_alive()},
+                    held_after("multi-head", {"query": "它", "heads": "A+B"}))
+    assert "weights_a" in view
 
 
 def test_an_all_zero_row_has_no_spread_after_layernorm():
@@ -262,24 +263,25 @@ def leaves(view, path=""):
 
 @pytest.mark.parametrize("ex", SENTENCES)
 def test_attention_sends_the_page_only_what_the_controls_change(ex):
-    """With `shown` naming the example the page draws, every value the view sends is the
-    whole view's at the same path, and what only the sentence decides stays out: the labels,
-    the slots, Q, K, V and the places of the picture."""
+    """A page that holds the parts of this example at another scale gets the weights and the
+    query's row: every value sent is the whole view's at the same path, and what only the
+    sentence decides stays out (the labels, the slots, Q, K, V, the places of the picture)."""
     params = {"query": "了", "scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
     whole = leaves(compute("attention", params))
-    part = leaves(compute("attention", {**params, "shown": {"example": ex} if ex else {}}))
+    view, sent = asked("attention", params, held_after("attention", {**params, "scale": 1.0}))
+    part = leaves(view)
+    assert set(sent) == {"weights", "row"}
     assert part and all(whole[k] == v for k, v in part.items())
-    assert len(part) < len(whole) / 2
     for left_out in ("tokens.0", "slots.0.label", "q.0.0", "v.0.0", "curves.bottom.0.x",
-                     "curves.top.0.label", "heat.cells.0.x", "heat.rows.0.label", "heat.viewbox"):
+                     "heat.rows.0.label", "heat.viewbox"):
         assert left_out in whole and left_out not in part
-    for sent in ("weights.0.0", "row.0", "curves.curves.0.d", "curves.top.0.query",
-                 "heat.cells.0.c", "heat.cells.0.say", "heat.row_band.y", "top.weight"):
-        assert sent in part
-    # another example than the page's: the whole view
+    for sent_path in ("weights.0.0", "row.0", "curves.curves.0.d", "curves.top.0.query",
+                      "heat.cells.0.c", "heat.cells.0.say", "heat.row_band.y", "top.weight"):
+        assert sent_path in part
+    # a page that holds another example: the whole view
     other = {"tokens": ["它", "了", "累", "太"]}
-    assert leaves(compute("attention", {**params, "shown": {"example": other}})).keys() == \
-        whole.keys()
+    view, sent = asked("attention", params, held_after("attention", {**params, "example": other}))
+    assert leaves(view).keys() == whole.keys()
 
 
 @pytest.mark.parametrize("ex", SENTENCES)
@@ -288,18 +290,21 @@ def test_attention_sends_only_the_query_part_when_only_the_query_moved(ex):
     the query's row, curves and bands (each equal to the whole view's), not the weights, their
     tables or the heatmap's cells; another scale or mask brings those again."""
     params = {"query": "了", "scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
-    shown = {"scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
+    held = held_after("attention", {**params, "query": "它"})
     whole = leaves(compute("attention", params))
-    part = leaves(compute("attention", {**params, "shown": shown}))
+    view, sent = asked("attention", params, held)
+    part = leaves(view)
+    assert set(sent) == {"row"}
     assert part and all(whole[k] == v for k, v in part.items())
-    for sent in ("row.0", "output.0", "top.weight", "curves.curves.0.d", "curves.top.0.query",
-                 "heat.row_band.y", "heat.col_band.x"):
-        assert sent in part
+    for sent_path in ("row.0", "output.0", "top.weight", "curves.curves.0.d",
+                      "curves.top.0.query", "heat.row_band.y", "heat.col_band.x"):
+        assert sent_path in part
     for left_out in ("weights.0.0", "scores.0.0", "heat.cells.0.c", "heat.legend.hi"):
         assert left_out in whole and left_out not in part
     for moved in ({"scale": 2.25}, {"causal": False}):
-        again = leaves(compute("attention", {**params, "shown": {**shown, **moved}}))
-        assert {"weights.0.0", "heat.cells.0.c", "heat.legend.hi"} <= again.keys()
+        again, sent = asked("attention", {**params, **moved}, held)
+        assert set(sent) == {"weights", "row"}
+        assert {"weights.0.0", "heat.cells.0.c", "heat.legend.hi"} <= leaves(again).keys()
 
 
 def test_embedding_draws_the_readers_sentence():

@@ -92,7 +92,8 @@ document.addEventListener("copy", flushUrlState);
 // bindAll writes every bound text and attribute (the view holds the geometry too, and the
 // texts of its numbers: every request names them, runtime.compute(name, params, texts)), the
 // controls made by the _controls.html macros are wired and shown by controls.js; `draw(view)`
-// and `sync(state)` are for what is special about one widget (a drag, a canvas).
+// and `sync(state)` are for what is special about one widget (a drag, a canvas): draw(view,
+// whole) gets the parts that came and the whole view they complete.
 // update() asks for a view and returns a promise of it. One request per widget is in flight at
 // a time: inputs that arrive meanwhile merge into the next request (a dragged slider asks for
 // its latest value, not for every value it passed). Every view that arrives is drawn.
@@ -120,17 +121,16 @@ function withExample(root, asked, edited = currentExample()) {
   return example ? { ...asked, example } : asked;
 }
 
-// A runtime for a widget whose page already shows part of its view: each request names what
-// the last view drawn shows (`shown`, from shownOf(params, view): the parameters it came from,
-// and the view itself; nothing before the first live view), so pycore sends only the parts
-// that changed since. liveWidget tells it each view it draws (`drew`): a view computed and
-// never drawn (one asked ahead for a press that was no click) changes nothing.
-export function sendingShown(runtime, shownOf) {
-  let shown = {};
-  return {
-    compute: (name, params, texts) => runtime.compute(name, { ...params, shown }, texts),
-    drew(params, view) { shown = shownOf(params, view); },
-  };
+// A view comes in parts (pycore/widgets/parts.py): each request names the key of every part
+// the widget holds (`held`, the keys the views drawn brought under PARTS), and the view that
+// comes brings only the others. The widget's whole view is the parts laid over each other.
+const PARTS = "$parts";
+
+function laidOver(held, part) {
+  if (!isRecord(held) || !isRecord(part)) return part;
+  const out = { ...held };
+  for (const key of Object.keys(part)) out[key] = laidOver(held[key], part[key]);
+  return out;
 }
 
 // Resolves once the widget mounted on root has drawn its first live view.
@@ -170,6 +170,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
   let shownSent = null;                  // ...and the request it came from (with the example)
   let running = null;                    // the loop computing views, while there is one
   let early = null;                      // {key, view}: the view asked for at a press, a promise
+  let held = {};                         // the keys of the view's parts on screen
   let updates = 0;
   onScreen.set(root, () => shownSent);
   const follows = "example" in root.dataset;
@@ -179,10 +180,10 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     shownState = asked;
     shownSent = sent;
     early = null;
-    runtime.drew?.(sent, view);
-    widget.view = view;
+    held = { ...held, ...view[PARTS] };
+    widget.view = laidOver(widget.view, view);
     bindAll(root, view);
-    draw(view);
+    draw(view, widget.view);
     syncControls(state);
     sync(state);
     saveUrlState(root, initial, asked);
@@ -207,7 +208,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
         const ready = early?.key === JSON.stringify(sent) ? early.view : null;
         early = null;
         try {
-          view = await (ready ?? runtime.compute(name, sent, textsWanted(root)));
+          view = await (ready ?? runtime.compute(name, sent, textsWanted(root), held));
         } catch (err) {
           if (shownState === null) throw err;  // no view yet: the page reports the widget broken
           refuse(err);
@@ -238,7 +239,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
       const sent = withExample(root, { ...state, ...changes }, example);
       const key = JSON.stringify(sent);
       if (early?.key === key || key === JSON.stringify(withExample(root, state))) return;
-      early = { key, view: runtime.compute(name, sent, textsWanted(root)) };
+      early = { key, view: runtime.compute(name, sent, textsWanted(root), held) };
       early.view.catch(() => {});  // a refused value is the click's to report
     },
   };
