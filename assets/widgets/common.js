@@ -170,8 +170,10 @@ function notePace(root) {
 // when it asks for the same parameters and no view was drawn since (a lean view's parts are
 // those that differ from the view on screen). A press that ends in no click leaves it unused.
 // A widget whose view may do more than compute (training in the worker) passes ahead: false,
-// or a function saying of which changes a view may be asked ahead.
-export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true } = {}) {
+// or a function saying of which changes a view may be asked ahead. live: true for a view that
+// takes the input `live` (the live page binds less of it than the build draws: no places).
+export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true,
+                                           live = false } = {}) {
   const asksAhead = typeof ahead === "function" ? ahead : () => ahead;
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
@@ -183,6 +185,10 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
   let held = {};                         // the keys of the view's parts on screen
   let updates = 0;
   onScreen.set(root, () => shownSent);
+  const asking = (params, example) => {
+    const sent = withExample(root, params, example);
+    return live ? { ...sent, live: true } : sent;
+  };
   const follows = "example" in root.dataset;
 
   function show(view, asked, sent) {
@@ -215,7 +221,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
       do {
         asked = state;
         let view;
-        const sent = withExample(root, asked);
+        const sent = asking(asked);
         const ready = early?.key === JSON.stringify(sent) ? early.view : null;
         early = null;
         try {
@@ -247,9 +253,9 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     // `example`, of the example an edit is about to bring (example.js aheadExample).
     ahead(changes, example = currentExample()) {
       if (running || shownState === null || !asksAhead(changes)) return;
-      const sent = withExample(root, { ...state, ...changes }, example);
+      const sent = asking({ ...state, ...changes }, example);
       const key = JSON.stringify(sent);
-      if (early?.key === key || key === JSON.stringify(withExample(root, state))) return;
+      if (early?.key === key || key === JSON.stringify(asking(state))) return;
       early = { key, view: runtime.compute(name, sent, textsWanted(root), held) };
       early.view.catch(() => {});  // a refused value is the click's to report
     },
