@@ -72,10 +72,11 @@ def test_embedding_follows_the_example():
     view = compute("embedding", {"a": "小猫", "b": "马路", "example": road_alive()})
     assert view["dot"] == 2 and view["cos"] == pytest.approx(1.0)
     assert view["dots"][0][3] == 2 and view["cosines"][0][3] == pytest.approx(1.0)
-    # a `shown` of another example gets the whole view; of the same one only the pair's part
-    assert "dots" in compute("embedding", {"example": road_alive(), "shown": {}})
-    assert "dots" not in compute("embedding", {"example": road_alive(),
-                                               "shown": {"example": road_alive()}})
+    # a page holding another example's parts gets the whole view; of the same one the pair's
+    assert "dots" in asked("embedding", {"example": road_alive()}, held_after("embedding", {}))[0]
+    held = held_after("embedding", {"example": road_alive()})
+    part, sent = asked("embedding", {"a": "它", "example": road_alive()}, held)
+    assert "dots" not in part and set(sent) == {"pair"}
 
 
 def test_multi_head_a_follows_and_b_does_not():
