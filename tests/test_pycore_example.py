@@ -126,44 +126,30 @@ EDITS = [({"x": road_alive()["x"]}, "它"),                          # a cell of
            "tokens": ["小狗", "没有", "过", "马路", "因为", "它", "饿"]}, "小狗"),  # the sentence
          (None, "它")]                                               # 重置
 ALL = example.ALL_TOKENS
-BY_EXAMPLE = {"tokens", "features", "slots", "positions", "cells", "book_at", "sentence_x",
-              "palette", "pronoun_cells"}
+BY_EXAMPLE = {"slots", "positions", "cells", "book_at", "sentence_x", "palette",
+              "pronoun_cells"}
 
 
 def test_the_editor_sends_what_an_edit_changes():
-    """Each view, laid over the one the page shows, gives the whole view (but for the
-    palette's tokens and reasons, which only the build prints); what the edit leaves alone
-    stays out, and an edit of the grid sends only the rows it changed."""
-    printed = ("token", "reason")
-    shown_view, shown_ex = compute("example-editor", {}), None
-    sent = []
+    """Each view, laid over the one the page shows, gives the whole view; an edit brings the
+    example's part (and the preview that reads it), a new query alone only the preview."""
+    page, held = compute("example-editor", {}), held_after("example-editor", {})
+    came = []
     for ex, query in EDITS:
         params = {"query": query, **({"example": ex} if ex else {})}
-        whole = compute("example-editor", params)
-        part = compute("example-editor", {**params, "shown": {"example": shown_ex}})
-        merged = laid_over(shown_view, part)
-        assert {k: v for k, v in merged.items() if k != "palette"} == \
-            {k: v for k, v in whole.items() if k != "palette"}
-        assert [{k: v for k, v in r.items() if k not in printed} for r in merged["palette"]] == \
-            [{k: v for k, v in r.items() if k not in printed} for r in whole["palette"]]
-        sent.append(BY_EXAMPLE & set(part))
-        shown_view, shown_ex = merged, ex
-    first = compute("example-editor", {"example": EDITS[0][0], "shown": {"example": None}})
-    assert list(first["cells"]) == ["3"] and list(first["palette"]) == [str(ALL.index("马路"))]
-    assert sent == [{"cells", "sentence_x", "palette"}, set(), {"pronoun_cells"},
-                    {"slots", "positions", "cells", "book_at", "sentence_x", "palette"},
-                    {"slots", "positions", "cells", "book_at", "sentence_x", "palette",
-                     "pronoun_cells"}]
-    # nothing shown yet, or a `shown` a page never sends: every part
-    for shown in ({}, "x", {"shown": None}):
-        part = compute("example-editor", {"example": road_alive(), "shown": shown})
-        assert BY_EXAMPLE - {"tokens", "features"} <= set(part)
-    # a junk example shows the book's: the parts are those of an edit from the book's
-    junk = compute("example-editor", {"example": "junk"})
-    part = compute("example-editor", {"example": road_alive(), "shown": {"example": "junk"}})
-    assert BY_EXAMPLE & set(part) == {"cells", "sentence_x", "palette"}
-    assert laid_over(junk, part)["cells"] == \
-        compute("example-editor", {"example": road_alive()})["cells"]
+        part, sent = asked("example-editor", params, held)
+        held = {**held, **sent}
+        page = laid_over(page, part)
+        assert page == compute("example-editor", params)
+        assert ("cells" in part) == ("checked" in sent) and "tokens" not in part
+        came.append(sorted(sent))
+    edit, query_only = ["checked", "query_row"], ["query_row"]
+    assert came[0] == edit and came.count(query_only) >= 1
+    assert all(c in (edit, query_only) for c in came)
+    # a junk example shows the book's, and says so: its parts are sent anew
+    junk, sent = asked("example-editor", {"example": "junk"}, held_after("example-editor", {}))
+    assert sorted(sent) == edit and junk["problem_text"] and junk["cells"] == \
+        compute("example-editor", {})["cells"]
 
 
 # --- the sentence: tokens removed, and added from the palette ------------------------------
