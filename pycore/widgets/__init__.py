@@ -137,6 +137,11 @@ def view_of(name, params, held=None):
     return _parts.view(name, parts_of(name), params, held)
 
 
+def owners(name, params):
+    """{view key path: the part that gives it} of the whole view (bookbuild/bindcheck.py)."""
+    return _parts.owners(name, parts_of(name), validate(name, params))
+
+
 def compute(name, params):
     """The widget's whole view for checked parameters, as plain JSON-able Python."""
     view = view_of(name, validate(name, params))

@@ -108,7 +108,17 @@ def laid_over(base, more, owner, name, path, owners, widget):
 def view(widget, parts, params, held=None):
     """The view of checked parameters: the parts whose key is not in `held` ({part: key}, what
     the page holds; None or {}: the whole view), with their keys under PARTS."""
-    held = held or {}
+    return _assembled(widget, parts, params, held or {})[0]
+
+
+def owners(widget, parts, params):
+    """{key path: part name} of the whole view of these parameters, for every key a part gave
+    (a dict two parts fill has the keys of each): what a message names as the place to fix."""
+    return _assembled(widget, parts, params, {})[1]
+
+
+def _assembled(widget, parts, params, held):
+    """(the view of the parts not held, {key path: the part that gave it})."""
     keys, results = {}, {}
     for part in parts:
         keys[part.name] = None if part.volatile else fingerprint(widget, part, params, keys)
@@ -143,7 +153,7 @@ def view(widget, parts, params, held=None):
         if key is not None:
             sent[part.name] = key
     out[PARTS] = sent
-    return out
+    return out, owners
 
 
 def cache_clear():
