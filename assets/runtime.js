@@ -3,7 +3,7 @@
 // runtime.compute(name, params, texts, held), which resolves to pycore.widgets.call_json's view
 // -- the same view functions the build ran in CPython -- with the texts of its numbers that
 // `texts` names (bind.js textsWanted), written by the formatter that wrote the build's page, and
-// only the parts of the view the page does not hold (`held`, pycore/widgets/parts.py).
+// only the parts of the view the page does not hold (`held`, pycore/view_parts.py).
 //
 // Two kinds of runtime:
 // - the widgets' runtime (connect, bootRuntime): a SharedWorker serves every page of the book

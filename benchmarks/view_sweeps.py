@@ -5,7 +5,7 @@ For every widget (or those of --only), each slider-like parameter (a number with
 integer's being 1, at most MAX_STEPS steps) is swept over its whole range and back, with every
 setting of the widget's switches (bool parameters), and each choice parameter is cycled
 through its choices; the keys of the parts the page holds are passed as a live page would (those
-of the views before, pycore/widgets/parts.py; `live` where a view takes it), so the views are
+of the views before, pycore/view_parts.py; `live` where a view takes it), so the views are
 the ones the page gets. Each sweep runs once to fill the caches, then --rounds times timed. The
 time is call_json's (validation, the parts, json.dumps), the bytes its JSON's. A sweep through a value the view
 refuses with the other parameters at their defaults (a patch the grid lacks) is reported so.
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pycore.widgets as widgets  # noqa: E402
 from pycore.widgets import call_json, module  # noqa: E402
-from pycore.widgets.parts import PARTS  # noqa: E402
+from pycore.view_parts import PARTS  # noqa: E402
 
 MAX_STEPS = 200
 SKIP = {"code-lab", "train-live"}  # a run of the reader's code, a training run: not views

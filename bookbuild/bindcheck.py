@@ -11,7 +11,7 @@ widget up in the view it rendered with, the way bind.js does, and stops at the t
 
 The paths are those bind.js reads: data-bind, data-sci, every name=path of data-attr, and
 table[data-matrix]. The view is the whole one the build computes, the union of the view's parts
-(pycore/widgets/parts.py: the live page gets each part when what it reads changes), so a path
+(pycore/view_parts.py: the live page gets each part when what it reads changes), so a path
 a template writes is in it. Where the widget declares PARTS, the message names the parts that
 give the keys where the path stops: the part to add the key to, or to read it from.
 

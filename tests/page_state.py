@@ -15,7 +15,7 @@ def laid_over(shown, part):
 
 def asked(name, params, held=None):
     """The view a page holding the parts `held` ({part: key}) gets for these parameters, as
-    call_json sends it, and the keys of the parts it brings (pycore/widgets/parts.py)."""
+    call_json sends it, and the keys of the parts it brings (pycore/view_parts.py)."""
     from pycore.widgets import plain, validate, view_of
     view = plain(view_of(name, validate(name, params), held))
     return view, view.pop("$parts")

@@ -93,7 +93,7 @@ def test_bindings_are_read_as_bind_js_finds_them():
 
 
 def test_a_wrong_path_into_a_view_in_parts_names_the_parts_to_fix():
-    """attention declares PARTS (pycore/widgets/parts.py): `heat` is filled by three of them,
+    """attention declares PARTS (pycore/view_parts.py): `heat` is filled by three of them,
     and the message names those, where a key would be added or read."""
     params = {k: s["default"] for k, s in registry().module("attention").PARAMS.items()}
     view = registry().compute("attention", params)

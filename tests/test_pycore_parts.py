@@ -1,11 +1,11 @@
-"""pycore/widgets/parts.py against hand-made parts: a view sends the parts whose inputs changed
+"""pycore/view_parts.py against hand-made parts: a view sends the parts whose inputs changed
 and computes nothing else, keeps what it computed in a bounded cache, and refuses a
 declaration that reads an unknown input or gives a key twice."""
 import types
 
 import pytest
 
-from pycore.widgets import parts
+from pycore import view_parts as parts
 
 calls = []
 

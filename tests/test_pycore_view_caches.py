@@ -1,6 +1,6 @@
 """A slider dragged over its whole range and back asks for no part of a view anew.
 
-A view's parts are kept in one bounded cache (pycore/widgets/parts.py). A cache smaller than a
+A view's parts are kept in one bounded cache (pycore/view_parts.py). A cache smaller than a
 slider's range is emptied by every sweep of it (each value pushes out the one needed next), and
 then each step of a drag recomputes in Pyodide what it could reuse. These sliders are the ones
 whose range is longer than a small cache: every step of the range, with each setting of the
@@ -13,7 +13,8 @@ import json
 import numpy as np
 import pytest
 
-from pycore.widgets import call_json, module, parts
+from pycore import view_parts as parts
+from pycore.widgets import call_json, module
 
 
 def steps(spec):

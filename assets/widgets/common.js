@@ -121,7 +121,7 @@ function withExample(root, asked, edited = currentExample()) {
   return example ? { ...asked, example } : asked;
 }
 
-// A view comes in parts (pycore/widgets/parts.py): each request names the key of every part
+// A view comes in parts (pycore/view_parts.py): each request names the key of every part
 // the widget holds (`held`, the keys the views drawn brought under PARTS), and the view that
 // comes brings only the others. The widget's whole view is the parts laid over each other.
 const PARTS = "$parts";

@@ -11,7 +11,7 @@ the widget name become underscores) defines:
                             # every page downloads, a page fetches them for its widgets only
     def view(**params) -> dict
     PARTS = (part, ...)     # or the view in parts, each computed and sent when its inputs
-                            # change: pycore/widgets/parts.py
+                            # change: pycore/view_parts.py
 
 A spec is data: a "type" (float, int, bool, choice, vector), a "default", and per type min/max,
 choices, length or min_length/max_length. `validate` checks parameters against the specs: at
@@ -25,7 +25,7 @@ import json
 import numpy as np
 
 from .. import fmt
-from . import parts as _parts
+from .. import view_parts as _parts
 
 TEXTS = "$text"  # the key of a view's texts for the page (call_json; bind.js TEXTS)
 
@@ -121,7 +121,7 @@ def validate(name, params):
 
 
 def parts_of(name):
-    """The widget's parts (pycore/widgets/parts.py), checked once per widget."""
+    """The widget's parts (pycore/view_parts.py), checked once per widget."""
     if name not in _declared:
         mod = module(name)
         _declared[name] = _parts.declared(name, mod, (*mod.PARAMS, *getattr(mod, "INPUTS", ())))

@@ -35,7 +35,7 @@ PARAMS = {
 # The page asks for its live views with live=True and gets only what a live view rebinds: a
 # heatmap's colours (one path per class, figure.heatmap_paths) and its cells' readouts, a
 # bar's top and height and its texts (the slots' places never change). The build and the tests
-# get the whole picture. The view is in parts (PARTS, pycore/widgets/parts.py): the heatmaps
+# get the whole picture. The view is in parts (PARTS, pycore/view_parts.py): the heatmaps
 # depend on the query and the mask alone, so a move of the head or of theta brings back only
 # their frame (the head's row), not their 144 cells.
 INPUTS = ("live",)

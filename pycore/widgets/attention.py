@@ -9,7 +9,7 @@ fills them (unused ones hidden, every table padded with zeros) so the same eleme
 sentence.
 
 A view is asked for at every click and slider step, in Pyodide, so it is declared in three
-parts (PARTS, pycore/widgets/parts.py), each computed when what it reads changes: the
+parts (PARTS, pycore/view_parts.py), each computed when what it reads changes: the
 sentence's (labels, slots, Q, K, V, every place of the picture), the weights' (the logits'
 scale and the mask: the weights and the heatmap's cells) and the query's row (its weights,
 curves and bands). Those parts draw exactly what figure.attention_curves_slots and

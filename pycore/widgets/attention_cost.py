@@ -3,7 +3,7 @@ their fp16 score matrix, and the n sequential steps of an RNN; a log-log chart o
 with this n marked: n^2 and 2n^2 rise with slope 2, n with slope 1.
 
 The chart's lines never change, only the mark on them: the view is in two parts (PARTS,
-pycore/widgets/parts.py), the lines (they read nothing: the page gets them once) and this n's
+pycore/view_parts.py), the lines (they read nothing: the page gets them once) and this n's
 numbers and mark."""
 import numpy as np
 

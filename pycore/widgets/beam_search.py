@@ -44,7 +44,7 @@ PARAMS = {
 
 # The page's live views skip the summary over 1000 samples (half a second in CPython; it
 # depends on nothing the reader moves): the build prints it once. The view is in parts (PARTS,
-# pycore/widgets/parts.py): the beam reads the width, length and alpha, the samples the seed,
+# pycore/view_parts.py): the beam reads the width, length and alpha, the samples the seed,
 # temperature and length; a move brings the parts that read it.
 INPUTS = ("live",)
 # ...and leave out what a live view never changes (where each slot sits)

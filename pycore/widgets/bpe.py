@@ -15,7 +15,7 @@ pycore.bpe_corpus; this module lays out the picture:
 Each corpus is trained once (pycore.bpe caches it); the tokens of each sentence are kept at
 every k where they change, so moving k costs a look-up, not an encoding (those per-corpus
 tables are cached below: every part reads them). The view is in parts (PARTS,
-pycore/widgets/parts.py): the characters never change, the chart changes only with the
+pycore/view_parts.py): the characters never change, the chart changes only with the
 corpus, the tokens with the corpus and k.
 """
 import bisect

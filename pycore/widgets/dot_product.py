@@ -4,7 +4,7 @@ The picture: both arrows on a grid (figure.plane, figure.arrow) with draggable t
 between them as an arc with its value (figure.angle_arc), and b's shadow on a's line: the
 |b| cos θ that a·b multiplies by |a| (negative when it falls behind the origin).
 
-The grid never changes: it is a part of its own (PARTS, pycore/widgets/parts.py), which the
+The grid never changes: it is a part of its own (PARTS, pycore/view_parts.py), which the
 page gets once; a move of a tip brings the rest alone."""
 from .. import figure, vectors
 

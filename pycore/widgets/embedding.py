@@ -17,7 +17,7 @@ from ..example import ALL_TOKENS, FEATURES, MAX_TOKENS, resolve_example, sentenc
 from .attention import padded, slots
 
 # `example`: the reader's edited example (None: the book's), from the page, not a block
-# parameter. The view is in parts (PARTS, pycore/widgets/parts.py): the sentence's matrices
+# parameter. The view is in parts (PARTS, pycore/view_parts.py): the sentence's matrices
 # and heatmaps change with the example alone, the pair's numbers and frames with the picks.
 INPUTS = ("example",)
 

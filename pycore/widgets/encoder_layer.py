@@ -16,7 +16,7 @@ used rows with the picture's viewBox, so the same elements redraw a sentence of 
 LayerNorm that a Pre-LN network adds once, after its last layer). A step past the end of the
 list is shown as the last step. No parameter depends on the sentence.
 
-The view is in two parts (PARTS, pycore/widgets/parts.py): the layer's (the layout's steps over
+The view is in two parts (PARTS, pycore/view_parts.py): the layer's (the layout's steps over
 the sentence and the FFN's hidden layer: the layout and the example decide them) and the
 step's; a step brings its own part alone.
 """

@@ -15,7 +15,7 @@ The preview is over the reader's sentence (n = MIN_TOKENS..MAX_TOKENS tokens): i
 the view (unused ones hidden, tables padded with zeros). The grid stays the book's nine
 tokens: it edits their rows, and a palette token's features are fixed.
 
-The view is in three parts (PARTS, pycore/widgets/parts.py): what never changes (the grid's
+The view is in three parts (PARTS, pycore/view_parts.py): what never changes (the grid's
 tokens and features), what the example decides (the grid, the sentence, the palette, what
 differs from the book's) and the preview of the query's row; a new query brings the preview
 alone."""

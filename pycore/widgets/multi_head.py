@@ -16,7 +16,7 @@ picker, the curves' tokens, the heatmaps' rows and columns, the tables' rows) an
 fills them, the unused ones hidden and every table padded with zeros, as the attention widget
 does. The concat table keeps 12 columns and W_O 12 rows, of which one head uses 6.
 
-The view is declared in parts (PARTS, pycore/widgets/parts.py): the heads' weights change only
+The view is declared in parts (PARTS, pycore/view_parts.py): the heads' weights change only
 with the example (`sentence`), the query moves the rows, curves and bands (`row`), the heads
 the layer (`layer`), and both the query's output row (`output`); a move sends only the parts
 that read what it changed.

@@ -7,7 +7,7 @@ follows d_model: `max_pair`). The two check numbers dot_diff and rot_error (~1e-
 in e-notation by the page; their last digits depend on the platform's sin/cos (CPython at build
 time, Pyodide live), so the tests check their size, not their digits.
 
-The view comes in parts, each a function of a few parameters (PARTS, pycore/widgets/parts.py):
+The view comes in parts, each a function of a few parameters (PARTS, pycore/view_parts.py):
 moving k brings back the 2 x 2 block and one check number, not the 40 x d heatmap.
 """
 from functools import lru_cache

@@ -165,7 +165,7 @@ RUNTIME = """
     const runtime = await bootRuntime();"""
 # Every request the page's runtime sends, kept in window.__asked (restored by STOP): its
 # parameters, the keys of the parts the page held and, once answered, the parts that came
-# (pycore/widgets/parts.py).
+# (pycore/view_parts.py).
 RECORD = "async () => {" + RUNTIME + """
     window.__asked = [];
     window.__compute = runtime.compute;
@@ -183,7 +183,7 @@ PRESS = {"button": 0, "buttons": 1, "pointerType": "mouse", "pointerId": 1, "isP
 
 
 def parts_came(root, move):
-    """The parts of the view (pycore/widgets/parts.py) each request of the widget on root
+    """The parts of the view (pycore/view_parts.py) each request of the widget on root
     brought while `move()` ran, as sorted lists of part names: a move of one control brings
     the parts that read it and no other."""
     page, name = root.page, root.get_attribute("data-widget")
