@@ -95,14 +95,17 @@ def sentence(example=None):
     return {"tokens": tokens, "n": n, "features": FEATURES, "slots": slots(tokens),
             "q": padded(q, s), "k": padded(k, s), "v": padded(v, s),
             "curves": {"width": WIDTH, "height": HEIGHT, "bottom": bottom},
-            "heat": heat,
-            "_q": q, "_k": k, "_v": v, "_top": top, "_paths": paths, "_places": places,
+            # the cells' places are the sentence's: a move of the scale brings their colours
+            # and readouts alone (mk.heatmap_sized reads a cell's place here)
+            "heat": {**heat, "places": places},
+            "_q": q, "_k": k, "_v": v, "_top": top, "_paths": paths,
             "_says": [f"{a} → {b}：" for a in tokens for b in tokens]}  # the cells' readouts
 
 
 def weights(sentence, scale, causal):
     """What the logits' scale and the mask decide: the weights, the outputs and the heatmap's
-    cells (figure.heatmap's colour class, value, text and readout of each)."""
+    cells (figure.heatmap's colour class and readout of each: what the page draws; the
+    values are the weights' table)."""
     sen = sentence
     n, s = sen["n"], MAX_TOKENS
     w_all, out, scores = attention(sen["_q"], sen["_k"], sen["_v"], causal=causal, scale=scale)
@@ -112,16 +115,14 @@ def weights(sentence, scale, causal):
     w, cls = w_all.tolist(), classes.tolist()
     says = sen["_says"]
     cells = []
-    for p in sen["_places"]:
-        i, j = p["i"], p["j"]
-        if i < n and j < n:
-            v = w[i][j]
-            cells.append({**p, "c": cls[i][j], "v": v, "text": figure.fmt(v, 2),
-                          "say": says[i * n + j] + figure.fmt(v, 4),
-                          "masked": causal and j > i, "hidden": False})
-        else:
-            cells.append({**p, "c": 0, "v": 0.0, "text": "", "say": "", "masked": False,
-                          "hidden": True})
+    for i in range(s):
+        for j in range(s):
+            if i < n and j < n:
+                v = w[i][j]
+                cells.append({"c": cls[i][j], "say": says[i * n + j] + figure.fmt(v, 4),
+                              "masked": causal and j > i, "hidden": False})
+            else:
+                cells.append({"c": 0, "say": "", "masked": False, "hidden": True})
     return {"scale": scale, "causal": causal,
             "weights": padded(w_all, s, s),  # (n, n) in (s, s), rows sum to 1
             "scores": padded(scores, s, s),  # scale * Q K^T / sqrt(d_k), before mask, softmax
