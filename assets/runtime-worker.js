@@ -12,7 +12,8 @@
 //
 // Messages, page -> worker: {id, op: "hello"} | {id, op: "boot"} | {id, op: "files", names} |
 //   {id, op: "page", lock} (see below) |
-//   {id, op: "compute", name, params, texts} | {id, op: "exercise", request} (reply: JSON text), and
+//   {id, op: "compute", name, params, texts, held} | {id, op: "exercise", request} (reply: JSON
+//   text), and
 //   for tests and benchmarks {id, op: "requests"} |
 //   {id, op: "memory"} | {id, op: "timeline", origin} | {id, op: "runs"}.
 // Worker -> page: {id, ok: true, view?, python?, received, posted, origin, ...} |
@@ -195,7 +196,7 @@ async function answer(data, page) {
     try {
       const start = performance.now();
       const view = callJson(data.name, JSON.stringify(data.params), page.number,
-                            JSON.stringify(data.texts ?? []));
+                            JSON.stringify(data.texts ?? []), JSON.stringify(data.held ?? {}));
       return { view, python: [start, performance.now()] };
     } catch (err) {
       if (exitStatus(err) !== null) retire();

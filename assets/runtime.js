@@ -1,8 +1,9 @@
 // The page's side of the Python runtime. Pyodide + NumPy + pycore run in a worker
 // (runtime-worker.js), off the page's main thread; every widget computes through
-// runtime.compute(name, params, texts), which resolves to pycore.widgets.call_json's view -- the
-// same view functions the build ran in CPython -- with the texts of its numbers that `texts`
-// names (bind.js textsWanted), written by the formatter that wrote the build's page.
+// runtime.compute(name, params, texts, held), which resolves to pycore.widgets.call_json's view
+// -- the same view functions the build ran in CPython -- with the texts of its numbers that
+// `texts` names (bind.js textsWanted), written by the formatter that wrote the build's page, and
+// only the parts of the view the page does not hold (`held`, pycore/view_parts.py).
 //
 // Two kinds of runtime:
 // - the widgets' runtime (connect, bootRuntime): a SharedWorker serves every page of the book
@@ -136,8 +137,9 @@ function open({ shared, attempt = 0 }) {
   };
 
   const runtime = {
-    async compute(name, params, texts = []) {
-      const reply = await request({ op: "compute", name, params, texts });
+    // held: the keys of the view's parts the page holds ({part: key}): pycore sends the others
+    async compute(name, params, texts = [], held = {}) {
+      const reply = await request({ op: "compute", name, params, texts, held });
       const view = JSON.parse(reply.view);
       runtime.onTiming?.(timing(name, reply));
       return view;

@@ -4,10 +4,10 @@
 For every widget (or those of --only), each slider-like parameter (a number with a step, an
 integer's being 1, at most MAX_STEPS steps) is swept over its whole range and back, with every
 setting of the widget's switches (bool parameters), and each choice parameter is cycled
-through its choices; the page's `shown` is passed as a live page would (the parameters of the
-view before; `live` where a view takes it), so the views are the lean ones the page gets. Each
-sweep runs once to fill the caches, then --rounds times timed. The time is call_json's
-(validation, the view, json.dumps), the bytes its JSON's. A sweep through a value the view
+through its choices; the keys of the parts the page holds are passed as a live page would (those
+of the views before, pycore/view_parts.py; `live` where a view takes it), so the views are
+the ones the page gets. Each sweep runs once to fill the caches, then --rounds times timed. The
+time is call_json's (validation, the parts, json.dumps), the bytes its JSON's. A sweep through a value the view
 refuses with the other parameters at their defaults (a patch the grid lacks) is reported so.
 
 In Pyodide the same call takes 2-6 times as long (benchmarks/interaction.py's `python` column):
@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pycore.widgets as widgets  # noqa: E402
 from pycore.widgets import call_json, module  # noqa: E402
+from pycore.view_parts import PARTS  # noqa: E402
 
 MAX_STEPS = 200
 SKIP = {"code-lab", "train-live"}  # a run of the reader's code, a training run: not views
@@ -61,18 +62,21 @@ def timed(name, sweep, rounds):
     live = {"live": True} if "live" in inputs else {}  # a view that asks for the lean parts
 
     def run():
-        sizes, shown = [], {}
+        sizes, seconds, shown, held = [], 0.0, {}, {}
         for params in sweep:
-            sent = {**params, **live, **({"shown": shown} if "shown" in inputs else {})}
-            sizes.append(len(call_json(name, json.dumps(sent))))
+            sent = json.dumps({**params, **live,
+                               **({"shown": shown} if "shown" in inputs else {})})
+            start = time.perf_counter()
+            reply = call_json(name, sent, None, "[]", json.dumps(held))
+            seconds += time.perf_counter() - start
+            sizes.append(len(reply))
+            held.update(json.loads(reply)[PARTS])  # the page's side: not timed
             shown = params
-        return sizes
+        return sizes, seconds
 
-    sizes = run()
-    start = time.perf_counter()
-    for _ in range(rounds):
-        run()
-    return (time.perf_counter() - start) * 1000 / rounds / len(sweep), statistics.median(sizes)
+    sizes = run()[0]
+    seconds = sum(run()[1] for _ in range(rounds))
+    return seconds * 1000 / rounds / len(sweep), statistics.median(sizes)
 
 
 def main():

@@ -93,3 +93,23 @@ def test_bindings_are_read_as_bind_js_finds_them():
     assert bindcheck.bindings(html) == [("data-bind", "a.0"), ("data-attr y", "b.y"),
                                         ("data-attr height", "b.h"), ("data-sci", "c"),
                                         ("data-matrix", "m")]
+
+
+def test_a_wrong_path_into_a_view_in_parts_names_the_parts_to_fix():
+    """attention declares PARTS (pycore/view_parts.py): `heat` is filled by three of them,
+    and the message names those, where a key would be added or read."""
+    params = {k: s["default"] for k, s in registry().module("attention").PARAMS.items()}
+    view = registry().compute("attention", params)
+    template = str(TEMPLATES / "widgets" / "attention.html")
+    with pytest.raises(BuildError) as err:
+        bindcheck.check("attention", '<p data-bind="heat.legnd.hi"></p>', view, template,
+                        lambda: registry().owners("attention", params))
+    assert "data-bind path 'heat.legnd.hi' is not in the view of attention" in str(err.value)
+    assert str(err.value).endswith(
+        "(did you mean 'heat.legend.hi'?); heat is filled by its PARTS sentence, weights, row: "
+        "bind a key one of them returns, or add it to the one that computes it")
+    # a view without PARTS: the message of a plain view
+    with pytest.raises(BuildError) as err:
+        bindcheck.check("softmax", '<p data-bind="topp"></p>', registry().compute("softmax", {}),
+                        template, lambda: registry().owners("softmax", {}))
+    assert str(err.value).endswith("; bind a part the view returns, or add it to the view")

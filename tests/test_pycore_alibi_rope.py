@@ -174,14 +174,18 @@ def test_alibi_rope_view_causal():
 
 def test_a_live_view_leaves_out_the_heatmaps_the_page_shows():
     from pycore.widgets import compute
+    from tests.page_state import asked, held_after
     ask = {"query": "它", "head": 6, "theta": 0.4, "causal": True, "live": True}
     whole = compute("alibi-rope", ask)
-    same = compute("alibi-rope", {**ask, "shown": {"query": "它", "causal": True}})
+    same, sent = asked("alibi-rope", ask, held_after("alibi-rope", {**ask, "head": 2}))
+    assert set(sent) == {"frame", "charts"}
     full = compute("alibi-rope", {k: v for k, v in ask.items() if k != "live"})
     for key in ("penalty", "weights"):  # only the frame, on the sixth head's row
         assert same[key] == {"row_band": whole[key]["row_band"]}
         assert same[key]["row_band"]["y"] == full[key]["label_h"] + 5 * full[key]["cell"]
-    assert {k: v for k, v in same.items() if k not in ("penalty", "weights")} == \
-        {k: v for k, v in whole.items() if k not in ("penalty", "weights")}
-    for shown in ({"query": "太", "causal": True}, {"query": "它", "causal": False}, {}, "x"):
-        assert compute("alibi-rope", {**ask, "shown": shown}) == whole
+    assert all(same[k] == whole[k] for k in same if k not in ("penalty", "weights", "best"))
+    assert same["best"] == {"alibi": whole["best"]["alibi"]}
+    for held in ({"query": "太"}, {"causal": False}):
+        part, sent = asked("alibi-rope", ask, held_after("alibi-rope", {**ask, **held}))
+        assert part == whole and set(sent) == {"heads", "frame", "rope", "charts"}
+

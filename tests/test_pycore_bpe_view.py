@@ -5,7 +5,7 @@ import pytest
 from pycore import bpe, bpe_corpus
 from pycore.widgets import bpe as W
 from pycore.widgets import compute
-from tests.page_state import laid_over
+from tests.page_state import asked, held_after, laid_over
 
 ZH, EN = bpe_corpus.HELD_OUT
 
@@ -78,31 +78,27 @@ def test_the_chart_and_its_mark():
     assert v["chart"]["paths"][0]["d"].startswith(f"M{plot['x']}.0,{y(45):.1f}")  # 45 at k=0
     assert len(v["chart"]["probes"]) == 51 and v["chart"]["probes"][30]["say"] == \
         "k = 300：中文 39 个 token，英文 18 个"
-    # the page that shows this corpus gets no chart lines, another corpus gets them
-    assert "paths" not in compute("bpe", {"k": 3, "shown": {"corpus": "english_centric"}})["chart"]
-    assert "paths" in compute("bpe", {"k": 3, "corpus": "balanced",
-                                      "shown": {"corpus": "english_centric"}})["chart"]
+    # the page that holds this corpus's chart gets no chart lines, another corpus gets them
+    held = held_after("bpe", {"k": 250})
+    assert "paths" not in asked("bpe", {"k": 3}, held)[0]["chart"]
+    assert "paths" in asked("bpe", {"k": 3, "corpus": "balanced"}, held)[0]["chart"]
 
 
-def test_a_sentence_s_boxes_come_only_when_its_tokens_change():
+def test_a_walk_of_k_brings_the_tokens_and_the_chart_only_with_the_corpus():
     """A walk of k, one merge at a time and in jumps, then the other corpus: each view laid
-    over the one the page shows is the whole view, and the boxes of a sentence whose tokens
-    did not change stay out."""
+    over the one the page shows is the whole view; the characters never come again, the
+    chart only with another corpus."""
     walk = [("english_centric", k) for k in [*range(0, 40), 120, 119, 500, 3, 3]] + \
         [("balanced", 3), ("balanced", 4), ("english_centric", 4)]
     page = compute("bpe", {})
-    shown, left_out = {"corpus": "english_centric", "k": W.bpe.N_MERGES}, 0
+    held = held_after("bpe", {})
+    shown_corpus = "english_centric"
     for corpus, k in walk:
-        part = compute("bpe", {"k": k, "corpus": corpus, "shown": shown})
+        part, sent = asked("bpe", {"k": k, "corpus": corpus}, held)
+        held = {**held, **sent}
         page = laid_over(page, part)
         whole = compute("bpe", {"k": k, "corpus": corpus})
         assert {key: page[key] for key in whole} == whole, (corpus, k)
-        for lang in ("zh", "en"):
-            unchanged = shown["corpus"] == corpus and \
-                W.drawn(corpus, lang, shown["k"]) == W.drawn(corpus, lang, k)
-            assert ("boxes" in part[lang]) == (not unchanged), (corpus, k, lang)
-            left_out += unchanged
-        shown = {"corpus": corpus, "k": k}
-    assert left_out > len(walk) // 2  # most merges touch neither sentence
-    for junk in ({"corpus": "english_centric", "k": "3"}, {"corpus": "english_centric"}, "x"):
-        assert "boxes" in compute("bpe", {"k": 3, "shown": junk})["zh"]
+        assert "strip" not in part and ("paths" in part.get("chart", {})) == \
+            (corpus != shown_corpus), (corpus, k)
+        shown_corpus = corpus

@@ -63,12 +63,18 @@ def test_the_last_step_ends_on_le():
 
 
 def test_a_step_at_the_scale_on_the_page_sends_the_step_alone():
+    from tests.page_state import asked, held_after
     whole = compute("cross-attention", {"step": 4, "scale": 6.0})
-    part = compute("cross-attention", {"step": 4, "scale": 6.0, "shown": {"scale": 6.0}})
-    assert "matrix" not in part and "cells" not in part["heat"] and "features" not in part
+    part, sent = asked("cross-attention", {"step": 4, "scale": 6.0},
+                       held_after("cross-attention", {"step": 3, "scale": 6.0}))
+    assert set(sent) == {"writing"}
+    assert "matrix" not in part and "features" not in part and "legend" not in part["heat"]
     assert part["heat"]["paths"] == whole["heat"]["paths"]
     assert part["heat"]["row_band"]["y"] == whole["heat"]["label_h"] + 3 * whole["heat"]["cell"]
     assert {k: v for k, v in part.items() if k != "heat"} == \
-        {k: v for k, v in whole.items() if k not in ("heat", "matrix", "aligned", "features")}
-    # the page shows another scale's matrix: the whole view
-    assert compute("cross-attention", {"step": 4, "scale": 6.0, "shown": {"scale": 1.0}}) == whole
+        {k: v for k, v in whole.items() if k not in ("heat", "matrix", "aligned", "features",
+                                                     "scale", "n_steps")}
+    # the page holds another scale's matrix: the whole view
+    part, sent = asked("cross-attention", {"step": 4, "scale": 6.0},
+                       held_after("cross-attention", {"step": 4, "scale": 1.0}))
+    assert part == whole and set(sent) == {"matrix", "writing"}

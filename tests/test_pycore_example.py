@@ -8,7 +8,7 @@ import pytest
 from pycore import example
 from pycore.widgets import compute, plain
 from tests.reference import softmax_row
-from tests.page_state import laid_over
+from tests.page_state import asked, held_after, laid_over
 
 
 def road_alive():
@@ -72,10 +72,11 @@ def test_embedding_follows_the_example():
     view = compute("embedding", {"a": "小猫", "b": "马路", "example": road_alive()})
     assert view["dot"] == 2 and view["cos"] == pytest.approx(1.0)
     assert view["dots"][0][3] == 2 and view["cosines"][0][3] == pytest.approx(1.0)
-    # a `shown` of another example gets the whole view; of the same one only the pair's part
-    assert "dots" in compute("embedding", {"example": road_alive(), "shown": {}})
-    assert "dots" not in compute("embedding", {"example": road_alive(),
-                                               "shown": {"example": road_alive()}})
+    # a page holding another example's parts gets the whole view; of the same one the pair's
+    assert "dots" in asked("embedding", {"example": road_alive()}, held_after("embedding", {}))[0]
+    held = held_after("embedding", {"example": road_alive()})
+    part, sent = asked("embedding", {"a": "它", "example": road_alive()}, held)
+    assert "dots" not in part and set(sent) == {"pair"}
 
 
 def test_multi_head_a_follows_and_b_does_not():
@@ -83,8 +84,9 @@ def test_multi_head_a_follows_and_b_does_not():
     edited = compute("multi-head", {"query": "它", "example": road_alive()})
     assert edited["row_a"][3] == pytest.approx(edited["row_a"][0])
     assert edited["row_b"] == pytest.approx(book["row_b"])  # head B reads positions only
-    assert "weights_a" in compute("multi-head", {"example": road_alive(),
-                                                 "shown": {"query": "它", "heads": "A+B"}})
+    view, _ = asked("multi-head", {"example": road_alive()},
+                    held_after("multi-head", {"query": "它", "heads": "A+B"}))
+    assert "weights_a" in view
 
 
 def test_an_all_zero_row_has_no_spread_after_layernorm():
@@ -124,44 +126,30 @@ EDITS = [({"x": road_alive()["x"]}, "它"),                          # a cell of
            "tokens": ["小狗", "没有", "过", "马路", "因为", "它", "饿"]}, "小狗"),  # the sentence
          (None, "它")]                                               # 重置
 ALL = example.ALL_TOKENS
-BY_EXAMPLE = {"tokens", "features", "slots", "positions", "cells", "book_at", "sentence_x",
-              "palette", "pronoun_cells"}
+BY_EXAMPLE = {"slots", "positions", "cells", "book_at", "sentence_x", "palette",
+              "pronoun_cells"}
 
 
 def test_the_editor_sends_what_an_edit_changes():
-    """Each view, laid over the one the page shows, gives the whole view (but for the
-    palette's tokens and reasons, which only the build prints); what the edit leaves alone
-    stays out, and an edit of the grid sends only the rows it changed."""
-    printed = ("token", "reason")
-    shown_view, shown_ex = compute("example-editor", {}), None
-    sent = []
+    """Each view, laid over the one the page shows, gives the whole view; an edit brings the
+    example's part (and the preview that reads it), a new query alone only the preview."""
+    page, held = compute("example-editor", {}), held_after("example-editor", {})
+    came = []
     for ex, query in EDITS:
         params = {"query": query, **({"example": ex} if ex else {})}
-        whole = compute("example-editor", params)
-        part = compute("example-editor", {**params, "shown": {"example": shown_ex}})
-        merged = laid_over(shown_view, part)
-        assert {k: v for k, v in merged.items() if k != "palette"} == \
-            {k: v for k, v in whole.items() if k != "palette"}
-        assert [{k: v for k, v in r.items() if k not in printed} for r in merged["palette"]] == \
-            [{k: v for k, v in r.items() if k not in printed} for r in whole["palette"]]
-        sent.append(BY_EXAMPLE & set(part))
-        shown_view, shown_ex = merged, ex
-    first = compute("example-editor", {"example": EDITS[0][0], "shown": {"example": None}})
-    assert list(first["cells"]) == ["3"] and list(first["palette"]) == [str(ALL.index("马路"))]
-    assert sent == [{"cells", "sentence_x", "palette"}, set(), {"pronoun_cells"},
-                    {"slots", "positions", "cells", "book_at", "sentence_x", "palette"},
-                    {"slots", "positions", "cells", "book_at", "sentence_x", "palette",
-                     "pronoun_cells"}]
-    # nothing shown yet, or a `shown` a page never sends: every part
-    for shown in ({}, "x", {"shown": None}):
-        part = compute("example-editor", {"example": road_alive(), "shown": shown})
-        assert BY_EXAMPLE - {"tokens", "features"} <= set(part)
-    # a junk example shows the book's: the parts are those of an edit from the book's
-    junk = compute("example-editor", {"example": "junk"})
-    part = compute("example-editor", {"example": road_alive(), "shown": {"example": "junk"}})
-    assert BY_EXAMPLE & set(part) == {"cells", "sentence_x", "palette"}
-    assert laid_over(junk, part)["cells"] == \
-        compute("example-editor", {"example": road_alive()})["cells"]
+        part, sent = asked("example-editor", params, held)
+        held = {**held, **sent}
+        page = laid_over(page, part)
+        assert page == compute("example-editor", params)
+        assert ("cells" in part) == ("checked" in sent) and "tokens" not in part
+        came.append(sorted(sent))
+    edit, query_only = ["checked", "query_row"], ["query_row"]
+    assert came[0] == edit and came.count(query_only) >= 1
+    assert all(c in (edit, query_only) for c in came)
+    # a junk example shows the book's, and says so: its parts are sent anew
+    junk, sent = asked("example-editor", {"example": "junk"}, held_after("example-editor", {}))
+    assert sorted(sent) == edit and junk["problem_text"] and junk["cells"] == \
+        compute("example-editor", {})["cells"]
 
 
 # --- the sentence: tokens removed, and added from the palette ------------------------------
@@ -246,7 +234,12 @@ def test_attention_draws_what_the_figure_helpers_draw(ex, query, scale, causal):
                                 hi=float(weights.max()), selected_row=i,
                                 selected_col=strongest, masked=hidden, row_name="查询",
                                 col_name="键")
-    assert view["curves"] == plain(curves) and view["heat"] == plain(heat)
+    # the view keeps the cells' places apart (the sentence's part): laid back into the cells
+    drawn = {k: v for k, v in view["heat"].items() if k != "places"}
+    drawn["cells"] = [{**p, **c} for p, c in zip(view["heat"]["places"], drawn["cells"])]
+    heat["cells"] = [{k: v for k, v in c.items() if k not in ("v", "text")}  # not drawn
+                     for c in heat["cells"]]
+    assert view["curves"] == plain(curves) and drawn == plain(heat)
     assert view["top"] == {"token": ex_checked["tokens"][strongest],
                            "weight": weights[i, strongest]}
 
@@ -262,24 +255,25 @@ def leaves(view, path=""):
 
 @pytest.mark.parametrize("ex", SENTENCES)
 def test_attention_sends_the_page_only_what_the_controls_change(ex):
-    """With `shown` naming the example the page draws, every value the view sends is the
-    whole view's at the same path, and what only the sentence decides stays out: the labels,
-    the slots, Q, K, V and the places of the picture."""
+    """A page that holds the parts of this example at another scale gets the weights and the
+    query's row: every value sent is the whole view's at the same path, and what only the
+    sentence decides stays out (the labels, the slots, Q, K, V, the places of the picture)."""
     params = {"query": "了", "scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
     whole = leaves(compute("attention", params))
-    part = leaves(compute("attention", {**params, "shown": {"example": ex} if ex else {}}))
+    view, sent = asked("attention", params, held_after("attention", {**params, "scale": 1.0}))
+    part = leaves(view)
+    assert set(sent) == {"weights", "row"}
     assert part and all(whole[k] == v for k, v in part.items())
-    assert len(part) < len(whole) / 2
     for left_out in ("tokens.0", "slots.0.label", "q.0.0", "v.0.0", "curves.bottom.0.x",
-                     "curves.top.0.label", "heat.cells.0.x", "heat.rows.0.label", "heat.viewbox"):
+                     "heat.rows.0.label", "heat.viewbox"):
         assert left_out in whole and left_out not in part
-    for sent in ("weights.0.0", "row.0", "curves.curves.0.d", "curves.top.0.query",
-                 "heat.cells.0.c", "heat.cells.0.say", "heat.row_band.y", "top.weight"):
-        assert sent in part
-    # another example than the page's: the whole view
+    for sent_path in ("weights.0.0", "row.0", "curves.curves.0.d", "curves.top.0.query",
+                      "heat.cells.0.c", "heat.cells.0.say", "heat.row_band.y", "top.weight"):
+        assert sent_path in part
+    # a page that holds another example: the whole view
     other = {"tokens": ["它", "了", "累", "太"]}
-    assert leaves(compute("attention", {**params, "shown": {"example": other}})).keys() == \
-        whole.keys()
+    view, sent = asked("attention", params, held_after("attention", {**params, "example": other}))
+    assert leaves(view).keys() == whole.keys()
 
 
 @pytest.mark.parametrize("ex", SENTENCES)
@@ -288,18 +282,21 @@ def test_attention_sends_only_the_query_part_when_only_the_query_moved(ex):
     the query's row, curves and bands (each equal to the whole view's), not the weights, their
     tables or the heatmap's cells; another scale or mask brings those again."""
     params = {"query": "了", "scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
-    shown = {"scale": 2.5, "causal": True, **({"example": ex} if ex else {})}
+    held = held_after("attention", {**params, "query": "它"})
     whole = leaves(compute("attention", params))
-    part = leaves(compute("attention", {**params, "shown": shown}))
+    view, sent = asked("attention", params, held)
+    part = leaves(view)
+    assert set(sent) == {"row"}
     assert part and all(whole[k] == v for k, v in part.items())
-    for sent in ("row.0", "output.0", "top.weight", "curves.curves.0.d", "curves.top.0.query",
-                 "heat.row_band.y", "heat.col_band.x"):
-        assert sent in part
+    for sent_path in ("row.0", "output.0", "top.weight", "curves.curves.0.d",
+                      "curves.top.0.query", "heat.row_band.y", "heat.col_band.x"):
+        assert sent_path in part
     for left_out in ("weights.0.0", "scores.0.0", "heat.cells.0.c", "heat.legend.hi"):
         assert left_out in whole and left_out not in part
     for moved in ({"scale": 2.25}, {"causal": False}):
-        again = leaves(compute("attention", {**params, "shown": {**shown, **moved}}))
-        assert {"weights.0.0", "heat.cells.0.c", "heat.legend.hi"} <= again.keys()
+        again, sent = asked("attention", {**params, **moved}, held)
+        assert set(sent) == {"weights", "row"}
+        assert {"weights.0.0", "heat.cells.0.c", "heat.legend.hi"} <= leaves(again).keys()
 
 
 def test_embedding_draws_the_readers_sentence():

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pycore import example, multihead as M
+from tests.page_state import asked, held_after
 from tests.reference import pe, softmax_row
 
 
@@ -154,23 +155,20 @@ def test_a_query_the_sentence_lacks_falls_back_to_it():
     assert view["row_a"] == mh_view(example={"tokens": SHORT})["row_a"]
 
 
-def test_shown_gets_only_what_changed():
+def test_a_page_gets_only_the_parts_a_move_changed():
     ex = {"tokens": SHORT}
-    part = mh_view(query="小狗", example=ex, shown={"query": "它", "heads": "A+B", "example": ex})
+    held = held_after("multi-head", {"query": "它", "heads": "A+B", "example": ex})
+    part, sent = asked("multi-head", {"query": "小狗", "heads": "A+B", "example": ex}, held)
+    assert set(sent) == {"row", "output"}
     assert "weights_a" not in part and "concat" not in part and part["index"] == 0
-    assert set(part["curves_a"]) == {"top", "curves"}  # the tokens' places stay
     assert [t["query"] for t in part["curves_a"]["top"]] == [True] + [False] * 11
-    assert part["output_row"] == mh_view(query="小狗", example=ex)["output_row"]
-    part = mh_view(heads="A", example=ex, shown={"query": "它", "heads": "A+B", "example": ex})
+    whole = mh_view(query="小狗", example=ex)
+    assert part["output_row"] == whole["output_row"] and part["curves_b"] == whole["curves_b"]
+    part, sent = asked("multi-head", {"query": "它", "heads": "A", "example": ex}, held)
+    assert set(sent) == {"layer", "output"}
     assert "row_a" not in part and part["shape_concat"] == "4 × 6"
-    # the page shows another example's sentence: all of it again, of the heatmaps' cells (the
-    # same slots for every sentence) what the page binds
-    part = mh_view(example=ex, shown={"query": "它", "heads": "A+B"})
-    whole = mh_view(example=ex)
-    assert part["weights_a"] == whole["weights_a"] and part["curves_b"] == whole["curves_b"]
-    for key in ("heat_a", "heat_b"):
-        assert [set(c) for c in part[key]["cells"]] == [{"c", "say", "masked", "hidden"}] * 144
-        assert [(c["c"], c["say"], c["hidden"]) for c in part[key]["cells"]] == \
-            [(c["c"], c["say"], c["hidden"]) for c in whole[key]["cells"]]
-        assert part[key]["viewbox"] == whole[key]["viewbox"] == "0 0 172 150"
-        assert part[key]["row_band"] == whole[key]["row_band"]
+    # the page holds another example's sentence: every part again, equal to the whole view
+    part, sent = asked("multi-head", {"query": "它", "heads": "A+B", "example": ex},
+                       held_after("multi-head", {"query": "它", "heads": "A+B"}))
+    assert set(sent) == {"sentence", "row", "layer", "output"}
+    assert part == mh_view(example=ex)

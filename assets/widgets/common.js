@@ -97,7 +97,8 @@ document.addEventListener("copy", flushUrlState);
 // bindAll writes every bound text and attribute (the view holds the geometry too, and the
 // texts of its numbers: every request names them, runtime.compute(name, params, texts)), the
 // controls made by the _controls.html macros are wired and shown by controls.js; `draw(view)`
-// and `sync(state)` are for what is special about one widget (a drag, a canvas).
+// and `sync(state)` are for what is special about one widget (a drag, a canvas): draw(view,
+// whole) gets the parts that came and the whole view they complete.
 // update() asks for a view and returns a promise of it. One request per widget is in flight at
 // a time: inputs that arrive meanwhile merge into the next request (a dragged slider asks for
 // its latest value, not for every value it passed). Every view that arrives is drawn.
@@ -125,11 +126,20 @@ function withExample(root, asked, edited = currentExample()) {
   return example ? { ...asked, example } : asked;
 }
 
-// A runtime for a widget whose page already shows part of its view: each request names what
-// the last view drawn shows (`shown`, from shownOf(params, view): the parameters it came from,
-// and the view itself; nothing before the first live view), so pycore sends only the parts
-// that changed since. liveWidget tells it each view it draws (`drew`): a view computed and
-// never drawn (one asked ahead for a press that was no click) changes nothing.
+// A view comes in parts (pycore/view_parts.py): each request names the key of every part
+// the widget holds (`held`, the keys the views drawn brought under PARTS), and the view that
+// comes brings only the others. The widget's whole view is the parts laid over each other.
+const PARTS = "$parts";
+
+function laidOver(held, part) {
+  if (!isRecord(held) || !isRecord(part)) return part;
+  const out = { ...held };
+  for (const key of Object.keys(part)) out[key] = laidOver(held[key], part[key]);
+  return out;
+}
+
+// The old agreement of a view that took `shown`, kept until every such view declares PARTS:
+// each request names what the last view drawn shows (shownOf(params, view)).
 export function sendingShown(runtime, shownOf) {
   let shown = {};
   return {
@@ -165,8 +175,10 @@ function notePace(root) {
 // when it asks for the same parameters and no view was drawn since (a lean view's parts are
 // those that differ from the view on screen). A press that ends in no click leaves it unused.
 // A widget whose view may do more than compute (training in the worker) passes ahead: false,
-// or a function saying of which changes a view may be asked ahead.
-export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true } = {}) {
+// or a function saying of which changes a view may be asked ahead. live: true for a view that
+// takes the input `live` (the live page binds less of it than the build draws: no places).
+export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true,
+                                           live = false } = {}) {
   const asksAhead = typeof ahead === "function" ? ahead : () => ahead;
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
@@ -175,8 +187,13 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
   let shownSent = null;                  // ...and the request it came from (with the example)
   let running = null;                    // the loop computing views, while there is one
   let early = null;                      // {key, view}: the view asked for at a press, a promise
+  let held = {};                         // the keys of the view's parts on screen
   let updates = 0;
   onScreen.set(root, () => shownSent);
+  const asking = (params, example) => {
+    const sent = withExample(root, params, example);
+    return live ? { ...sent, live: true } : sent;
+  };
   const follows = "example" in root.dataset;
 
   function show(view, asked, sent) {
@@ -184,10 +201,11 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     shownState = asked;
     shownSent = sent;
     early = null;
+    held = { ...held, ...view[PARTS] };
     runtime.drew?.(sent, view);
-    widget.view = view;
+    widget.view = laidOver(widget.view, view);
     bindAll(root, view);
-    draw(view);
+    draw(view, widget.view);
     syncControls(state);
     sync(state);
     saveUrlState(root, initial, asked);
@@ -208,11 +226,11 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
       do {
         asked = state;
         let view;
-        const sent = withExample(root, asked);
+        const sent = asking(asked);
         const ready = early?.key === JSON.stringify(sent) ? early.view : null;
         early = null;
         try {
-          view = await (ready ?? runtime.compute(name, sent, textsWanted(root)));
+          view = await (ready ?? runtime.compute(name, sent, textsWanted(root), held));
         } catch (err) {
           if (shownState === null) throw err;  // no view yet: the page reports the widget broken
           refuse(err);
@@ -240,10 +258,10 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     // `example`, of the example an edit is about to bring (example.js aheadExample).
     ahead(changes, example = currentExample()) {
       if (running || shownState === null || !asksAhead(changes)) return;
-      const sent = withExample(root, { ...state, ...changes }, example);
+      const sent = asking({ ...state, ...changes }, example);
       const key = JSON.stringify(sent);
-      if (early?.key === key || key === JSON.stringify(withExample(root, state))) return;
-      early = { key, view: runtime.compute(name, sent, textsWanted(root)) };
+      if (early?.key === key || key === JSON.stringify(asking(state))) return;
+      early = { key, view: runtime.compute(name, sent, textsWanted(root), held) };
       early.view.catch(() => {});  // a refused value is the click's to report
     },
   };

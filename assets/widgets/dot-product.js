@@ -2,8 +2,8 @@
 // pycore/widgets/dot_product.py draws everything (arrows, angle, projection); what is special
 // here is the drag: a pointer position becomes a point of the plane through the plane's own
 // extent and size (the svg's data-extent, data-size), snapped to 0.1 and kept within the
-// coordinate's range (data-min, data-max: PARAMS). The page already shows the grid, which
-// never changes, so it asks pycore for the rest alone (`shown`).
+// coordinate's range (data-min, data-max: PARAMS). The grid is a part of the view the page
+// gets once.
 import { liveWidget } from "./common.js";
 
 const snap = (x, lo, hi) => Math.round(Math.min(hi, Math.max(lo, x)) * 10) / 10;
@@ -12,10 +12,7 @@ export function mount(root, runtime) {
   const svg = root.querySelector("svg.dp-plane");
   const extent = Number(svg.dataset.extent);
   const size = Number(svg.dataset.size);
-  const noGrid = {
-    compute: (name, params, texts) => runtime.compute(name, { ...params, shown: {} }, texts),
-  };
-  const widget = liveWidget(root, noGrid);
+  const widget = liveWidget(root, runtime);
 
   for (const tip of root.querySelectorAll("[data-tip]")) {
     const key = tip.dataset.tip;

@@ -1,10 +1,9 @@
 // Widget embedding: pick token A and token B to compare their embeddings. pycore:
-// pycore/widgets/embedding.py (numbers and frames); the pickers, the heatmaps and pointing
-// are the book's common ones. What is special: the page already shows the matrices, which
-// change only with the reader's example, so it asks pycore only for the pair's part of the
-// view (`shown`: the example whose matrices are on the page; the build drew the book's).
-import { liveWidget, sendingShown } from "./common.js";
+// pycore/widgets/embedding.py (numbers and frames, in parts: the matrices change only with the
+// reader's example, a pick brings the pair's part alone); the pickers, the heatmaps and
+// pointing are the book's common ones.
+import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
-  liveWidget(root, sendingShown(runtime, (p) => (p.example ? { example: p.example } : {})));
+  liveWidget(root, runtime);
 }

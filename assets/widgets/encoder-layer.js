@@ -3,10 +3,9 @@
 // control), over the reader's sentence. pycore: pycore/widgets/encoder_layer.py (numbers,
 // picture, the step list's names). What is special here: the number of steps depends on the
 // layout, so moving is asked from the step shown (the view clamps a step past the end of the
-// shorter list); and the FFN's hidden layer, which depends on the layout and the reader's
-// example alone, is asked for only when one of them changes (`shown`: the layout and the
-// example the page draws).
-import { liveWidget, sendingShown } from "./common.js";
+// shorter list). The FFN's hidden layer, which depends on the layout and the reader's example
+// alone, is a part of the view of its own (pycore's PARTS): a step does not bring it.
+import { liveWidget } from "./common.js";
 import { roving, updateWith, wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
@@ -15,9 +14,8 @@ export function mount(root, runtime) {
   const list = root.querySelector(".enc-steps");
   const items = [...list.querySelectorAll("[role=option]")];
 
-  const partial = sendingShown(runtime, (p) => ({ layout: p.layout, example: p.example }));
-  const draw = (view) => list.setAttribute("aria-activedescendant", items[view.step - 1].id);
-  const widget = liveWidget(root, partial, { draw });
+  const draw = (part, view) => list.setAttribute("aria-activedescendant", items[view.step - 1].id);
+  const widget = liveWidget(root, runtime, { draw });
 
   const live = () => root.dataset.state === "live";
   // the changes that move to step(view on screen); null when not live, or already there

@@ -4,11 +4,11 @@
 // says what changed. What is special here: the grid of entries (a click switches one between
 // 0 and 1; the grid is one Tab stop, the arrow keys move in it), the sentence (a token's chip
 // removes it; a palette button adds its token at the chosen position; each group is one Tab
-// stop with the arrow keys inside), and 重置, which also restores the book's example. Each
-// request names the example the page shows, so pycore leaves out the parts it decides that
-// did not change (a new query: only the preview comes back). The press on an entry, a chip or
-// a token asks ahead for the views its click's example brings (example.js aheadExample).
-import { liveWidget, sendingShown } from "./common.js";
+// stop with the arrow keys inside), and 重置, which also restores the book's example. The
+// view comes in parts (pycore's PARTS): a new query brings only the preview. The press on an
+// entry, a chip or a token asks ahead for the views its click's example brings (example.js
+// aheadExample).
+import { currentParams, liveWidget } from "./common.js";
 import { onPress, roving } from "./controls.js";
 import { aheadExample, currentExample, exampleRefused, setExample, settleExample } from "./example.js";
 
@@ -19,7 +19,6 @@ export function mount(root, runtime) {
   const cols = Number(root.querySelectorAll(".ex-grid thead th").length - 1);
   const live = () => root.dataset.state === "live";
   // pycore's canonical form of what it accepted: a refused link leaves the URL and storage
-  let drawn = null;  // the example of the view drawn
   const chips = [...root.querySelectorAll("[data-action=remove]")];
   const adds = [...root.querySelectorAll("[data-action=add]")];
   const position = root.querySelector(".ex-pos");
@@ -34,8 +33,8 @@ export function mount(root, runtime) {
     return current;
   };
   let refocus = null;  // after a removal or an addition: which chip takes the focus
-  const draw = (view) => {
-    settleExample(drawn, view.canonical);
+  const draw = (part, view) => {
+    settleExample(currentParams(root).example ?? null, view.canonical);  // the view drawn's
     // the page's word on an example it set aside (example.js), as pycore's on one it refuses
     setAside.textContent = exampleRefused() && !view.problem_text ? SET_ASIDE : "";
     if (Number(position.value) > view.n) position.value = String(view.n);
@@ -48,14 +47,7 @@ export function mount(root, runtime) {
     keepTabStop(chips);
     keepTabStop(adds);
   };
-  const sending = sendingShown(runtime, (params) => ({ example: params.example ?? null }));
-  const widget = liveWidget(root, {
-    compute: sending.compute,
-    drew(params, view) {
-      drawn = params.example ?? null;
-      sending.drew(params, view);
-    },
-  }, { draw });
+  const widget = liveWidget(root, runtime, { draw });
 
   // The example a click on one of the editor's buttons brings (null: the button does nothing).
   const edited = (view) => ({

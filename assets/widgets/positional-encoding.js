@@ -1,30 +1,18 @@
 // Widget positional-encoding: sliders for d_model, the dimension pair, the start position p of
 // the second dot-product curve and the rotation offset k. pycore:
-// pycore/widgets/positional_encoding.py (numbers and pictures); the controls and the marks are
-// the book's common ones. What is special here is speed: the view comes in parts (PARTS in the
-// pycore module). The page sends what it shows (`shown`) and gets back only the parts whose
-// parameters changed; moving k brings one number and a 2 x 2 block, only d_model the heatmap.
+// pycore/widgets/positional_encoding.py (numbers and pictures, in parts: moving k brings one
+// number and a 2 x 2 block, only d_model the heatmap); the controls and the marks are the
+// book's common ones.
 import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
-  const current = {};  // the view the page shows, merged from the parts received
-  let shown = null;    // its parameters; null until the first live view (then: the whole view)
-  let asked = null;    // the parameters of the view being computed
-  const partial = {
-    compute(name, params, texts) {
-      asked = params;
-      return runtime.compute(name, shown ? { ...params, shown } : params, texts);
-    },
-  };
-  let widget = null;
-  const draw = (part) => {
-    Object.assign(current, part);
-    shown = { d_model: current.d_model, pair: current.pair, p: current.p, k: current.k };
-    // The view clamps the pair to d/2 - 1; the state takes the clamped pair (unless the reader
-    // moved the pair meanwhile), so that a larger d later keeps it.
-    if (current.pair !== asked.pair && widget.state.pair === asked.pair) {
-      widget.update({ pair: current.pair });
+  // The view clamps the pair to d/2 - 1; the state takes the clamped pair (unless the reader
+  // moved d_model meanwhile), so that a larger d later keeps it.
+  const draw = (part, whole) => {
+    const state = widget.state;
+    if (state.d_model === whole.d_model && state.pair > whole.max_pair) {
+      widget.update({ pair: whole.pair });
     }
   };
-  widget = liveWidget(root, partial, { draw });
+  const widget = liveWidget(root, runtime, { draw });
 }

@@ -146,7 +146,8 @@ def render_widget(jinja, w, root=""):
     template = jinja.get_template(f"widgets/{w['name']}.html")
     html = template.render(w=w, v=w["view"], root=root, specs=specs)
     # a bound path the view does not hold would never move in the browser: stop at its line
-    bindcheck.check(w["name"], html, w["view"], template.filename)
+    bindcheck.check(w["name"], html, w["view"], template.filename,
+                    lambda: registry().owners(w["name"], w["params"]))
     return html
 
 

@@ -10,8 +10,10 @@ widget up in the view it rendered with, the way bind.js does, and stops at the t
     it to the view
 
 The paths are those bind.js reads: data-bind, data-sci, every name=path of data-attr, and
-table[data-matrix]. The view is the whole one the build computes (a widget's JS may later ask
-for less, `shown`), so a path a template writes is in it.
+table[data-matrix]. The view is the whole one the build computes, the union of the view's parts
+(pycore/view_parts.py: the live page gets each part when what it reads changes), so a path
+a template writes is in it. Where the widget declares PARTS, the message names the parts that
+give the keys where the path stops: the part to add the key to, or to read it from.
 
 A data-bind that shows a number says with how many decimals (data-digits): the live page asks
 pycore for that number's text (bind.js textsWanted), and without it gets none.
@@ -97,7 +99,17 @@ def template_line(template, path):
     return 1
 
 
-def _message(name, kind, path, problem):
+def givers(owners, found):
+    """The parts that give the keys under the path `found` (a list of keys), in the order
+    declared; [] for a view without PARTS (its one part is the view)."""
+    prefix = ".".join(found)
+    names = [part for where, part in owners.items()
+             if not prefix or where == prefix or where.startswith(prefix + ".")]
+    names = list(dict.fromkeys(names))
+    return [] if names == ["view"] else names
+
+
+def _message(name, kind, path, problem, owners=None):
     found, value, key = problem
     where = ".".join(found)
     options = parts(value)
@@ -117,6 +129,11 @@ def _message(name, kind, path, problem):
     if guess:
         fixed = ".".join(found + guess + path.split(".")[len(found) + 1:])
         text += f" (did you mean {fixed!r}?)"
+    giving = givers(owners or {}, found)
+    if giving:
+        what = f"{'.'.join(found)} is filled by" if found else "the view is filled by"
+        return text + (f"; {what} its PARTS {', '.join(giving)}: bind a key one of them "
+                       "returns, or add it to the one that computes it")
     return text + "; bind a part the view returns, or add it to the view"
 
 
@@ -138,15 +155,16 @@ def undigited(html, view):
     return None
 
 
-def check(name, html, view, template):
+def check(name, html, view, template, owners=lambda: {}):
     """Raise BuildError at the line of `template` (the widget's template file) for the first
     bound path of the widget's rendered HTML that its view does not hold, or a bound number
-    without data-digits; return the number of paths checked."""
+    without data-digits; return the number of paths checked. owners(): {key path: part} of
+    the view (pycore.widgets.owners), asked for only to write a message."""
     found = bindings(html)
     for kind, path in found:
         problem = unresolved(view, path)
         if problem:
-            raise BuildError(_message(name, kind, path, problem), template,
+            raise BuildError(_message(name, kind, path, problem, owners()), template,
                              template_line(template, path))
     path = undigited(html, view)
     if path:

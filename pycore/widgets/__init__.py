@@ -10,6 +10,8 @@ the widget name become underscores) defines:
     DATA_FILES = ("x.rgb",)  # optional: files beside pycore/ the view reads; not in the archive
                             # every page downloads, a page fetches them for its widgets only
     def view(**params) -> dict
+    PARTS = (part, ...)     # or the view in parts, each computed and sent when its inputs
+                            # change: pycore/view_parts.py
 
 A spec is data: a "type" (float, int, bool, choice, vector), a "default", and per type min/max,
 choices, length or min_length/max_length. `validate` checks parameters against the specs: at
@@ -23,6 +25,7 @@ import json
 import numpy as np
 
 from .. import fmt
+from .. import view_parts as _parts
 
 TEXTS = "$text"  # the key of a view's texts for the page (call_json; bind.js TEXTS)
 
@@ -117,9 +120,33 @@ def validate(name, params):
     return full
 
 
+def parts_of(name):
+    """The widget's parts (pycore/view_parts.py), checked once per widget."""
+    if name not in _declared:
+        mod = module(name)
+        _declared[name] = _parts.declared(name, mod, (*mod.PARAMS, *getattr(mod, "INPUTS", ())))
+    return _declared[name]
+
+
+_declared = {}  # widget name -> its parts: read from the module once, not at every move
+
+
+def view_of(name, params, held=None):
+    """The view of checked parameters: its parts the page does not hold (`held`: {part: key}),
+    their keys under parts.PARTS."""
+    return _parts.view(name, parts_of(name), params, held)
+
+
+def owners(name, params):
+    """{view key path: the part that gives it} of the whole view (bookbuild/bindcheck.py)."""
+    return _parts.owners(name, parts_of(name), validate(name, params))
+
+
 def compute(name, params):
-    """The widget's view for checked parameters, as plain JSON-able Python."""
-    return plain(module(name).view(**validate(name, params)))
+    """The widget's whole view for checked parameters, as plain JSON-able Python."""
+    view = view_of(name, validate(name, params))
+    del view[_parts.PARTS]
+    return plain(view)
 
 
 def numpy_to_json(value):
@@ -132,7 +159,7 @@ def numpy_to_json(value):
     raise TypeError(f"a widget's view returned {type(value).__name__}, which JSON cannot hold")
 
 
-def call_json(name, params_json, page=None, texts_json="[]"):
+def call_json(name, params_json, page=None, texts_json="[]", held_json="{}"):
     """The browser's single entry point: JSON in, JSON out (cheap to cross the JS boundary).
     The view goes straight to json.dumps: walking it first with plain() took more than half of
     a large view's time (the attention widget's 81 heatmap cells), twice that in Pyodide.
@@ -144,14 +171,17 @@ def call_json(name, params_json, page=None, texts_json="[]"):
 
     `texts_json`: the texts of the view's numbers the page shows (assets/widgets/bind.js
     textsWanted: "path:digits", "path:e"). They come with the view, under "$text", written by
-    pycore/fmt.py as the build wrote them: the page formats no number itself."""
+    pycore/fmt.py as the build wrote them: the page formats no number itself.
+
+    `held_json`: the keys of the view's parts the page holds ({part: key}, as the last views
+    brought them under "$parts"): the view brings only the other parts (parts.py)."""
     params = json.loads(params_json)
     if "page" in getattr(module(name), "INPUTS", ()):
         params["page"] = page
-    view = module(name).view(**validate(name, params))
+    view = view_of(name, validate(name, params), json.loads(held_json))
     wanted = json.loads(texts_json)
-    if wanted:  # a new dict: a view may hand back one it keeps (a cache)
-        view = {**view, TEXTS: fmt.page_texts(view, wanted)}
+    if wanted:  # the texts of the parts sent; the page keeps those of the parts it holds
+        view[TEXTS] = fmt.page_texts(view, wanted)
     if name not in _seen:
         _seen.add(name)
         # What the first view of a widget imports and caches lives as long as the page: moved

@@ -7,7 +7,6 @@ weights that come out; the chosen head's row is framed, the query's column bande
 them the query's row of weights three times on one axis: without positions, with the chosen
 ALiBi head, and with RoPE at the chosen frequency.
 """
-import functools
 
 import numpy as np
 
@@ -35,11 +34,11 @@ PARAMS = {
 
 # The page asks for its live views with live=True and gets only what a live view rebinds: a
 # heatmap's colours (one path per class, figure.heatmap_paths) and its cells' readouts, a
-# bar's top and height and its texts (the slots' places never change). It also says which
-# query and mask it shows (`shown`): the two heatmaps depend on nothing else, so a move of the
-# head or of theta brings back only their frame (the head's row), not their 144 cells. The
-# build and the tests get the whole picture.
-INPUTS = ("live", "shown")
+# bar's top and height and its texts (the slots' places never change). The build and the tests
+# get the whole picture. The view is in parts (PARTS, pycore/view_parts.py): the heatmaps
+# depend on the query and the mask alone, so a move of the head or of theta brings back only
+# their frame (the head's row), not their 144 cells.
+INPUTS = ("live",)
 CELL_LIVE = ("say",)
 BAR_LIVE = ("y", "h", "ty", "text", "say")
 
@@ -72,6 +71,77 @@ def _heat(matrix, masked, lo, hi, query_pos, cols, digits):
     return heat
 
 
+FRAME = ("row_band", "selected_row")  # what the head moves of a heatmap (`frame`)
+
+
+def heads(query, causal, live=False):
+    """Every head's row of `query` and the two heatmaps (whole or lean) but their frame: what
+    neither the head nor theta touches."""
+    i = TOKENS.index(query)
+    rows, masked, (pen, w_heat) = _heads(query, causal)
+    if live:
+        pen, w_heat = _lean_heat(pen), _lean_heat(w_heat)
+    before = rows[0]["weights_before"]
+    return {
+        "query": query, "causal": causal, "position": i,
+        "distances": np.abs(np.arange(len(TOKENS)) - i),
+        "scores": rows[0]["scores"], "w_before": before,
+        "mask_text": ["挡住" if k else "" for k in masked],
+        "best": {"before": _best(before)},
+        "penalty": {k: v for k, v in pen.items() if k not in FRAME},
+        "weights": {k: v for k, v in w_heat.items() if k not in FRAME},
+        "_rows": rows, "_masked": masked, "_frames": (pen, w_heat),
+    }
+
+
+def frame(heads, head):
+    """The chosen ALiBi head: its numbers, and its row framed in both heatmaps."""
+    ali, masked = heads["_rows"][head - 1], heads["_masked"]
+    pen, w_heat = (_framed(h, head) for h in heads["_frames"])
+    m = float(SLOPES[head - 1])
+    return {
+        "head": head, "slope": m, "slope_text": _slope_text(head),
+        "half_weight": float(np.log(2) / m), "one_logit": 1.0 / m,
+        "bias": np.where(masked, 0.0, ali["bias"]),
+        "logits_alibi": np.where(masked, 0.0, ali["logits"]),
+        "w_alibi": ali["weights_after"], "best": {"alibi": _best(ali["weights_after"])},
+        "penalty": {k: pen[k] for k in FRAME if k in pen},
+        "weights": {k: w_heat[k] for k in FRAME if k in w_heat},
+    }
+
+
+def rope(query, theta, causal):
+    """RoPE at the chosen frequency (the value shown is the value used: theta to 2 decimals)."""
+    theta = round(theta, 2)
+    rope = R.rope_row(query, theta=theta, causal=causal)
+    return {"theta": theta, "scores_rope": np.where(heads_masked(query, causal), 0.0,
+                                                    rope["scores_rotated"]),
+            "w_rope": rope["weights_after"], "best": {"rope": _best(rope["weights_after"])}}
+
+
+def heads_masked(query, causal):
+    return np.arange(len(TOKENS)) > TOKENS.index(query) if causal else \
+        np.zeros(len(TOKENS), dtype=bool)
+
+
+def charts(heads, frame, rope, live=False):
+    """The three rows of bars on one axis: without positions, the chosen head, RoPE."""
+    rows = (heads["w_before"], frame["w_alibi"], rope["w_rope"])
+    top = figure.nice_max(max(w.max() for w in rows))
+    made = [figure.bars(w, TOKENS, top=top, bottom=0.0, **BARS) for w in rows]
+    return {"charts": [_lean_bars(c) if live else c for c in made],
+            "titles": ["不加位置", f"ALiBi 头 {frame['head']}（m = {frame['slope_text']}）",
+                       f"RoPE（θ = {rope['theta']:.2f}）"]}
+
+
+PARTS = (heads, frame, rope, charts)
+
+
+def _best(w):
+    j = int(np.argmax(w))
+    return {"token": TOKENS[j], "w": float(w[j])}
+
+
 def _framed(heat, head):
     """The heatmap (whole or lean) with the chosen head's row framed instead of the first: the
     one part of it the head changes."""
@@ -82,11 +152,8 @@ def _framed(heat, head):
     return out
 
 
-@functools.lru_cache(maxsize=None)
 def _heads(query, causal):
-    """Every head's row of `query` and the two heatmaps, whole and lean: worked out once per
-    query and mask (9 x 2 cases; neither the head nor theta touches them, the head only moves
-    the frame; a view is never changed after it is returned)."""
+    """Every head's row of `query`, the mask's row and the two heatmaps."""
     i = TOKENS.index(query)
     heads = R.alibi_heads(query, causal=causal)
     bias, weights = heads["bias"], heads["weights_after"]  # (H, 9), -inf after i if causal
@@ -99,66 +166,4 @@ def _heads(query, causal):
     pen = _heat(bias, masked, lowest, 0.0, i, TOKENS, 2)
     pen["legend"]["lo"] = figure.fmt(lowest, 1)
     w_heat = _heat(weights, masked, 0.0, float(weights.max()), i, TOKENS, 3)
-    return rows, masked[0], {False: (pen, w_heat), True: (_lean_heat(pen), _lean_heat(w_heat))}
-
-
-@functools.lru_cache(maxsize=512)
-def _rope(query, theta, causal):
-    return R.rope_row(query, theta=theta, causal=causal)
-
-
-@functools.lru_cache(maxsize=256)
-def _chart(query, causal, row, arg, top, live):
-    """The bars of one of the three rows (row: "before", "alibi" with arg the head, "rope"
-    with arg theta) on an axis up to top, whole or lean (cached: a move of the head or of
-    theta redraws one chart of three; callers must not modify it)."""
-    if row == "before":
-        w = _heads(query, causal)[0][0]["weights_before"]
-    elif row == "alibi":
-        w = _heads(query, causal)[0][arg - 1]["weights_after"]
-    else:
-        w = _rope(query, arg, causal)["weights_after"]
-    chart = figure.bars(w, TOKENS, top=top, bottom=0.0, **BARS)
-    return _lean_bars(chart) if live else chart
-
-
-def view(query, head, theta, causal, live=False, shown=None):
-    theta = round(theta, 2)  # the value shown is the value used
-    i = TOKENS.index(query)
-    rows, masked, heats = _heads(query, causal)
-    ali = rows[head - 1]
-    pen, w_heat = (_framed(h, head) for h in heats[bool(live)])
-    if live and isinstance(shown, dict) and shown.get("query") == query \
-            and shown.get("causal") == causal:  # the page shows these heatmaps: move the frame
-        pen, w_heat = {"row_band": pen["row_band"]}, {"row_band": w_heat["row_band"]}
-    rope = _rope(query, theta, causal)
-    before = ali["weights_before"]
-    top = figure.nice_max(max(before.max(), ali["weights_after"].max(),
-                              rope["weights_after"].max()))
-    charts = [_chart(query, causal, "before", 0, top, live),
-              _chart(query, causal, "alibi", head, top, live),
-              _chart(query, causal, "rope", theta, top, live)]
-
-    def best(w):
-        j = int(np.argmax(w))
-        return {"token": TOKENS[j], "w": float(w[j])}
-
-    m = float(SLOPES[head - 1])
-    return {
-        "query": query, "head": head, "theta": theta, "causal": causal, "position": i,
-        "slope": m, "slope_text": _slope_text(head),
-        "half_weight": float(np.log(2) / m), "one_logit": 1.0 / m,
-        "distances": np.abs(np.arange(len(TOKENS)) - i),
-        "scores": ali["scores"],
-        "bias": np.where(masked, 0.0, ali["bias"]),
-        "logits_alibi": np.where(masked, 0.0, ali["logits"]),
-        "scores_rope": np.where(masked, 0.0, rope["scores_rotated"]),
-        "w_before": before, "w_alibi": ali["weights_after"], "w_rope": rope["weights_after"],
-        "mask_text": ["挡住" if k else "" for k in masked],
-        "best": {"before": best(before), "alibi": best(ali["weights_after"]),
-                 "rope": best(rope["weights_after"])},
-        "penalty": pen, "weights": w_heat,
-        "titles": ["不加位置", f"ALiBi 头 {head}（m = {_slope_text(head)}）",
-                   f"RoPE（θ = {theta:.2f}）"],
-        "charts": charts,
-    }
+    return rows, masked[0], (pen, w_heat)

@@ -8,18 +8,14 @@ that key). The reader's sentence may be longer or shorter than the book's
 fills them (unused ones hidden, every table padded with zeros) so the same elements redraw any
 sentence.
 
-A view is asked for at every click and slider step, in Pyodide, so it is built in three parts,
-each cached on what it depends on: the sentence's part (labels, slots, Q, K, V, every position
-of the picture: `_sentence`), the part of the logits' scale and the mask (the weights and the
-heatmap's cells: `_weights`), and the query's part (its row and curves), computed each time.
-Those parts draw exactly what figure.attention_curves_slots and figure.heatmap_sized draw
-(tests/test_pycore_example.py compares them), in plain Python floats: one NumPy call per
-matrix, none per cell. The page, which shows the sentence's part already, names the example,
-scale and mask it shows (`shown`) and gets only what the controls change: a click on another
-query brings its row, curves and bands, not the weights (assets/widgets/attention.js)."""
+A view is asked for at every click and slider step, in Pyodide, so it is declared in three
+parts (PARTS, pycore/view_parts.py), each computed when what it reads changes: the
+sentence's (labels, slots, Q, K, V, every place of the picture), the weights' (the logits'
+scale and the mask: the weights and the heatmap's cells) and the query's row (its weights,
+curves and bands). Those parts draw exactly what figure.attention_curves_slots and
+figure.heatmap_sized draw (tests/test_pycore_example.py compares them), in plain Python floats:
+one NumPy call per matrix, none per cell. A click on another query brings the row part alone."""
 import json
-from functools import lru_cache
-
 import numpy as np
 
 from .. import figure
@@ -28,10 +24,8 @@ from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, PRONOUN, resolve_exampl
 from ..attention import attention
 
 # The reader's edited example (pycore.example.checked_example's dict), from the page: never a
-# block parameter. Without it (or with junk in it), the book's example. `shown`: what the
-# page draws ({"example": ..., "scale": ..., "causal": ...}; no example for the book's): the
-# same example leaves out the sentence's part, the same scale and mask too the weights' part.
-INPUTS = ("example", "shown")
+# block parameter. Without it (or with junk in it), the book's example.
+INPUTS = ("example",)
 
 PARAMS = {
     "query": {"type": "choice", "choices": ALL_TOKENS, "default": PRONOUN,
@@ -63,11 +57,11 @@ def slots(tokens):
                                 for _ in range(MAX_TOKENS - len(tokens))]
 
 
-@lru_cache(maxsize=8)
-def _sentence(example_json):
-    """What only the example decides (its sentence, X, Q, K, V and the picture's places), for
-    the example as the page sends it (JSON text). Callers must not modify it."""
-    ex, _ = resolve_example(json.loads(example_json))
+def sentence(example=None):
+    """What only the example decides: its sentence, X, Q, K, V and the picture's places (the
+    curves' key row, the heatmap's frame); for the parts after it, the places of the curves
+    and the cells."""
+    ex, _ = resolve_example(example)
     tokens = ex["tokens"]
     n, s = len(tokens), MAX_TOKENS
     x = sentence_embeddings(ex)  # (n, 6)
@@ -76,9 +70,8 @@ def _sentence(example_json):
     spare = range(n, s)
     # the curves' token rows (figure.token_row): the query's row on top, the keys below
     row = figure.token_row(tokens, width=WIDTH, y=TOP_Y)
-    top = [{**t, "query": False, "hidden": False} for t in row] + [
-        {"x": 0, "label": "", "hidden": True, "i": i, "y": TOP_Y, "query": False}
-        for i in spare]
+    top = [{**t, "hidden": False} for t in row] + [
+        {"x": 0, "label": "", "hidden": True, "i": i, "y": TOP_Y} for i in spare]
     bottom = [{**t, "y": BOTTOM_Y, "wy": HEIGHT - 4, "hidden": False} for t in row] + [
         {"x": 0, "label": "", "hidden": True, "i": i, "y": BOTTOM_Y, "wy": HEIGHT - 4}
         for i in spare]
@@ -99,54 +92,48 @@ def _sentence(example_json):
             "vw": vw, "vh": vh, "viewbox": f"0 0 {vw} {vh}", "empty": not n}
     places = [{"i": i, "j": j, "x": LABEL_W + j * CELL, "y": LABEL_H + i * CELL, "w": CELL,
                "h": CELL} for i in range(s) for j in range(s)]
-    used = [p["i"] < n and p["j"] < n for p in places]
-    says = [f"{a} → {b}：" for a in tokens for b in tokens]  # the used cells' readouts
-    return {"ex": ex, "tokens": tokens, "n": n, "q": q, "k": k, "v": v,
-            "static": {"tokens": tokens, "n": n, "features": FEATURES, "slots": slots(tokens),
-                       "q": padded(q, s), "k": padded(k, s), "v": padded(v, s)},
-            "top": top, "bottom": bottom, "paths": paths, "heat": heat, "places": places,
-            "used": used, "says": says}
+    return {"tokens": tokens, "n": n, "features": FEATURES, "slots": slots(tokens),
+            "q": padded(q, s), "k": padded(k, s), "v": padded(v, s),
+            "curves": {"width": WIDTH, "height": HEIGHT, "bottom": bottom},
+            # the cells' places are the sentence's: a move of the scale brings their colours
+            # and readouts alone (mk.heatmap_sized reads a cell's place here)
+            "heat": {**heat, "places": places},
+            "_q": q, "_k": k, "_v": v, "_top": top, "_paths": paths,
+            "_says": [f"{a} → {b}：" for a in tokens for b in tokens]}  # the cells' readouts
 
 
-# 64: the scale slider's 24 steps with the mask on and off (48) and room for a second example;
-# a cache smaller than a sweep of the slider is emptied by it (tests/test_pycore_view_caches.py)
-@lru_cache(maxsize=64)
-def _weights(example_json, scale, causal):
+def weights(sentence, scale, causal):
     """What the logits' scale and the mask decide: the weights, the outputs and the heatmap's
-    cells (figure.heatmap's colour class, value, text and readout of each). Callers must not
-    modify it."""
-    sen = _sentence(example_json)
+    cells (figure.heatmap's colour class and readout of each: what the page draws; the
+    values are the weights' table)."""
+    sen = sentence
     n, s = sen["n"], MAX_TOKENS
-    weights, out, scores = attention(sen["q"], sen["k"], sen["v"], causal=causal, scale=scale)
-    hi = float(weights.max())
+    w_all, out, scores = attention(sen["_q"], sen["_k"], sen["_v"], causal=causal, scale=scale)
+    hi = float(w_all.max())
     # figure.seq_class over [0, hi] for the whole matrix at once: the same floating-point steps
-    classes = np.clip(np.floor(weights / hi * figure.SEQ), 0, figure.SEQ - 1).astype(int)
-    w, cls = weights.tolist(), classes.tolist()
-    says = sen["says"]
-    cells = []  # the live view's part of each cell (what the page binds)
+    classes = np.clip(np.floor(w_all / hi * figure.SEQ), 0, figure.SEQ - 1).astype(int)
+    w, cls = w_all.tolist(), classes.tolist()
+    says = sen["_says"]
+    cells = []
     for i in range(s):
         for j in range(s):
             if i < n and j < n:
                 v = w[i][j]
-                cells.append({"c": cls[i][j], "v": v, "text": figure.fmt(v, 2),
-                              "say": says[i * n + j] + figure.fmt(v, 4),
-                              "masked": causal and j > i})
+                cells.append({"c": cls[i][j], "say": says[i * n + j] + figure.fmt(v, 4),
+                              "masked": causal and j > i, "hidden": False})
             else:
-                cells.append({"c": 0, "v": 0.0, "text": "", "say": "", "masked": False})
-    legend = figure.legend(0.0, hi, digits=2)
-    return {"w": w, "out": out.tolist(), "weights": padded(weights, s, s),
+                cells.append({"c": 0, "say": "", "masked": False, "hidden": True})
+    return {"scale": scale, "causal": causal,
+            "weights": padded(w_all, s, s),  # (n, n) in (s, s), rows sum to 1
             "scores": padded(scores, s, s),  # scale * Q K^T / sqrt(d_k), before mask, softmax
-            "cells": cells, "legend": legend,
-            # what a live view rebinds of the heatmap when the weights change (CELL_BOUND)
-            "live_cells": [{k: c[k] for k in CELL_BOUND} if used else {}
-                           for c, used in zip(cells, sen["used"])],
-            "live_legend": {"lo": legend["lo"], "hi": legend["hi"]}}
+            "heat": {"cells": cells, "legend": figure.legend(0.0, hi, digits=2)},
+            "_w": w, "_out": out.tolist()}
 
 
 def query_curves(sen, row, i, causal):
     """The query i's curves (figure.attention_curves): width and opacity in proportion to its
     weight on each key, row (n floats). The spare slots' curves are empty."""
-    tokens, paths = sen["tokens"], sen["paths"][i]
+    tokens, paths = sen["tokens"], sen["_paths"][i]
     biggest = max(max(row), 1e-12)
     curves = []
     for j, w in enumerate(row):
@@ -163,52 +150,27 @@ def query_curves(sen, row, i, causal):
                      for j in range(len(row), MAX_TOKENS)]
 
 
-# What the page binds of each live part (the rest it keeps as the build or the last whole
-# view drew it): a curve's geometry and readout, a cell's colour and readout.
-CURVE_BOUND = ("d", "sw", "op", "say", "masked", "tokens", "text")
-CELL_BOUND = ("c", "say", "masked")
-
-
-def view(query, scale, causal, example=None, shown=None):
-    example_json = json.dumps(example, sort_keys=True, ensure_ascii=False)
-    sen = _sentence(example_json)
-    wts = _weights(example_json, scale, causal)
-    tokens, n = sen["tokens"], sen["n"]
+def row(query, causal, sentence, weights):
+    """The query's row: its weights, output, strongest key, curves and bands (an unknown
+    query, e.g. a word the reader's sentence lacks, is 它)."""
+    tokens, n = sentence["tokens"], sentence["n"]
     query = query if query in tokens else PRONOUN
     i = tokens.index(query)
-    row = wts["w"][i]
-    strongest = row.index(max(row))  # the first of equal weights, as np.argmax
-    curves = query_curves(sen, row, i, causal)
-    heat = sen["heat"]
-    row_band = {"x": 0, "y": LABEL_H + i * CELL, "w": heat["vw"], "h": CELL}
-    col_band = {"x": LABEL_W + strongest * CELL, "y": 0, "w": CELL, "h": heat["vh"]}
-    live = {
-        "query": query, "index": i, "scale": scale, "causal": causal,
-        "scores": wts["scores"], "weights": wts["weights"],  # (n, n) in (s, s), rows sum to 1
-        "row": row + [0.0] * (MAX_TOKENS - n),
-        "output": wts["out"][i],   # the query's new vector, a weighted mean of the V rows
-        "top": {"token": tokens[strongest], "weight": row[strongest]},
-    }
-    if isinstance(shown, dict) and shown.get("example") == example:
-        heat_part = {"row_band": {"y": row_band["y"], "w": row_band["w"]},
-                     "col_band": {"x": col_band["x"], "h": col_band["h"]}}
-        if shown.get("scale") == scale and shown.get("causal") == causal:
-            # only the query moved: the page keeps the weights, their tables and cells
-            del live["scores"], live["weights"]
-        else:
-            heat_part.update(cells=wts["live_cells"], legend=wts["live_legend"])
-        return {**live,
-                "curves": {"top": [{"query": j == i} for j in range(MAX_TOKENS)],
-                           "curves": [{k: c[k] for k in CURVE_BOUND} if not c["hidden"] else {}
-                                      for c in curves]},
-                "heat": heat_part}
-    top = [{**t, "query": t["i"] == i} for t in sen["top"]]
-    cells = [{**p, **c, "hidden": not used}
-             for p, c, used in zip(sen["places"], wts["cells"], sen["used"])]
+    w = weights["_w"][i]
+    strongest = w.index(max(w))  # the first of equal weights, as np.argmax
+    heat = sentence["heat"]
     return {
-        **sen["static"], **live,
-        "curves": {"width": WIDTH, "height": HEIGHT, "top": top, "bottom": sen["bottom"],
-                   "curves": curves, "query": i},
-        "heat": {**heat, "cells": cells, "legend": wts["legend"], "selected_row": i,
-                 "selected_col": strongest, "row_band": row_band, "col_band": col_band},
+        "query": query, "index": i,
+        "row": w + [0.0] * (MAX_TOKENS - n),
+        "output": weights["_out"][i],  # the query's new vector, a weighted mean of the V rows
+        "top": {"token": tokens[strongest], "weight": w[strongest]},
+        "curves": {"top": [{**t, "query": t["i"] == i} for t in sentence["_top"]],
+                   "curves": query_curves(sentence, w, i, causal), "query": i},
+        "heat": {"selected_row": i, "selected_col": strongest,
+                 "row_band": {"x": 0, "y": LABEL_H + i * CELL, "w": heat["vw"], "h": CELL},
+                 "col_band": {"x": LABEL_W + strongest * CELL, "y": 0, "w": CELL,
+                              "h": heat["vh"]}},
     }
+
+
+PARTS = (sentence, weights, row)

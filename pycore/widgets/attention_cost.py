@@ -2,11 +2,9 @@
 their fp16 score matrix, and the n sequential steps of an RNN; a log-log chart of all three
 with this n marked: n^2 and 2n^2 rise with slope 2, n with slope 1.
 
-The chart's lines never change, only the mark on them: they are drawn once (cached), and
-without `shown` the view is whole (the build, the tests); the page, which already shows the
-lines, passes `shown` and gets the numbers of this n and the mark alone."""
-from functools import lru_cache
-
+The chart's lines never change, only the mark on them: the view is in two parts (PARTS,
+pycore/view_parts.py), the lines (they read nothing: the page gets them once) and this n's
+numbers and mark."""
 import numpy as np
 
 from .. import figure
@@ -16,10 +14,6 @@ BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 CURVE_N = np.logspace(0, 6, 13)  # 1, ~3.16, 10, ... 10^6: the chart's lines (straight in log-log)
 PRESETS = [9, 1024, 4096, 131_072, 1_000_000]  # the running example, then common contexts
 SERIES = ["n² 个注意力分数", "fp16 分数矩阵的字节数 2n²", "RNN 依次执行的 n 步"]
-
-# What the page already displays is an input of the view, not a block parameter: the lines
-# depend on no parameter, so any `shown` means the page has them.
-INPUTS = ("shown",)
 
 PARAMS = {
     "n": {"type": "int", "min": 1, "max": 1_000_000, "default": 1000, "scale": "log",
@@ -44,10 +38,8 @@ def readout(log_n, _log_y):
             f"{human_bytes(c['bytes_per_head'])}，RNN {round(n):,} 步")
 
 
-@lru_cache(maxsize=1)
 def lines():
-    """The chart without its mark, and its lines as numbers (for the 数值 table). Computed
-    once; callers must not modify it."""
+    """The chart without its mark, its lines as numbers (for the 数值 table), the presets."""
     scores, memory, rnn = cost_curve(CURVE_N)
     series = [{"name": name, "x": CURVE_N, "y": ys}
               for name, ys in zip(SERIES, (scores, memory, rnn))]
@@ -56,15 +48,21 @@ def lines():
                                   probes=len(CURVE_N), say=readout)
     table = [{"n": f"{round(x):,}", "scores": f"{round(s):,}", "bytes": human_bytes(b),
               "rnn": f"{round(x):,}"} for x, s, b in zip(CURVE_N, scores, memory)]
-    return chart, table
+    return {
+        "presets": [{"value": p, "label": f"{p:,}" + ("（例句）" if p == 9 else "")}
+                    for p in PRESETS],
+        "chart": {k: v for k, v in chart.items() if k != "mark"},
+        "series": SERIES,
+        "curve": table,  # the chart's lines as numbers, for the 数值 table
+        "_chart": chart,
+    }
 
 
-def view(n, shown=None):
+def length(lines, n):
+    """This n's numbers and its mark on the lines."""
     c = attention_cost(n)
-    chart, table = lines()
     counts = [c["scores_per_head"], c["bytes_per_head"], c["rnn_sequential_steps"]]
-    mark = figure.log_mark(chart, n, counts)  # the cached lines, this n marked on them
-    out = {
+    return {
         "n": n, "n_text": f"{n:,}",
         "n_say": f"n = {n:,}",  # the slider's spoken value
         "scores": c["scores_per_head"], "scores_text": f"{c['scores_per_head']:,}",
@@ -74,15 +72,8 @@ def view(n, shown=None):
         "rnn_steps": c["rnn_sequential_steps"], "rnn_steps_text": f"{c['rnn_sequential_steps']:,}",
         "attention_steps": c["attention_sequential_steps"],
         "ratio_text": f"{c['scores_per_head'] // c['rnn_sequential_steps']:,}",  # n^2 / n = n
-        "chart": {"mark": mark},
+        "chart": {"mark": figure.log_mark(lines["_chart"], n, counts)},
     }
-    if shown is not None:
-        return out
-    return {
-        **out,
-        "presets": [{"value": p, "label": f"{p:,}" + ("（例句）" if p == 9 else "")}
-                    for p in PRESETS],
-        "chart": {**chart, "mark": mark},
-        "series": SERIES,
-        "curve": table,  # the chart's lines as numbers, for the 数值 table
-    }
+
+
+PARTS = (lines, length)

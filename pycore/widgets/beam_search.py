@@ -43,9 +43,10 @@ PARAMS = {
 }
 
 # The page's live views skip the summary over 1000 samples (half a second in CPython; it
-# depends on nothing the reader moves): the build prints it once. The page also says what its
-# last view was of (`shown`: its parameters), and gets only the parts that differ (view()).
-INPUTS = ("live", "shown")
+# depends on nothing the reader moves): the build prints it once. The view is in parts (PARTS,
+# pycore/view_parts.py): the beam reads the width, length and alpha, the samples the seed,
+# temperature and length; a move brings the parts that read it.
+INPUTS = ("live",)
 # ...and leave out what a live view never changes (where each slot sits)
 PLACE = {"x", "y", "tx", "ty", "y1", "x2", "y2"}  # a node's slot; its edge's start moves
 END_PLACE = {"y", "ty", "y1", "y2"}  # an ended sentence moves with the beam width
@@ -197,12 +198,13 @@ def _chips(tokens, marks):
              "rep": i < len(tokens) and marks[i]} for i in range(MAX_NEW)]
 
 
-@functools.lru_cache(maxsize=64)  # a slider walked there and back: 17 values of each
+# Kept here, not in a part: the samples' part reads the seed too, and the button draws the next
+# seeds at the same temperature (64: the temperature slider there and back, 17 values of each).
+@functools.lru_cache(maxsize=64)
 def _dists(temperature):
     return B.step_distributions(temperature)
 
 
-@functools.lru_cache(maxsize=256)  # a move of the beam's controls does not draw again
 def _samples(seed, temperature, max_new):
     dists = _dists(temperature)
     out = []
@@ -217,16 +219,17 @@ def _samples(seed, temperature, max_new):
     return out
 
 
+# Kept here: half a second, and the build draws many widgets between two beam-search blocks (the
+# parts' cache may have let it go).
 @functools.lru_cache(maxsize=1)
 def _summary():
     """Sampling at T = 1 over seeds 0 .. 999 (the chapter's figures)."""
     return B.repeat_share(1000, max_new=MAX_NEW)
 
 
-@functools.lru_cache(maxsize=256)
-def _beam(width, max_new, alpha, live):
-    """The beam's part of the view: worked out once per setting (the page walks back and
-    forth over the same few settings; a view is never changed after it is returned)."""
+def beam(width, max_new, alpha, live=False):
+    """The beam: its best sentence, lattice and ranking (a live view: without the places)."""
+    alpha = round(alpha, ROUNDED["alpha"])  # the value shown is the value used
     run = B.beam_search(width, max_new, alpha)
     best = run["best"]
     n = len(best["tokens"])
@@ -245,33 +248,25 @@ def _beam(width, max_new, alpha, live):
         "n_finished": len(run["finished"]), "lattice": lat, "ranking": rank}
 
 
-ROUNDED = {"alpha": 1, "temperature": 2}  # digits view() keeps of these parameters
+ROUNDED = {"alpha": 1, "temperature": 2}  # digits the view keeps of these parameters
 
 
-def _shows(shown, **now):
-    """Whether the page's `shown` (the parameters of its last view, its controls' values:
-    rounded here as view() rounds them) has these values."""
-    if not isinstance(shown, dict):
-        return False
-
-    def used(k, v):
-        return round(v, ROUNDED[k]) if k in ROUNDED and type(v) in (int, float) else v
-    return all(used(k, shown.get(k)) == v for k, v in now.items())
+def settings(width, alpha, max_new, temperature, seed):
+    """The controls' values as used (rounded as shown) and the prompt."""
+    return {"width": width, "alpha": round(alpha, ROUNDED["alpha"]), "max_new": max_new,
+            "temperature": round(temperature, ROUNDED["temperature"]), "seed": seed,
+            "prompt": _sentence(B.PROMPT)}
 
 
-def view(width, alpha, max_new, temperature, seed, live=False, shown=None):
-    # the values shown are the values used
-    alpha, temperature = round(alpha, ROUNDED["alpha"]), round(temperature, ROUNDED["temperature"])
-    out = {"width": width, "alpha": alpha, "max_new": max_new, "temperature": temperature,
-           "seed": seed, "prompt": _sentence(B.PROMPT)}
-    # A live view leaves out what the page shows already: the beam (lattice, ranking, best)
-    # depends on width, length and alpha, the sampled sentences on seed, temperature, length.
-    if not (live and _shows(shown, width=width, max_new=max_new, alpha=alpha)):
-        out.update(_beam(width, max_new, alpha, live))
-    if not (live and _shows(shown, seed=seed, temperature=temperature, max_new=max_new)):
-        samples = _samples(seed, temperature, max_new)
-        out.update(samples=samples, sample_repeats=sum(s["repeats"] > 0 for s in samples),
-                   sample_per_token=float(np.mean([s["per_token"] for s in samples])))
-    if not live:
-        out["summary"] = _summary()
-    return out
+def samples(seed, temperature, max_new):
+    """The sampled sentences of seeds seed .. seed + SAMPLES - 1."""
+    made = _samples(seed, round(temperature, ROUNDED["temperature"]), max_new)
+    return {"samples": made, "sample_repeats": sum(s["repeats"] > 0 for s in made),
+            "sample_per_token": float(np.mean([s["per_token"] for s in made]))}
+
+
+def summary(live=False):
+    return {} if live else {"summary": _summary()}
+
+
+PARTS = (settings, beam, samples, summary)

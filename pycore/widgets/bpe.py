@@ -13,10 +13,10 @@ pycore.bpe_corpus; this module lays out the picture:
 - the last merges learned up to k, and which of them changed a sentence.
 
 Each corpus is trained once (pycore.bpe caches it); the tokens of each sentence are kept at
-every k where they change, so moving k costs a look-up, not an encoding. The characters never
-change and the chart changes only with the corpus: the page passes `shown` (the corpus and
-the k it displays) and gets the chart only when the corpus changed, and a sentence's boxes
-only when its tokens did (most merges touch neither sentence).
+every k where they change, so moving k costs a look-up, not an encoding (those per-corpus
+tables are cached below: every part reads them). The view is in parts (PARTS,
+pycore/view_parts.py): the characters never change, the chart changes only with the
+corpus, the tokens with the corpus and k.
 """
 import bisect
 from functools import lru_cache
@@ -39,8 +39,6 @@ K_MAX = bpe.MAX_MERGES
 CHART_X = (0, K_MAX)
 CHART_Y = (0, 60)
 PROBE_EVERY = 10
-
-INPUTS = ("shown",)
 
 PARAMS = {
     "k": {"type": "int", "min": 0, "max": K_MAX, "default": bpe.N_MERGES,
@@ -145,24 +143,15 @@ def boxes(corpus, lang, k):
     return out + [dict(blank) for _ in range(len(place["bytes"]) - len(out))]
 
 
-def drawn(corpus, lang, k):
-    """What decides a sentence's boxes at k: its tokens and which of them merge k made."""
-    merges, _ = trained(corpus)
-    ids = tokens_at(corpus, lang, k)
-    newest = merges[k - 1]["token"] if 0 < k <= len(merges) else None
-    return ids, newest if newest in ids else None
-
-
-def sentence(corpus, lang, k, boxes_shown=False):
-    """The sentence's token counts and, unless the page shows them already (boxes_shown),
-    its boxes and their labels (the 数值 table's; the boxes say theirs)."""
+def sentence(corpus, lang, k):
+    """The sentence's token counts, its boxes and their labels (the 数值 table's; the boxes
+    say theirs)."""
     text = LANGS[lang]
     n = len(tokens_at(corpus, lang, k))
     out = {"text": text, "name": LANG_NAMES[lang], "n_tokens": n, "n_chars": len(text),
            "n_bytes": len(text.encode("utf-8")), "per_char": n / len(text)}
-    if not boxes_shown:
-        b = boxes(corpus, lang, k)
-        out.update(boxes=b, labels=[x.pop("label") for x in b])
+    b = boxes(corpus, lang, k)
+    out.update(boxes=b, labels=[x.pop("label") for x in b])
     return out
 
 
@@ -206,10 +195,9 @@ def say_counts(corpus, k):
     return f"k = {k}：中文 {zh} 个 token，英文 {en} 个"
 
 
-@lru_cache(maxsize=None)
 def chart(corpus):
     """Both sentences' token counts against k, as staircases, with a crosshair every
-    PROBE_EVERY merges. Computed once per corpus; callers must not modify it."""
+    PROBE_EVERY merges."""
     ks = list(range(K_MAX + 1))
     series = []
     for lang in LANGS:
@@ -226,43 +214,43 @@ def chart(corpus):
     return fig
 
 
-def mark(corpus, k):
-    """The current k on the chart: a rule and a dot on each sentence's staircase."""
-    fig = chart(corpus)
+def mark(fig, corpus, k):
+    """The current k on the chart fig: a rule and a dot on each sentence's staircase."""
     dom = {"x_domain": CHART_X, "y_domain": CHART_Y}
     x = figure.chart_point(fig, k, 0, **dom)[0]
     return {"x": x, "points": [{"y": figure.chart_point(fig, k, counts(corpus, lang)[k],
                                                         **dom)[1]} for lang in LANGS]}
 
 
-def view(k, corpus, shown=None):
+def strip():
+    """What never changes: the characters' places, the colours' legend, the corpora's names."""
+    places, height = layout()
+    return {"strip": {"width": WIDTH, "height": height,
+                      **{lang: {"chars": places[lang]["chars"],
+                                "title_y": places[lang]["title_y"]} for lang in LANGS}},
+            "legend": {**figure.legend(1, 9, digits=0), "hi": "≥9", "note": "每个 token 的字节数"},
+            "corpus_names": CORPUS_NAMES}
+
+
+def corpus_chart(corpus):
+    """The corpus's chart of token counts against k (its mark is the tokens')."""
+    return {"corpus": corpus, "corpus_name": CORPUS_NAMES[corpus], "chart": chart(corpus)}
+
+
+def tokens(corpus_chart, corpus, k):
+    """Both sentences' tokens after k merges, their counts, the latest merges, the mark."""
     merges, _ = trained(corpus)
-    # the boxes the page shows (`shown`: its corpus and k) stay when no token changed
-    same = isinstance(shown, dict) and shown.get("corpus") == corpus and \
-        isinstance(shown.get("k"), int) and 0 <= shown["k"] <= K_MAX
-    zh, en = (sentence(corpus, lang, k, same and drawn(corpus, lang, k) ==
-                       drawn(corpus, lang, shown["k"])) for lang in ("zh", "en"))
+    zh, en = (sentence(corpus, lang, k) for lang in ("zh", "en"))
     used = min(k, len(merges))
-    out = {
-        "k": k, "corpus": corpus, "corpus_name": CORPUS_NAMES[corpus],
-        "k_used": used, "vocab_size": bpe.N_BYTES + used, "exhausted": k > len(merges),
+    return {
+        "k": k, "k_used": used, "vocab_size": bpe.N_BYTES + used, "exhausted": k > len(merges),
         "zh": zh, "en": en, "ratio": zh["n_tokens"] / en["n_tokens"],
         "latest": latest(corpus, k), "table": merge_rows(corpus, k),
-        "chart": {"mark": mark(corpus, k)},
+        "chart": {"mark": mark(corpus_chart["chart"], corpus, k)},
         "summary": (f"k = {k}：中文 {zh['n_tokens']} 个 token（{zh['n_bytes']} 个字节），"
                     f"英文 {en['n_tokens']} 个（{en['n_bytes']} 个字节）；每个框是一个 token，"
                     "框上方是它覆盖的字符（数值见「数值」）"),
     }
-    if isinstance(shown, dict) and shown.get("corpus") == corpus:
-        return out  # the page shows this corpus's chart and the fixed strips already
-    fig = chart(corpus)
-    out["chart"] = {"paths": fig["paths"], "probes": fig["probes"], "mark": out["chart"]["mark"]}
-    if shown is not None:
-        return out
-    places, height = layout()
-    return {**out, "chart": {**fig, "mark": out["chart"]["mark"]},
-            "strip": {"width": WIDTH, "height": height,
-                      **{lang: {"chars": places[lang]["chars"], "title_y": places[lang]["title_y"]}
-                         for lang in LANGS}},
-            "legend": {**figure.legend(1, 9, digits=0), "hi": "≥9", "note": "每个 token 的字节数"},
-            "corpus_names": CORPUS_NAMES}
+
+
+PARTS = (strip, corpus_chart, tokens)

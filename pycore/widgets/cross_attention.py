@@ -12,8 +12,6 @@ pycore.cross_attention (cross_attention, decoder_step); this module lays out the
 - what each attention of the decoder layer may look at at this step: its own inputs for the
   masked self-attention, the whole source for the cross-attention.
 """
-from functools import lru_cache
-
 import numpy as np
 
 from .. import cross_attention as CA
@@ -40,26 +38,29 @@ PARAMS = {
 HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
 
 
-@lru_cache(maxsize=64)
-def _matrix(scale):
-    """The whole (13, 9) cross-attention at this scale and its heatmap (cached; callers must
-    not modify them)."""
+# What a step draws of the heatmap (the rest is the scale's): its cells (the rows not written
+# yet masked), their colours as paths, the frame on the current row.
+STEP_HEAT = ("cells", "paths", "masked_d", "row_band", "selected_row")
+
+
+def matrix(scale):
+    """The whole (13, 9) cross-attention at this scale and its heatmap but what a step draws."""
+    scale = float(scale)
     ca = CA.cross_attention(scale=scale)
     heat = figure.heatmap(ca["weights"], TARGET, SOURCE, cell=CELL, lo=0.0, hi=1.0,
                           selected_row=0, label_w=58, row_name="译文", col_name="原文")
     heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
-    return ca, heat
+    return {"scale": scale, "n_steps": N_STEPS, "features": CA.ENCODER_FEATURES,
+            "matrix": ca["weights"], "aligned": ca["aligned"],
+            "heat": {k: v for k, v in heat.items() if k not in STEP_HEAT}, "_heat": heat}
 
 
-@lru_cache(maxsize=64)
-def _step(i, scale):
-    """What step i + 1 draws at this scale: the decoder's step, the heatmap with the rows not
-    written yet masked, and the curves (cached: stepping back and forth draws them again;
-    callers must not modify them)."""
-    ca, full = _matrix(scale)
+def writing(matrix, step):
+    """What step `step` draws at this scale: the decoder's step, the heatmap's rows not
+    written yet masked and the current one framed, the curves, the numbers."""
+    i, scale, full = step - 1, matrix["scale"], matrix["_heat"]
     s = CA.decoder_step(i, scale=scale)
     weights = s["weights"]  # (9,) the same as row i of the whole matrix
-    # rows after this step are not computed yet in generation: drawn as masked
     cells = [{**c, "masked": c["i"] > i} for c in full["cells"]]
     heat = {**full, "cells": cells, "selected_row": i,
             "row_band": {**full["row_band"], "y": full["label_h"] + i * CELL}}
@@ -68,44 +69,22 @@ def _step(i, scale):
         TARGET, SOURCE, weights, i, width=CURVES_W, height=170,
         dim=[k > i for k in range(N_STEPS)], top_prefix="t", bottom_prefix="s",
         say=lambda k, w: f"写 {TARGET[i]} 时看「{SOURCE[k]}」：{figure.fmt(w, 4)}")
-    return ca, s, heat, curves
-
-
-# The page tells pycore the scale whose matrix it shows (`shown`: {"scale": ...};
-# assets/widgets/cross-attention.js): a step at the same scale then brings the step's part
-# alone, without the whole matrix, its cells' readouts and the encoder's features again.
-# Without `shown`, the whole view.
-INPUTS = ("shown",)
-STEP_HEAT = ("paths", "masked_d", "row_band", "selected_row")
-
-
-def view(step=1, scale=CA.SCALE, shown=None):
-    """Every number the widget shows, and its picture, computed from the parameters."""
-    whole = _view(step, float(scale))
-    if shown != {"scale": float(scale)}:
-        return whole
-    part = {k: v for k, v in whole.items() if k not in ("matrix", "aligned", "features")}
-    return {**part, "heat": {k: whole["heat"][k] for k in STEP_HEAT}}
-
-
-def _view(step, scale):
-    i = step - 1
-    ca, s, heat, curves = _step(i, float(scale))
-    weights = s["weights"]
     order = np.argsort(-weights)
     written = " ".join(TARGET[:i]) if i else "（还没有）"
     return {
-        "step": step, "scale": float(scale), "n_steps": N_STEPS,
+        "step": step,
         "writes": s["writes"], "attended": s["attended"], "attended_weight": s["attended_weight"],
         "second": SOURCE[int(order[1])], "second_weight": float(weights[order[1]]),
         "written": written,
         "self_keys": " ".join(s["self_keys"]), "n_self": len(s["self_keys"]),
         "cross_keys": " ".join(s["cross_keys"]), "n_cross": len(s["cross_keys"]),
         "progress": f"第 {step} / {N_STEPS} 步：已写出 {i} 个词，正在写 {s['writes']}",
-        "curves": curves, "heat": heat,
+        "curves": curves, "heat": {k: heat[k] for k in STEP_HEAT},
         "weights": weights, "scores": s["scores"], "query": s["query"],
-        "features": CA.ENCODER_FEATURES,
-        "matrix": ca["weights"], "aligned": ca["aligned"],
         "shape": f"Q：{N_STEPS} × {len(s['query'])}，K、V：{len(SOURCE)} × {len(s['query'])}，"
                  f"权重：{N_STEPS} × {len(SOURCE)}",
     }
+
+
+# The scale's part (the matrix, its heatmap) and the step's; a step brings only its own.
+PARTS = (matrix, writing)

@@ -4,16 +4,13 @@ The picture: both arrows on a grid (figure.plane, figure.arrow) with draggable t
 between them as an arc with its value (figure.angle_arc), and b's shadow on a's line: the
 |b| cos θ that a·b multiplies by |a| (negative when it falls behind the origin).
 
-The grid never changes: without `shown` the view is whole (the build, the tests); the page,
-which already shows the grid, passes `shown` and gets the rest alone."""
+The grid never changes: it is a part of its own (PARTS, pycore/view_parts.py), which the
+page gets once; a move of a tip brings the rest alone."""
 from .. import figure, vectors
 
 EXTENT = 4.5  # the plane shows [-4.5, 4.5]^2: the tips' range (PARAMS) and room for labels
 SIZE = 324    # SVG units across: 36 per unit of the plane
 GRID, TO = figure.plane(EXTENT, size=SIZE)  # the grid, and the map from the plane to SVG units
-
-# What the page already displays is an input of the view, not a block parameter.
-INPUTS = ("shown",)
 
 PARAMS = {
     "a": {"type": "vector", "length": 2, "min": -4.0, "max": 4.0, "default": [3.0, 1.0],
@@ -38,7 +35,12 @@ def segment(x1, y1, x2, y2, **more):
             **more}
 
 
-def view(a, b, shown=None):
+def plane():
+    return {"grid": GRID}
+
+
+def arrows(a, b):
+    """Everything but the grid: the arrows, the angle, b's shadow on a, the numbers."""
     dot, na, nb = vectors.dot(a, b), vectors.norm(a), vectors.norm(b)
     cos, angle = vectors.cosine(a, b), vectors.angle_degrees(a, b)
     ox, oy = TO(0.0, 0.0)
@@ -58,7 +60,7 @@ def view(a, b, shown=None):
         return {"x": figure.r(x), "y": figure.r(y), "text": point(*vec),
                 "say": f"{key} = {point(*vec)}，|{key}| = {figure.fmt(n, 3)}"}
 
-    out = {
+    return {
         "a": list(a), "b": list(b),
         "dot": dot, "norm_a": na, "norm_b": nb, "cos": cos,
         "angle": angle,
@@ -72,4 +74,6 @@ def view(a, b, shown=None):
                                               f"{figure.fmt(projection, 3)}"),
         "drop": segment(bx, by, fx, fy),
     }
-    return out if shown is not None else {**out, "grid": GRID}
+
+
+PARTS = (plane, arrows)

@@ -5,28 +5,21 @@ similarity matrices of all the sentence's tokens.
 The picture: the table as a heatmap (tokens × features) with the two picked rows framed, and
 both similarity matrices as heatmaps with the pair's two cells framed. The matrices never
 change with the pair (only with the reader's edited example); only the frames and the pair's
-figures follow the reader's choice. So the view has a fixed part (the matrices and their
-heatmaps, computed once per example) and a part of the pair: without `shown` it is the whole
-view (the build, the tests); the page, which already shows the fixed part of an example,
-passes `shown` (that example) and gets the pair's part alone.
+figures follow the reader's choice. So the view is in two parts: the sentence's (the matrices
+and their heatmaps) and the pair's; a pick brings the pair's alone.
 
 The reader's sentence may be longer or shorter than the book's (pycore.example.PALETTE): the
 page keeps MAX_TOKENS slots of every token list (the pickers, the table's rows, the matrices'
 rows and columns), and the view fills them, the unused ones hidden and every table padded
 with zeros, as the attention widget does."""
-from functools import lru_cache
-
-import numpy as np
-
 from .. import figure, vectors
-from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, example_key, example_of_key,
-                       resolve_example, sentence_embeddings)
+from ..example import ALL_TOKENS, FEATURES, MAX_TOKENS, resolve_example, sentence_embeddings
 from .attention import padded, slots
 
-# What the page already displays ({"example": ...}) is an input of the view, not a block
-# parameter: the fixed part depends on no parameter, so a `shown` of the same example means
-# the page has it. `example`: the reader's edited example (None: the book's).
-INPUTS = ("shown", "example")
+# `example`: the reader's edited example (None: the book's), from the page, not a block
+# parameter. The view is in parts (PARTS, pycore/view_parts.py): the sentence's matrices
+# and heatmaps change with the example alone, the pair's numbers and frames with the picks.
+INPUTS = ("example",)
 
 PARAMS = {
     "a": {"type": "choice", "choices": ALL_TOKENS, "default": "小猫",
@@ -77,55 +70,46 @@ def table_heatmap(e, tokens, cell=36, label_w=44, label_h=26):
     return table
 
 
-def fixed(ex):
-    """What no choice changes: the similarity matrices and the three heatmaps of a checked
-    example's sentence. Computed once per example (the reader's picks only move the frames);
-    callers must not modify it."""
-    return _fixed(example_key(ex))
-
-
-@lru_cache(maxsize=4)
-def _fixed(key):
-    tokens = key[2]
-    e = sentence_embeddings(example_of_key(key))  # (n, 6)
+def sentence(example=None):
+    """What no pick changes: the sentence, its embeddings, the similarity matrices and the
+    three heatmaps (but their frames)."""
+    ex, _ = resolve_example(example)
+    tokens = ex["tokens"]
+    e = sentence_embeddings(ex)  # (n, 6)
     dots, cosines = similarity_matrices(e)  # each (n, n)
     table = table_heatmap(e, tokens)
     dot_heat = pairwise(dots, tokens, lambda s, t, x: f"{s} · {t} = {figure.fmt(x, 0)}", 0)
     cos_heat = pairwise(cosines, tokens,
                         lambda s, t, x: f"cos(「{s}」,「{t}」) = {figure.fmt(x, 4)}", 2)
-    return e, dots, cosines, table, dot_heat, cos_heat
+    return {
+        "tokens": tokens, "n": len(tokens), "features": FEATURES, "slots": slots(tokens),
+        "embeddings": padded(e, MAX_TOKENS),        # (n, 6) in (s, 6)
+        "dots": padded(dots, MAX_TOKENS, MAX_TOKENS),  # (n, n) in (s, s): E E^T
+        "cosines": padded(cosines, MAX_TOKENS, MAX_TOKENS),
+        "max_dot": max(max(row) for row in dots),  # the dot heatmap's top
+        "table": table, "dot_heat": dot_heat, "cos_heat": cos_heat,
+        "_e": e,
+    }
 
 
-def view(a, b, shown=None, example=None):
-    ex, _ = resolve_example(example)
-    tokens = ex["tokens"]
+def pair(a, b, sentence):
+    """The picked pair (the sentence's first and last token for a word it lacks): their
+    vectors, dot product, norms and cosine, and the frames on them."""
+    tokens, e = sentence["tokens"], sentence["_e"]  # e: (n, 6), a row per token
     a = a if a in tokens else tokens[0]
     b = b if b in tokens else tokens[-1]
     ia, ib = tokens.index(a), tokens.index(b)
-    e, dots, cosines, table, dot_heat, cos_heat = fixed(ex)  # e: (n, 6), a row per token
-    pair = [(ia, ib), (ib, ia)]
-    out = {
+    cells = [(ia, ib), (ib, ia)]
+    return {
         "a": a, "b": b, "ia": ia, "ib": ib,
         "vec_a": e[ia], "vec_b": e[ib],
         "dot": vectors.dot(e[ia], e[ib]),
         "norm_a": vectors.norm(e[ia]), "norm_b": vectors.norm(e[ib]),
         "cos": vectors.cosine(e[ia], e[ib]),
-        # the picked rows (A, then B) and the pair's two cells, framed
-        "table": {"frames": figure.heat_frames(table, rows=[ia, ib])},
-        "dot_heat": {"frames": figure.heat_frames(dot_heat, cells=pair)},
-        "cos_heat": {"frames": figure.heat_frames(cos_heat, cells=pair)},
+        "table": {"frames": figure.heat_frames(sentence["table"], rows=[ia, ib])},
+        "dot_heat": {"frames": figure.heat_frames(sentence["dot_heat"], cells=cells)},
+        "cos_heat": {"frames": figure.heat_frames(sentence["cos_heat"], cells=cells)},
     }
-    if isinstance(shown, dict) and shown.get("example") == example:
-        return out
-    return {
-        **out,
-        "tokens": tokens, "n": len(tokens), "features": FEATURES, "slots": slots(tokens),
-        "embeddings": padded(e, MAX_TOKENS),        # (n, 6) in (s, 6)
-        "dots": padded(dots, MAX_TOKENS, MAX_TOKENS),  # (n, n) in (s, s): E E^T
-        # (n, n) in (s, s): E E^T divided by the product of the row lengths
-        "cosines": padded(cosines, MAX_TOKENS, MAX_TOKENS),
-        "max_dot": max(max(row) for row in dots),  # the dot heatmap's top
-        "table": {**table, **out["table"]},
-        "dot_heat": {**dot_heat, **out["dot_heat"]},
-        "cos_heat": {**cos_heat, **out["cos_heat"]},
-    }
+
+
+PARTS = (sentence, pair)

@@ -16,17 +16,14 @@ used rows with the picture's viewBox, so the same elements redraw a sentence of 
 LayerNorm that a Pre-LN network adds once, after its last layer). A step past the end of the
 list is shown as the last step. No parameter depends on the sentence.
 
-The FFN's hidden layer depends on the layout and the example alone: given `shown` (the layout
-and the example the page shows, as positional-encoding does with its parts), the view leaves
-it out while both stay.
+The view is in two parts (PARTS, pycore/view_parts.py): the layer's (the layout's steps over
+the sentence and the FFN's hidden layer: the layout and the example decide them) and the
+step's; a step brings its own part alone.
 """
-import functools
-
 import numpy as np
 
 from .. import encoder, ffn, figure
-from ..example import (MAX_TOKENS, example_key, example_of_key, resolve_example,
-                       semantic_head_of, sentence_embeddings)
+from ..example import MAX_TOKENS, resolve_example, semantic_head_of, sentence_embeddings
 from .attention import padded, slots
 
 LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
@@ -38,10 +35,8 @@ TONE_FULL = 2.5  # |value| that gets the darkest colour, the same at every step
 CELL, LABEL_W, TOP = 26, 40, 36
 BARS_W, BARS_GAP, BAR_H = 80, 18, 16
 
-# What the page already shows ({"layout": ..., "example": ...}) is an input of the view, never
-# a block's; so is the reader's edited example (None: the book's).
-INPUTS = ("shown", "example")
-LAYOUT_ONLY = ("d_ff", "hidden", "hidden_fig", "hidden_cols", "hidden_shape")
+# The reader's edited example (None: the book's): an input of the view, never a block's.
+INPUTS = ("example",)
 
 PARAMS = {
     "step": {"type": "int", "min": 1, "max": MAX_STEPS, "default": 1,
@@ -113,18 +108,13 @@ def ffn_hidden(layout, steps=None):
     return ffn.relu(v @ w["w1"] + w["b1"])  # (n, 24)
 
 
-def layout_steps(layout, ex):
-    """What a layout and a checked example decide, whatever the step (the weights are fixed,
-    so moving to another step only picks another one): the steps over the example's sentence,
-    the step list's names, the FFN's hidden layer with its picture, the sentence's slots.
-    Callers must not modify it."""
-    return _layout_steps(layout, example_key(ex))
-
-
-@functools.lru_cache(maxsize=8)
-def _layout_steps(layout, key):
-    ex = example_of_key(key)
-    tokens = key[2]
+def layer(layout, example=None):
+    """What a layout and the example decide, whatever the step (the weights are fixed, so
+    moving to another step only picks another one): the FFN's hidden layer with its picture;
+    for the step's part, the steps over the example's sentence, the step list's names, the
+    sentence's slots."""
+    ex = resolve_example(example)[0]
+    tokens = list(ex["tokens"])
     steps = encoder.encoder_steps(layout, x=sentence_embeddings(ex),  # x: (n, 6)
                                   w_q=semantic_head_of(ex)[0])
     n = len(tokens)
@@ -134,15 +124,14 @@ def _layout_steps(layout, key):
     hidden_fig = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
                                     left=28, top=22, row_name="词", col_name="24 个隐藏单元")
     names = [_text(layout, t["key"], n)[0] for t in steps]
-    return {"steps": steps, "tokens": list(tokens), "token_slots": slots(list(tokens)),
-            "names": names,
-            "list": [{"key": t["key"], "name": name, "label": t["label"]}
-                     for t, name in zip(steps, names)],
-            "d_ff": hidden.shape[1],
+    return {"d_ff": hidden.shape[1],
             "hidden": padded(hidden, MAX_TOKENS),  # (n, 24) in (MAX_TOKENS, 24), zeros below
             "hidden_fig": hidden_fig,
             "hidden_cols": [str(j + 1) for j in range(hidden.shape[1])],
-            "hidden_shape": f"{n} × {hidden.shape[1]}"}
+            "hidden_shape": f"{n} × {hidden.shape[1]}",
+            "_steps": steps, "_tokens": tokens, "_token_slots": slots(tokens), "_names": names,
+            "_list": [{"key": t["key"], "name": name, "label": t["label"]}
+                      for t, name in zip(steps, names)]}
 
 
 def picture(tokens, matrix, mean, std):
@@ -186,21 +175,11 @@ def picture(tokens, matrix, mean, std):
                     "右侧是每一行的均值 μ 和标准差 σ，虚线标出 σ = 1"}
 
 
-def view(step, layout, shown=None, example=None):
-    ex = resolve_example(example)[0]
-    out = dict(_step_view(step, layout, example_key(ex)))  # a copy: the cache's stays intact
-    if isinstance(shown, dict) and shown.get("layout") == layout \
-            and shown.get("example") == example:
-        return {k: v for k, v in out.items() if k not in LAYOUT_ONLY}
-    return out
-
-
-@functools.lru_cache(maxsize=64)
-def _step_view(step, layout, key):
-    """The whole view of one step of a layout for a checked example's example_key (cached:
-    the reader steps back and forth; callers must not modify it)."""
-    part = _layout_steps(layout, key)
-    steps, tokens = part["steps"], part["tokens"]
+def at_step(layer, step, layout):
+    """The step's matrix, its picture and its names (a step past the end of the layout's list
+    is its last)."""
+    part = layer
+    steps, tokens = part["_steps"], part["_tokens"]
     i = min(step, len(steps)) - 1
     s = steps[i]
     n, d = s["matrix"].shape
@@ -212,17 +191,19 @@ def _step_view(step, layout, key):
         "step": i + 1, "n_steps": len(steps), "key": s["key"], "kind": s["kind"],
         "name": name, "label": s["label"], "formula": formula, "note": note,
         "shape": f"{n} × {d}", "is_norm": s["kind"] == "norm",
-        "steps": part["list"],
+        "steps": part["_list"],
         # the step list always has MAX_STEPS items; a shorter layout hides its last ones
-        "slots": [{"name": part["names"][k] if t else "", "label": t["label"] if t else "",
+        "slots": [{"name": part["_names"][k] if t else "", "label": t["label"] if t else "",
                    "hidden": t is None, "selected": str(k == i).lower()}
                   for k, t in enumerate(steps + [None] * (MAX_STEPS - len(steps)))],
         "prev_off": str(i == 0).lower(), "next_off": str(i == len(steps) - 1).lower(),
-        "tokens": tokens, "n": n, "token_slots": part["token_slots"], "d": d,
+        "tokens": tokens, "n": n, "token_slots": part["_token_slots"], "d": d,
         "grid": padded(grid, MAX_TOKENS),  # (n, 8) in (MAX_TOKENS, 8), zeros below
         "row_mean": mean, "row_std": std,
         "mean_abs_max": float(np.max(np.abs(mean))),
         "std_min": float(std.min()), "std_max": float(std.max()),
         "fig": picture(tokens, _clean(s["matrix"], 4), mean, std),
-        **{k: part[k] for k in LAYOUT_ONLY},
     }
+
+
+PARTS = (layer, at_step)

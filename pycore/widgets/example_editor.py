@@ -15,14 +15,11 @@ The preview is over the reader's sentence (n = MIN_TOKENS..MAX_TOKENS tokens): i
 the view (unused ones hidden, tables padded with zeros). The grid stays the book's nine
 tokens: it edits their rows, and a palette token's features are fixed.
 
-The page names the example it shows (`shown`), and the view leaves out the parts that example
-already decides: a click on a cell brings back that row of the grid (and of the palette), not
-the sentence's slots, the positions or the W_Q row; a new query only the preview. The
-palette's tokens and reasons never change: the build prints them, a page's view leaves them
-out. The build and the tests get the whole view."""
+The view is in three parts (PARTS, pycore/view_parts.py): what never changes (the grid's
+tokens and features), what the example decides (the grid, the sentence, the palette, what
+differs from the book's) and the preview of the query's row; a new query brings the preview
+alone."""
 import json
-from functools import lru_cache
-
 import numpy as np
 
 from .. import figure
@@ -31,8 +28,8 @@ from ..example import (ALL_TOKENS, FEATURES, MAX_TOKENS, MIN_TOKENS, PALETTE, PR
                        default_example, features_of, resolve_example, semantic_head_of,
                        sentence_embeddings)
 
-# the reader's dict, from the page (never a block parameter), and what the page shows
-INPUTS = ("example", "shown")
+# the reader's dict, from the page (never a block parameter)
+INPUTS = ("example",)
 
 PARAMS = {
     "query": {"type": "choice", "choices": ALL_TOKENS, "default": PRONOUN,
@@ -82,10 +79,10 @@ def sentence_slots(tokens):
     return out
 
 
-def palette_rows(ex, printed=True):
+def palette_rows(ex):
     """One row per token a sentence may hold (ALL_TOKENS): its features, and whether it can
-    be added (hidden when it is in the sentence already); full: MAX_TOKENS reached. With
-    printed, also its token and why it is offered (the build prints them; they never change)."""
+    be added (hidden when it is in the sentence already); full: MAX_TOKENS reached; its token
+    and why it is offered."""
     full = len(ex["tokens"]) >= MAX_TOKENS
     rows = []
     for t in ALL_TOKENS:
@@ -93,9 +90,8 @@ def palette_rows(ex, printed=True):
                "hidden": t in ex["tokens"], "locked": str(full).lower(),
                "say": f"「{t}」：句子已有 {MAX_TOKENS} 个词，先删一个" if full else
                f"把「{t}」加进句子"}
-        if printed:
-            row["token"] = t
-            row["reason"] = PALETTE[t][1] if t in PALETTE else "书中的词（特征在下表里改）"
+        row["token"] = t
+        row["reason"] = PALETTE[t][1] if t in PALETTE else "书中的词（特征在下表里改）"
         rows.append(row)
     return rows
 
@@ -133,26 +129,9 @@ def preview(ex, x, query):
     return query, i, scores[i].tolist(), weights[i].tolist()
 
 
-@lru_cache(maxsize=4)
-def resolved(example_json):
-    """resolve_example of the example as JSON text: the example a view was computed with is
-    the `shown` of the next request, resolved once. Callers must not modify it."""
-    return resolve_example(json.loads(example_json))
-
-
-def shown_example(shown):
-    """The checked example of the view the page shows, or None: the page shows nothing yet
-    (the build, the tests, a page's first view), or `shown` is not what a page sends."""
-    if not isinstance(shown, dict) or "example" not in shown:
-        return None
-    return resolved(json.dumps(shown["example"]))[0]  # junk resolves to the book's example
-
-
-def grid_parts(ex, book, rows=None):
+def grid_parts(ex, book):
     """The grid and what follows the sentence's tokens: the cells (each linked to its token's
-    place in the sentence), that place per book token ("" when the sentence lacks it). With
-    `rows` (the page shows the other rows for this sentence), only those rows' cells, as
-    {row index: cells}: a path into the view reads an object by key as a list by index."""
+    place in the sentence), that place per book token ("" when the sentence lacks it)."""
     tokens = ex["tokens"]
     # the grid's rows light up with the sentence's bars and query buttons (linking.js)
     at = [str(tokens.index(t)) if t in tokens else "" for t in TOKENS]
@@ -160,25 +139,23 @@ def grid_parts(ex, book, rows=None):
     def cells(r):
         return [{**cell(f"{TOKENS[r]}「{FEATURES[j]}」", ex["x"][r][j], book["x"][r][j]),
                  "at": at[r]} for j in range(len(FEATURES))]
-    if rows is not None:
-        return {"cells": {str(r): cells(r) for r in rows}}
     return {"cells": [cells(r) for r in range(len(TOKENS))], "book_at": at}
 
 
-def view(query, head, example=None, shown=None):
-    ex, problem = resolved(json.dumps(example))
+def grid():
+    """What never changes: the grid's tokens and features."""
+    return {"tokens": TOKENS, "features": FEATURES}
+
+
+def checked(example=None):
+    """What the example decides: the example as checked (what differs from the book's, what was
+    wrong with it), the grid, the sentence's slots, the positions, the palette, W_Q's row."""
+    ex, problem = resolve_example(example)
     book = default_example()
     tokens, n = ex["tokens"], len(ex["tokens"])
     x = sentence_embeddings(ex)  # (n, 6)
-    query, i, scores, row = preview(ex, x, query)
-    strongest = row.index(max(row))  # the first of equal weights, as np.argmax
-    spare = [0.0] * (MAX_TOKENS - n)
     diff = changes(ex)
-    chart = figure.bars_slots(row, tokens, MAX_TOKENS, top=1.0, digits=3, height=150)
-    for b, t in zip(chart["bars"], tokens):
-        b["say"] = f"{query} → {t}：{figure.fmt(b['value'], 4)}"
-    out = {
-        "query": query, "index": i, "head": head,
+    return {
         "x": ex["x"], "pronoun": ex["pronoun"],  # the page edits a copy of these three
         "sentence": tokens, "n": n,
         "canonical": canonical(ex),
@@ -188,28 +165,33 @@ def view(query, head, example=None, shown=None):
         "n_changed": len(diff),
         "changes": "；".join(f"{name} {a} → {b}" for name, a, b in diff)
                    or "和书中的例子相同",
+        "slots": sentence_slots(tokens), "positions": positions(tokens),
+        **grid_parts(ex, book), "sentence_x": padded(x, MAX_TOKENS),  # (n, 6) in 12 rows
+        "palette": palette_rows(ex),
+        "pronoun_cells": [cell(f"W_Q 代词行「{FEATURES[j]}」", ex["pronoun"][j],
+                               book["pronoun"][j]) for j in range(len(FEATURES))],
+        "_ex": ex, "_x": x,
+    }
+
+
+def query_row(query, head, checked):
+    """The preview: the query's row of the semantic head (它 for a query the sentence lacks)."""
+    ex, x = checked["_ex"], checked["_x"]
+    tokens, n = ex["tokens"], len(ex["tokens"])
+    query, i, scores, row = preview(ex, x, query)
+    strongest = row.index(max(row))  # the first of equal weights, as np.argmax
+    spare = [0.0] * (MAX_TOKENS - n)
+    chart = figure.bars_slots(row, tokens, MAX_TOKENS, top=1.0, digits=3, height=150)
+    for b, t in zip(chart["bars"], tokens):
+        b["say"] = f"{query} → {t}：{figure.fmt(b['value'], 4)}"
+    return {
+        "query": query, "index": i, "head": head,
         "row": row + spare,  # (MAX_TOKENS,): the query's weights, the spare slots 0
         # the 数值 table of the query's row: score (q·k / sqrt(6)) and weight for each key
         "row_table": [[s, w] for s, w in zip(scores + spare, row + spare)],
         "top": {"token": tokens[strongest], "weight": row[strongest]},
         "bars": chart,
     }
-    # the parts the example decides, unless the page shows them for this example already
-    old = shown_example(shown)
-    if old is None:
-        out.update(tokens=TOKENS, features=FEATURES)
-    if old is None or old["tokens"] != tokens:
-        out.update(slots=sentence_slots(tokens), positions=positions(tokens))
-    if old is None or old["tokens"] != tokens:
-        out.update(grid_parts(ex, book), sentence_x=padded(x, MAX_TOKENS),  # (n, 6) in 12 rows
-                   palette=palette_rows(ex, printed=not isinstance(shown, dict)))
-    elif old["x"] != ex["x"]:  # an edit of the grid: the rows it changed, and their features
-        rows = [r for r in range(len(TOKENS)) if old["x"][r] != ex["x"][r]]
-        palette = palette_rows(ex, printed=False)
-        in_palette = [ALL_TOKENS.index(TOKENS[r]) for r in rows]  # the rows' tokens there
-        out.update(grid_parts(ex, book, rows), sentence_x=padded(x, MAX_TOKENS),
-                   palette={str(k): palette[k] for k in in_palette})
-    if old is None or old["pronoun"] != ex["pronoun"]:
-        out["pronoun_cells"] = [cell(f"W_Q 代词行「{FEATURES[j]}」", ex["pronoun"][j],
-                                     book["pronoun"][j]) for j in range(len(FEATURES))]
-    return out
+
+
+PARTS = (grid, checked, query_row)

@@ -16,14 +16,11 @@ picker, the curves' tokens, the heatmaps' rows and columns, the tables' rows) an
 fills them, the unused ones hidden and every table padded with zeros, as the attention widget
 does. The concat table keeps 12 columns and W_O 12 rows, of which one head uses 6.
 
-The heads' weights change only with the example, the query moves the rows, curves and
-bands, the heads the layer: each part is cached on what it depends on. Without `shown` the
-view is whole (the build, the tests); the page passes `shown`, the query, heads and example it
-displays, and gets only the parts those changed (the query's output row always), and of the
-parts it draws in fixed slots (the curves' tokens, the heatmaps' cells) only what it binds.
+The view is declared in parts (PARTS, pycore/view_parts.py): the heads' weights change only
+with the example (`sentence`), the query moves the rows, curves and bands (`row`), the heads
+the layer (`layer`), and both the query's output row (`output`); a move sends only the parts
+that read what it changed.
 """
-from functools import lru_cache
-
 import numpy as np
 
 from .. import figure, multihead
@@ -38,10 +35,8 @@ CELL = 32  # SVG units per heatmap cell
 CURVES_WIDTH = 360  # the curves' width: two heads side by side on a wide page
 CONCAT_SLOTS = 2 * len(FEATURES)  # the concat table's columns, W_O's rows: both heads'
 
-# What the page already displays ({query, heads, example}) is an input of the view, not a
-# block parameter: the heads' weights depend on no parameter, so a `shown` of the same example
-# means the page has them. `example`: the reader's edited example (None: the book's).
-INPUTS = ("shown", "example")
+# `example`: the reader's edited example (None: the book's), from the page, not a block parameter.
+INPUTS = ("example",)
 
 PARAMS = {
     "query": {"type": "choice", "choices": ALL_TOKENS, "default": PRONOUN,
@@ -62,25 +57,6 @@ def _layer(heads, used):
     concat = np.concatenate(outs, axis=1)  # (n, 6 * len(outs))
     w_o = multihead.output_matrix(outs[0].shape[1], len(outs))  # (6 * len(outs), 6)
     return concat, w_o, concat @ w_o
-
-
-def fixed(ex):
-    """The two heads over the sentence and their heatmaps (one 0-1 scale) of a checked
-    example: no parameter changes them. Computed once per example; callers must not modify
-    it."""
-    return _fixed(example_key(ex))
-
-
-@lru_cache(maxsize=4)
-def _fixed(key):
-    ex = example_of_key(key)
-    tokens = key[2]
-    full = multihead.two_heads(sentence_embeddings(ex), w_q=semantic_head_of(ex)[0],
-                               tokens=tokens)
-    heat = {h["name"]: figure.heatmap_slots(h["weights"], tokens, tokens, MAX_TOKENS, lo=0.0,
-                                            hi=1.0, cell=CELL, row_name="查询", col_name="键")
-            for h in full["heads"]}
-    return full, heat
 
 
 def box(x, y, w, h, text="", hidden=False):
@@ -126,60 +102,65 @@ def bands(heat, i, j):
             "selected_row": i, "selected_col": j}
 
 
-@lru_cache(maxsize=64)
-def query_part(i, key):
-    """What the query (row i of the sentence of `key`) changes: its rows (in MAX_TOKENS
-    slots), each head's strongest key, the curves, the bands. Cached: clicking through the
-    words comes back to the same ones; callers must not modify it."""
-    full, heat = _fixed(key)
-    tokens = key[2]
+# The keys of heatmap_slots' figure that the query's row draws (bands), not the sentence.
+BAND_KEYS = ("row_band", "col_band", "selected_row", "selected_col")
+
+
+def sentence(example=None):
+    """What only the example decides: the sentence's slots, both heads' weights and outputs,
+    head B's peaks, the heatmaps (one 0-1 scale) but their bands."""
+    ex, _ = resolve_example(example)
+    tokens = list(ex["tokens"])
+    full = multihead.two_heads(sentence_embeddings(ex), w_q=semantic_head_of(ex)[0],
+                               tokens=tokens)
+    head_a, head_b = full["heads"]
+    heat = {}
+    for h in full["heads"]:
+        fig = figure.heatmap_slots(h["weights"], tokens, tokens, MAX_TOKENS, lo=0.0, hi=1.0,
+                                   cell=CELL, row_name="查询", col_name="键")
+        heat[h["name"]] = {k: v for k, v in fig.items() if k not in BAND_KEYS}
+    peaks = np.argmax(head_b["weights"], axis=1)  # (n,): i - 1 for every i >= 1
+    return {
+        "tokens": tokens, "n": len(tokens), "features": FEATURES, "slots": slots(tokens),
+        "weights_a": padded(head_a["weights"], MAX_TOKENS, MAX_TOKENS),  # (n, n) in (s, s)
+        "weights_b": padded(head_b["weights"], MAX_TOKENS, MAX_TOKENS),
+        # column of the largest weight in each row of head B
+        "peak_b": peaks,
+        "peak_b_tokens": [tokens[j] for j in peaks] + [""] * (MAX_TOKENS - len(tokens)),
+        "head_a": head_a["output"], "head_b": head_b["output"],  # (n, 6) each
+        "heat_a": heat["A"], "heat_b": heat["B"],
+        "head_names": HEAD_NAMES,
+        "_full": full,
+    }
+
+
+def row(query, sentence):
+    """What the query changes (它 if the sentence lacks it): its rows (in MAX_TOKENS slots),
+    each head's strongest key, the curves, the bands."""
+    full, tokens = sentence["_full"], sentence["tokens"]
+    i = tokens.index(query if query in tokens else PRONOUN)
     out = {"query": tokens[i], "index": i}
     for h in full["heads"]:
-        name, row = h["name"].lower(), h["weights"][i]  # row: (n,)
-        j = int(np.argmax(row))  # the first of equal weights
-        out[f"row_{name}"] = padded([row], 1, MAX_TOKENS)[0]
-        out[f"top_{name}"] = {"token": tokens[j], "weight": float(row[j])}
-        out[f"curves_{name}"] = figure.attention_curves_slots(tokens, row, i, MAX_TOKENS,
+        name, weights = h["name"].lower(), h["weights"][i]  # (n,)
+        j = int(np.argmax(weights))  # the first of equal weights
+        out[f"row_{name}"] = padded([weights], 1, MAX_TOKENS)[0]
+        out[f"top_{name}"] = {"token": tokens[j], "weight": float(weights[j])}
+        out[f"curves_{name}"] = figure.attention_curves_slots(tokens, weights, i, MAX_TOKENS,
                                                               width=CURVES_WIDTH)
-        out[f"heat_{name}"] = bands(heat[h["name"]], i, j)
+        out[f"heat_{name}"] = bands(sentence[f"heat_{name}"], i, j)
     return out
 
 
-# What the page binds of a curve (mk.curves_slots): the rest of the curves' figure (the
-# tokens' places and labels) changes only with the sentence.
-CURVE_BOUND = ("d", "sw", "op", "say", "masked", "tokens", "text", "hidden")
-
-
-@lru_cache(maxsize=64)
-def query_moved(i, key):
-    """query_part for a page that shows the sentence already: of the curves' figure only what
-    the query moves (the query token's mark, the curves). Cached; callers must not modify it."""
-    part = dict(query_part(i, key))
-    for name in ("curves_a", "curves_b"):
-        fig = part[name]
-        part[name] = {"top": [{"query": t["query"]} for t in fig["top"]],
-                      "curves": [{k: c[k] for k in CURVE_BOUND} for c in fig["curves"]]}
-    return part
-
-
-@lru_cache(maxsize=16)
-def layer(heads, key):
-    """(concat, W_O, output) of the chosen heads for a sentence's key (cached; callers must
-    not modify them)."""
-    full = _fixed(key)[0]
-    if heads == "A+B":
-        return full["concat"], full["w_o"], full["output"]
-    return _layer(full["heads"], heads)
-
-
-@lru_cache(maxsize=16)
-def heads_part(heads, key):
+def layer(heads, sentence):
     """What the choice of heads changes: the layer's matrices (padded to the tables' slots:
-    MAX_TOKENS rows, CONCAT_SLOTS columns of the concatenation), their shapes and blocks.
-    Cached; callers must not modify it."""
-    concat, w_o, out = layer(heads, key)  # (n, k d_v), (k d_v, 6), (n, 6) for k heads
-    head_a = _fixed(key)[0]["heads"][0]
-    n, d_v = len(key[2]), head_a["v"].shape[1]
+    MAX_TOKENS rows, CONCAT_SLOTS columns of the concatenation), their shapes and blocks."""
+    full = sentence["_full"]
+    if heads == "A+B":
+        concat, w_o, out = full["concat"], full["w_o"], full["output"]
+    else:
+        concat, w_o, out = _layer(full["heads"], heads)  # (n, k d_v), (k d_v, 6), (n, 6)
+    head_a = full["heads"][0]
+    n, d_v = sentence["n"], head_a["v"].shape[1]
     used = heads.replace("+", "")
     cols = [f"{h}{j}" for h in used for j in range(d_v)]
     return {
@@ -193,66 +174,13 @@ def heads_part(heads, key):
         "concat_cols": cols + [""] * (CONCAT_SLOTS - len(cols)),
         "concat_caption": "拼接 = [" + " | ".join(f"头 {h} 的输出" for h in used) + "]",
         "blocks": blocks(used, n, d_v, out.shape[1]),
+        "_out": out,
     }
 
 
-@lru_cache(maxsize=4)
-def sentence_part(key):
-    """What only the example decides, as the page shows it: the sentence's slots, both heads'
-    weights and outputs, head B's peaks, the heatmaps' cells and labels. Callers must not
-    modify it."""
-    full, heat = _fixed(key)
-    tokens = list(key[2])
-    head_a, head_b = full["heads"]
-    peaks = np.argmax(head_b["weights"], axis=1)  # (n,): i - 1 for every i >= 1
-    return {
-        "tokens": tokens, "n": len(tokens), "features": FEATURES, "slots": slots(tokens),
-        "weights_a": padded(head_a["weights"], MAX_TOKENS, MAX_TOKENS),  # (n, n) in (s, s)
-        "weights_b": padded(head_b["weights"], MAX_TOKENS, MAX_TOKENS),
-        # column of the largest weight in each row of head B
-        "peak_b": peaks,
-        "peak_b_tokens": [tokens[j] for j in peaks] + [""] * (MAX_TOKENS - len(tokens)),
-        "head_a": head_a["output"], "head_b": head_b["output"],  # (n, 6) each
-        "heat": heat,
-        "head_names": HEAD_NAMES,
-    }
+def output(row, layer):
+    """The query's row of the layer's output."""
+    return {"output_row": layer["_out"][row["index"]]}
 
 
-# What the page binds of a heatmap (mk.heatmap_sized): its frame, its labels, each cell's
-# colour, readout and visibility; the cells' places are the same slots for every sentence.
-CELL_BOUND = ("c", "say", "masked", "hidden")
-
-
-@lru_cache(maxsize=4)
-def heat_moved(key):
-    """Both heads' heatmaps for a page that shows another sentence's: what it binds."""
-    return {h: {"viewbox": fig["viewbox"], "vw": fig["vw"], "legend": fig["legend"],
-                "rows": [{"label": rw["label"]} for rw in fig["rows"]],
-                "cols": [{"label": cl["label"]} for cl in fig["cols"]],
-                "cells": [{k: c[k] for k in CELL_BOUND} for c in fig["cells"]]}
-            for h, fig in sentence_part(key)["heat"].items()}
-
-
-def view(query, heads, shown=None, example=None):
-    ex, _ = resolve_example(example)
-    key = example_key(ex)
-    tokens = key[2]
-    i = tokens.index(query if query in tokens else PRONOUN)
-    out = layer(heads, key)[2]  # (n, 6) the layer's output
-    if isinstance(shown, dict) and shown.get("example") == example:
-        # the page shows this example's weights, and the parts of `shown`'s parameters
-        part = {"output_row": out[i]}
-        if shown.get("query") != query:
-            part.update(query_moved(i, key))
-        if shown.get("heads") != heads:
-            part.update(heads_part(heads, key))
-        return part
-    sen, rows = sentence_part(key), query_part(i, key)
-    # a page (it sends `shown`) has the heatmaps' slots: it gets what it binds of them
-    heat = heat_moved(key) if isinstance(shown, dict) else sen["heat"]
-    whole = {k: v for k, v in sen.items() if k != "heat"}
-    return {
-        **whole, **rows, **heads_part(heads, key), "output_row": out[i],
-        "heat_a": {**heat["A"], **rows["heat_a"]},
-        "heat_b": {**heat["B"], **rows["heat_b"]},
-    }
+PARTS = (sentence, row, layer, output)

@@ -7,9 +7,7 @@ follows d_model: `max_pair`). The two check numbers dot_diff and rot_error (~1e-
 in e-notation by the page; their last digits depend on the platform's sin/cos (CPython at build
 time, Pyodide live), so the tests check their size, not their digits.
 
-The view comes in parts, each a function of a few parameters (PARTS). Without `shown` it is
-the whole view (the build, the tests, the page's first live update). The page passes
-`shown`, the parameters of what it displays, and gets only the parts whose parameters differ:
+The view comes in parts, each a function of a few parameters (PARTS, pycore/view_parts.py):
 moving k brings back the 2 x 2 block and one check number, not the 40 x d heatmap.
 """
 from functools import lru_cache
@@ -43,25 +41,6 @@ PARAMS = {
           "help": "offset of the rotation check PE(p) R(k) = PE(p + k)"},
 }
 
-# What the page already displays (a dict of d_model, pair, p, k) is an input of the view, not a
-# block parameter: it is never in a block or a link.
-INPUTS = ("shown",)
-
-
-# 32: one entry per step of the d_model slider (4 to 128 by 4), so a sweep there and back
-# finds every table it made (tests/test_pycore_view_caches.py); the largest is 40 x 128 floats
-@lru_cache(maxsize=32)
-def tables(d_model):
-    """What depends on d_model alone: (pe (N_POS, d), frequencies, wavelengths, dots from
-    position 0 (N_POS,)). Cached: a slider for p, k or the pair leaves d_model as it is."""
-    out = (positional.sinusoidal(N_POS, d_model),
-           positional.frequencies(d_model), positional.wavelengths(d_model),
-           positional.offset_dots(d_model, KS, p=0))
-    for a in out:
-        a.flags.writeable = False
-    return out
-
-
 def _table(pe, d_model, pair):
     """First TABLE_ROWS positions at dims 0, 1 (fastest), 2i, 2i+1 (chosen), d-2, d-1 (slowest)."""
     cols = [0, 1, 2 * pair, 2 * pair + 1, d_model - 2, d_model - 1]
@@ -77,15 +56,18 @@ def curve_step(omega):
     return 0.25
 
 
-def constant_part():
+def constant():
     return {"n_pos": N_POS, "ks": KS}
 
 
-# The parts are pure functions of a few integers: a reader sliding back and forth asks for the
-# same ones again, so they are kept (their values are never changed after they are made).
-@lru_cache(maxsize=32)  # as tables: one per step of d_model
-def d_part(d_model):
-    pe, _, wavelengths, dots_0 = tables(d_model)
+def dims(d_model):
+    """What d_model alone decides: the table (the heatmap), the dot products from position 0
+    and their chart; for the parts after it, the table, frequencies and wavelengths."""
+    if d_model % 2:
+        raise ValueError(f"d_model must be even, not {d_model}")
+    pe = positional.sinusoidal(N_POS, d_model)
+    wavelengths = positional.wavelengths(d_model)
+    dots_0 = positional.offset_dots(d_model, KS, p=0)
     return {
         "d_model": d_model, "max_pair": d_model // 2 - 1, "half_d": d_model / 2,
         # positions down, dimensions across, on the diverging map over [-1, 1]
@@ -93,14 +75,16 @@ def d_part(d_model):
         "slowest_wavelength": float(wavelengths[-1]),
         "dots_0": dots_0, "dot_k0": float(dots_0[0]),
         # the dot products from position 0, with the chart's axes and crosshair: they depend on
-        # d alone; the curve from p (p_part) is drawn on the same axes
-        "dots_chart": dots_chart(d_model, [dots_0.tolist()], probes=N_POS),
+        # d alone; the curve from p (`start`) is drawn on the same axes
+        "dots_chart": dots_chart(d_model, dots_0, [dots_0.tolist()], probes=N_POS),
+        "_pe": pe, "_frequencies": positional.frequencies(d_model),
+        "_wavelengths": wavelengths, "_dots_0": dots_0,
     }
 
 
-def dots_chart(d_model, series, probes=0):
-    """PE(p).PE(p+k) against k on axes from 0 (or the lowest value) to d/2, its value at k = 0."""
-    dots_0 = tables(d_model)[3]
+def dots_chart(d_model, dots_0, series, probes=0):
+    """PE(p).PE(p+k) against k on axes from 0 (or the lowest value) to d/2, its value at k = 0
+    (dots_0: the dot products from position 0, which fix the axis' low end)."""
     say = lambda k, y: f"k = {k:.0f}：点积 {figure.fmt(y, 4)}（与起点无关）"  # noqa: E731
     return figure.line_chart(
         [{"x": KS_LIST, "y": y} for y in series],
@@ -109,10 +93,12 @@ def dots_chart(d_model, series, probes=0):
         x_label="偏移 k", y_label="PE(p)·PE(p+k)", probes=probes, say=say)
 
 
+# Kept here, not as a part: a part's key holds d_model, and this chart is a function of the
+# frequency alone (pair 0 turns at omega = 1 for every d), so a sweep of d_model at pair 0 draws
+# it once. 128: every pair (up to 63) of a few values of d.
 @lru_cache(maxsize=128)
 def pair_curves(omega):
-    """The chart of sin(omega p) and cos(omega p): a function of the frequency alone (pair 0
-    turns at omega = 1 for every d, so moving d keeps it)."""
+    """The chart of sin(omega p) and cos(omega p)."""
     step = curve_step(omega)
     xs = np.arange(0, N_POS - 1 + 1e-9, step)  # (39 / step + 1,) positions of the samples
     sin, cos = np.sin(omega * xs).tolist(), np.cos(omega * xs).tolist()
@@ -126,10 +112,12 @@ def pair_curves(omega):
         y_domain=(-1, 1), x_label="位置 p", y_label="PE", probes=CURVE_PROBES, say=say)
 
 
-@lru_cache(maxsize=128)
-def pair_part(d_model, pair):
-    pe, frequencies, wavelengths, _ = tables(d_model)
-    omega, wavelength = float(frequencies[pair]), float(wavelengths[pair])
+def chosen(dims, pair):
+    """What the pair (at most d_model/2 - 1) decides: its curves, band and table columns."""
+    d_model = dims["d_model"]
+    pair = min(pair, d_model // 2 - 1)
+    pe = dims["_pe"]
+    omega, wavelength = float(dims["_frequencies"][pair]), float(dims["_wavelengths"][pair])
     table, table_cols = _table(pe, d_model, pair)
     curve_x, curves = pair_curves(omega)
     cell_w = HEAT["width"] / d_model
@@ -148,47 +136,27 @@ def pair_part(d_model, pair):
     }
 
 
-@lru_cache(maxsize=128)
-def p_part(d_model, p):
-    dots_0 = tables(d_model)[3]
+def start(dims, p):
+    """What the second starting position p decides: its dot products and their curve."""
+    d_model, dots_0 = dims["d_model"], dims["_dots_0"]
     dots_p = positional.offset_dots(d_model, KS, p=p)
     return {
         "p": p, "dots_p": dots_p,
         "dots": [dots_0[:SHOWN_KS], dots_p[:SHOWN_KS]],  # (2, SHOWN_KS) for the table
         "dot_diff": float(np.max(np.abs(dots_0 - dots_p))),
-        "dots_p_path": dots_chart(d_model, [dots_p.tolist()])["paths"][0]["d"],
+        "dots_p_path": dots_chart(d_model, dots_0, [dots_p.tolist()])["paths"][0]["d"],
     }
 
 
-def k_part(d_model, k):
-    return {"k": k, "rot_error": positional.rotation_error(k, d_model, n_pos=N_POS)}
+def offset(dims, k):
+    return {"k": k, "rot_error": positional.rotation_error(k, dims["d_model"], n_pos=N_POS)}
 
 
-def block_part(d_model, pair, k):
-    block = positional.rotation(k, d_model)[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2]  # (2, 2)
+def block(dims, chosen, k):
+    pair = chosen["pair"]
+    rot = positional.rotation(k, dims["d_model"])
     # .T -> (2, 2): the chapter writes R(k) acting on the column (sin, cos) of a pair
-    return {"rot_block": block.T}
+    return {"rot_block": rot[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2].T}
 
 
-# (the parameters a part depends on, the part); a part without parameters never changes
-PARTS = [
-    ((), constant_part),
-    (("d_model",), d_part),
-    (("d_model", "pair"), pair_part),
-    (("d_model", "p"), p_part),
-    (("d_model", "k"), k_part),
-    (("d_model", "pair", "k"), block_part),
-]
-
-
-def view(d_model, pair, p, k, shown=None):
-    if d_model % 2:
-        raise ValueError(f"d_model must be even, not {d_model}")
-    now = {"d_model": d_model, "pair": min(pair, d_model // 2 - 1), "p": p, "k": k}
-    if not isinstance(shown, dict):
-        shown = None
-    out = {}
-    for names, part in PARTS:
-        if shown is None or any(shown.get(name) != now[name] for name in names):
-            out.update(part(*(now[name] for name in names)))
-    return out
+PARTS = (constant, dims, chosen, start, offset, block)

@@ -163,15 +163,34 @@ RUNTIME = """
     const base = new URL(document.querySelector('meta[name="tbook-root"]').content, document.baseURI);
     const { bootRuntime } = await import(new URL('assets/runtime.js', base).href);
     const runtime = await bootRuntime();"""
-# Every request the page's runtime sends, kept in window.__asked (restored by STOP).
+# Every request the page's runtime sends, kept in window.__asked (restored by STOP): its
+# parameters, the keys of the parts the page held and, once answered, the parts that came
+# (pycore/view_parts.py).
 RECORD = "async () => {" + RUNTIME + """
     window.__asked = [];
     window.__compute = runtime.compute;
-    runtime.compute = function (name, params, ...rest) {  // rest: the texts the view must bring
-        window.__asked.push({ name, params: structuredClone(params) });
-        return window.__compute.call(this, name, params, ...rest);
+    runtime.compute = function (name, params, texts, held = {}) {
+        const asked = { name, params: structuredClone(params), held: { ...held }, came: null };
+        window.__asked.push(asked);
+        const view = window.__compute.call(this, name, params, texts, held);
+        view.then((v) => { asked.came = Object.keys(v["$parts"] ?? {}).sort(); }, () => {});
+        return view;
     };
 }"""
 STOP = "async () => {" + RUNTIME + "\n    runtime.compute = window.__compute;\n}"
 # a main-button mouse press, for dispatch_event("pointerdown", PRESS)
 PRESS = {"button": 0, "buttons": 1, "pointerType": "mouse", "pointerId": 1, "isPrimary": True}
+
+
+def parts_came(root, move):
+    """The parts of the view (pycore/view_parts.py) each request of the widget on root
+    brought while `move()` ran, as sorted lists of part names: a move of one control brings
+    the parts that read it and no other."""
+    page, name = root.page, root.get_attribute("data-widget")
+    page.evaluate(RECORD)
+    try:
+        move()
+        page.wait_for_function("() => window.__asked.every((a) => a.came !== null)")
+        return [a["came"] for a in page.evaluate("() => window.__asked") if a["name"] == name]
+    finally:
+        page.evaluate(STOP)

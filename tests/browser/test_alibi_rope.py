@@ -3,8 +3,8 @@ assets/widgets/alibi-rope.js)."""
 import math
 
 from pycore import alibi_rope as R
-from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, params_of, pycore_view,
-                                   updates)
+from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, params_of, parts_came,
+                                   pycore_view, updates)
 
 HEATS = {"penalty": ".alibi-heats .panel:nth-child(1) svg.heat",
          "weights": ".alibi-heats .panel:nth-child(2) svg.heat"}
@@ -74,6 +74,19 @@ def test_heads_move_the_penalty_and_the_row(book_pages):
     assert root.locator('[data-bind="best.alibi.w"]').inner_text() == "0.208"
     assert root.locator('[data-bind="slope_text"]').inner_text() == "1/256"
     assert root.locator('[data-bind="half_weight"]').inner_text() == "177.4"  # ln 2 * 256
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """theta brings RoPE's row and the bars, the head its frame and the bars; the heatmaps'
+    cells (the query's and the mask's part) come again only with those."""
+    root = book_pages("alibi-rope").widget("alibi-rope")
+    assert parts_came(root, lambda: slider(root, "theta").fill("0.5")) == [["charts", "rope"]]
+    assert parts_came(root, lambda: slider(root, "head").fill("5")) == [["charts", "frame"]]
+    assert parts_came(root, lambda: root.locator(
+        """[data-control=query] [data-value='"累"']""").click()) == \
+        [["charts", "frame", "heads", "rope"]]
+    assert_shows(root, pycore_view("alibi-rope", theta=0.5, head=5, query="累"))
+    root.locator("[data-action=reset]").click()
 
 
 def test_rope_frequency_and_bar_heights(book_pages):

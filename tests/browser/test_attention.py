@@ -1,5 +1,5 @@
 """Browser tests of the attention widget (pycore/widgets/attention.py, assets/widgets/attention.js)."""
-from tests.browser.harness import assert_drawn, assert_shows, pycore_view, updates
+from tests.browser.harness import assert_drawn, assert_shows, parts_came, pycore_view, updates
 
 
 def token(root, t):
@@ -48,6 +48,19 @@ def test_a_query_clicked_after_the_scale_and_mask_shows_their_weights(book_pages
     assert_shows(root, view, min_count=9 + 81 + 81)
     assert_drawn(root, view, min_count=9 * 6 + 81 * 4)
     assert root.locator(".heat .cell[data-masked]").count() == 36
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A query's click brings its row alone, the scale or the mask the weights and the row
+    that reads them; the sentence's part never comes again (pycore/widgets/attention.py)."""
+    root = book_pages("attention").widget("attention")
+    assert parts_came(root, lambda: token(root, "马路").click()) == [["row"]]
+    assert parts_came(root, lambda: root.locator("[data-control=scale]").fill("2")) == \
+        [["row", "weights"]]
+    assert parts_came(root, lambda: root.locator("[data-control=causal]").click()) == \
+        [["row", "weights"]]
+    assert_shows(root, pycore_view("attention", query="马路", scale=2.0, causal=True))
+    root.locator("[data-action=reset]").click()
 
 
 def test_keyboard_enter_selects_a_token(book_pages):

@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 # n, scores, bytes (exact, decimal, binary), RNN steps, attention steps, ratio
 SHOWN = 8
@@ -148,3 +149,12 @@ def test_the_chart_shows_the_square_leaving_the_line_behind(book_pages):
     root.locator(".line-chart .probe").nth(6).hover()  # n = 10^3
     assert root.locator(".ac [data-readout]").inner_text() == \
         "n ≈ 1,000：1,000,000 个分数，2.00 MB，RNN 1,000 步"
+
+
+def test_a_move_brings_the_length_alone(book_pages):
+    """The chart's lines are a part the page holds from its first live view: a new n brings
+    its numbers and mark, never the lines again."""
+    root = book_pages("attention-cost").widget("attention-cost")
+    assert parts_came(root, lambda: root.locator(BOX).fill("4096")) == [["length"]]
+    assert_shows(root, pycore_view("attention-cost", n=4096))
+    root.locator("[data-action=reset]").click()

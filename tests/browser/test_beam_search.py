@@ -1,7 +1,8 @@
 """Browser tests of the beam-search widget (pycore/widgets/beam_search.py,
 assets/widgets/beam-search.js)."""
 from pycore import beam as B
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 LOOP = "累 了 ， 它 太 累 了 ， 它 太 累 了"
 
@@ -158,3 +159,14 @@ def test_reset_restores_the_block(book_pages):
     assert_drawn(root, view)
     assert slider(root, "width").input_value() == "3"
     assert shown(root, "seed") == "0"
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """The seed's button brings the samples, the beam width the beam: each with the controls'
+    values (`settings`), never the other."""
+    root = book_pages("beam-search").widget("beam-search")
+    assert parts_came(root, lambda: root.locator("[data-action=resample]").click()) == \
+        [["samples", "settings"]]
+    assert parts_came(root, lambda: slider(root, "width").fill("2")) == [["beam", "settings"]]
+    assert_shows(root, pycore_view("beam-search", seed=4, width=2))
+    root.locator("[data-action=reset]").click()

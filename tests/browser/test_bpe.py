@@ -1,5 +1,6 @@
 """Browser tests of the bpe widget (pycore/widgets/bpe.py, assets/widgets/bpe.js)."""
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 SLIDER = "input[type=range][data-control=k]"
 
@@ -100,3 +101,13 @@ def test_reset_restores_the_block(book_pages):
     assert_shows(root, view)
     assert_drawn(root, view)
     assert corpus(root, "english_centric").get_attribute("aria-checked") == "true"
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """k brings the tokens, the corpus its chart and the tokens; the characters never again."""
+    root = book_pages("bpe").widget("bpe")
+    assert parts_came(root, lambda: root.locator(SLIDER).fill("20")) == [["tokens"]]
+    assert parts_came(root, lambda: corpus(root, "balanced").click()) == \
+        [["corpus_chart", "tokens"]]
+    assert_shows(root, pycore_view("bpe", k=20, corpus="balanced"))
+    root.locator("[data-action=reset]").click()

@@ -1,7 +1,7 @@
 """Browser tests of the cross-attention widget (pycore/widgets/cross_attention.py,
 assets/widgets/cross-attention.js)."""
 from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, heat_cells, params_of,
-                                   pycore_view, updates)
+                                   parts_came, pycore_view, updates)
 
 SCALE = "input[type=range][data-control=scale]"
 
@@ -117,3 +117,12 @@ def test_reset_restores_the_block(book_pages):
     assert_drawn(root, view)
     assert_heat(root, view["heat"])
     assert coloured_rows(root) == ["t0"]
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A step brings the step's part, not the scale's matrix; the scale brings both."""
+    root = book_pages("cross-attention").widget("cross-attention")
+    assert parts_came(root, lambda: plus(root).click()) == [["writing"]]
+    assert parts_came(root, lambda: root.locator(SCALE).fill("3")) == [["matrix", "writing"]]
+    assert_shows(root, pycore_view("cross-attention", step=2, scale=3.0))
+    root.locator("[data-action=reset]").click()

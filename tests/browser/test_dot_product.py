@@ -1,6 +1,6 @@
 """Browser tests of the dot-product widget (pycore/widgets/dot_product.py,
 assets/widgets/dot-product.js)."""
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view
+from tests.browser.harness import assert_drawn, assert_shows, params_of, parts_came, pycore_view
 
 
 def shown_vectors(root):
@@ -92,3 +92,12 @@ def test_the_picture_shows_the_angle_and_the_projection(book_pages):
     assert (x2, y2) == (tip_x, tip_y) and x2 < x1 and y2 > y1
     root.locator("[data-action=reset]").click()
     assert_drawn(root, pycore_view("dot-product", **params_of(root)))
+
+
+def test_a_move_brings_the_arrows_alone(book_pages):
+    """The grid is a part the page holds from its first live view: a tip's move brings the
+    arrows' part, never the grid again."""
+    root = book_pages("dot-product").widget("dot-product")
+    root.locator('[data-tip="a"]').focus()
+    assert parts_came(root, lambda: root.page.keyboard.press("ArrowUp")) == [["arrows"]]
+    root.locator("[data-action=reset]").click()

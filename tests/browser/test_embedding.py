@@ -3,7 +3,8 @@ assets/widgets/embedding.js)."""
 import json
 import math
 
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 # 6 + 6 vector entries, dot, two lengths, cos, two names, the table (12 slots x 6: 9 rows
 # used), the two similarity tables (12 x 12 slots: 9 x 9 used)
@@ -196,3 +197,11 @@ def test_the_readers_sentence_is_drawn(browser, server):
     assert root.locator(".emb-sim .cell:not([data-hidden])").count() == 2 * 4 * 4
     assert errors == []
     context.close()
+
+
+def test_a_pick_brings_the_pair_alone(book_pages):
+    """The matrices are the sentence's part, which the page holds: a pick brings the pair's."""
+    root = book_pages("embedding").widget("embedding")
+    assert parts_came(root, lambda: pick(root, "b", "它")) == [["pair"]]
+    assert_shows(root, pycore_view("embedding", b="它"))
+    root.locator("[data-action=reset]").click()

@@ -9,12 +9,19 @@ import numpy as np
 import pytest
 
 from pycore import encoder, example
-from pycore.widgets.encoder_layer import view as encoder_view
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from pycore.widgets import compute
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 from tests.browser.test_example_editor import Page, add, chip
+from tests.page_state import asked, held_after
 from tests.test_pycore_encoder import ln_rows, mha_loops
 
 NAME = "encoder-layer"
+
+
+def encoder_view(**params):
+    return compute(NAME, params)
+
 # 12 slots x (6 values + mean + std), the FFN's 12 x 24 hidden layer (both tables padded to
 # the 12 slots), step counters and stats
 SHOWN = 12 * 8 + 12 * 24 + 5
@@ -136,12 +143,14 @@ def test_view_over_twelve_tokens_keeps_sentences_apart():
 
 
 def test_the_hidden_layer_follows_the_sentence():
-    """`shown` of the same layout but another example (or sentence) gets the whole view."""
+    """A page that holds the hidden layer of the same layout but another example (or
+    sentence) gets the whole view."""
     ex = {"tokens": SHORT}
-    same = encoder_view(step=5, layout="post", example=ex, shown={"layout": "post",
-                                                                  "example": ex})
+    same, _ = asked(NAME, {"step": 5, "layout": "post", "example": ex},
+                    held_after(NAME, {"step": 2, "layout": "post", "example": ex}))
     assert "hidden" not in same and same["n"] == 4
-    other = encoder_view(step=5, layout="post", example=ex, shown={"layout": "post"})
+    other, _ = asked(NAME, {"step": 5, "layout": "post", "example": ex},
+                     held_after(NAME, {"step": 5, "layout": "post"}))
     assert other == encoder_view(step=5, layout="post", example=ex)
     assert other["hidden_shape"] == "4 × 24"
 
@@ -322,14 +331,23 @@ def test_pointing_at_a_cell_lights_its_row_and_bars(book_pages):
 
 
 def test_the_hidden_layer_is_sent_only_when_the_layout_changes():
-    """Given the layout the page shows, the view leaves out what depends on the layout alone;
-    the page's view, updated with it, is the whole view."""
+    """A page that holds the layout's part gets the step's alone; the page's view, updated with
+    it, is the whole view."""
     old = pycore_view(NAME, step=2, layout="post")
-    same = pycore_view(NAME, step=5, layout="post", shown={"layout": "post"})
+    held = held_after(NAME, {"step": 2, "layout": "post"})
+    same, sent = asked(NAME, {"step": 5, "layout": "post"}, held)
     assert "hidden" not in same and "hidden_fig" not in same and same["step"] == 5
+    assert set(sent) == {"at_step"}
     assert {**old, **same} == pycore_view(NAME, step=5, layout="post")
-    other = pycore_view(NAME, step=5, layout="pre", shown={"layout": "post"})
-    assert other == pycore_view(NAME, step=5, layout="pre")
+    other, sent = asked(NAME, {"step": 5, "layout": "pre"}, held)
+    assert other == pycore_view(NAME, step=5, layout="pre") and set(sent) == {"layer", "at_step"}
+
+
+def test_a_step_brings_the_steps_part_alone(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    assert parts_came(root, lambda: root.locator("[data-action=next]").click()) == [["at_step"]]
+    assert_shows(root, pycore_view(NAME, step=2))
+    root.locator("[data-action=reset]").click()
 
 
 # --- the reader's sentence, in Chromium ------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 
 from pycore import example as book
 from tests.browser.harness import (PRESS, RECORD, STOP, assert_drawn, assert_shows, params_of,
-                                   pycore_view)
+                                   parts_came, pycore_view)
 from tests.browser.settle import settle
 
 # the chapters whose experiments edit the example, and the widgets there that follow it
@@ -630,4 +630,16 @@ def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, 
         assert sorted(f"{a['name']}-06-positional-encoding" for a in after) == sorted(
             set(ids) - set(on_screen))
         assert_follows(page, example)
+    assert page.errors == []
+
+
+def test_a_query_brings_the_preview_alone_an_edit_the_example(open_page):
+    """The editor's view in parts: a new query brings its preview (query_row), an edit of an
+    entry the example's part and the preview that reads it; the grid's labels never again."""
+    page = open_page("04-attention.html")
+    editor = page.editor()
+    query = editor.locator("""[data-control=query] [data-value='"小猫"']""")
+    assert parts_came(editor, lambda: query.click()) == [["query_row"]]
+    assert parts_came(editor, lambda: page.cell(3, 1).click()) == [["checked", "query_row"]]
+    assert_shows(editor, pycore_view("example-editor", query="小猫", example=EDITED))
     assert page.errors == []

@@ -2,7 +2,8 @@
 import json
 
 from pycore.example import MAX_TOKENS
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 TOKENS = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了"]
 S = MAX_TOKENS  # every token list keeps this many slots (the unused ones hidden)
@@ -129,6 +130,18 @@ def test_switching_heads_changes_concat_and_w_o(book_pages):
     root.page.keyboard.press("Space")
     assert shape_text(root) == ["9 × 6", "9 × 12", "12 × 6", "9 × 6"]
     assert_shows(root, pycore_view("multi-head", heads="A+B"))
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A query's click brings its row and its output row, the heads' switch the layer and the
+    output row; the heads' weights (the sentence's part) never come again."""
+    root = book_pages("multi-head").widget("multi-head")
+    tok = root.locator("""[data-control=query] [data-value='"小猫"']""")
+    assert parts_came(root, lambda: tok.click()) == [["output", "row"]]
+    heads = root.locator("""[data-control=heads] [data-value='"A"']""")
+    assert parts_came(root, lambda: heads.click()) == [["layer", "output"]]
+    assert_shows(root, pycore_view("multi-head", query="小猫", heads="A"))
+    root.locator("[data-action=reset]").click()
 
 
 def test_reset_restores_the_block(book_pages):

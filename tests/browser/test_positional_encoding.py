@@ -4,7 +4,9 @@ import math
 import re
 
 from tests import reference
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
+from tests.page_state import asked, held_after
 
 HREF = "06-positional-encoding.html"
 
@@ -215,7 +217,7 @@ def test_reset_restores_the_block(book_pages):
     assert root.locator("[data-control=pair]").get_attribute("max") == str(params["d_model"] // 2 - 1)
 
 
-# -- the view in parts: the page sends what it shows and gets only what changed --
+# -- the view in parts: the page holds the parts' keys and gets only what changed --
 
 def test_parts_bring_the_page_to_the_whole_view():
     """For any move from one set of parameters to another, the whole view of the old ones
@@ -230,15 +232,23 @@ def test_parts_bring_the_page_to_the_whole_view():
     for before, change in moves:
         after = {**before, **change}
         old = pycore_view("positional-encoding", **before)
-        shown = {name: old[name] for name in ("d_model", "pair", "p", "k")}
-        part = pycore_view("positional-encoding", **after, shown=shown)
+        held = held_after("positional-encoding", before)
+        part, sent = asked("positional-encoding", after, held)
         assert {**old, **part} == pycore_view("positional-encoding", **after), change
         assert ("heat" in part) == ("d_model" in change), change
-        assert pycore_view("positional-encoding", **after, shown={
-            name: part.get(name, old[name]) for name in shown}) == {}  # nothing left to send
-    k_only = pycore_view("positional-encoding", d_model=16, pair=0, p=10, k=4,
-                         shown={"d_model": 16, "pair": 0, "p": 10, "k": 3})
-    assert set(k_only) == {"k", "rot_error", "rot_block"}
+        assert asked("positional-encoding", after, {**held, **sent}) == ({}, {})  # all held
+    k_only, sent = asked("positional-encoding", {"d_model": 16, "pair": 0, "p": 10, "k": 4},
+                         held_after("positional-encoding",
+                                    {"d_model": 16, "pair": 0, "p": 10, "k": 3}))
+    assert set(k_only) == {"k", "rot_error", "rot_block"} and set(sent) == {"offset", "block"}
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    root = book_pages("positional-encoding").widget("positional-encoding")
+    assert parts_came(root, lambda: root.locator("[data-control=k]").fill("5")) == \
+        [["block", "offset"]]
+    assert parts_came(root, lambda: root.locator("[data-control=p]").fill("20")) == [["start"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_sliders_touch_only_their_parts_of_the_page(book_pages):
