@@ -30,13 +30,13 @@ from pycore.widgets import trained_model  # noqa: E402
 
 PAGE = "13b-trained-model.html"
 
-TIME_VIEW = """async ({ name, params }) => {
+TIME_VIEW = """async ({ name, params, held }) => {
     const meta = document.querySelector('meta[name="tbook-root"]');
     const root = new URL(meta.content, document.baseURI);
     const { bootRuntime } = await import(new URL("assets/runtime.js", root).href);
     const runtime = await bootRuntime();
     const t0 = performance.now();
-    const view = await runtime.compute(name, params);
+    const view = await runtime.compute(name, params, [], held);
     return { ms: performance.now() - t0, view };
 }"""
 
@@ -58,35 +58,39 @@ def defaults(name):
     return {k: spec["default"] for k, spec in module(name).PARAMS.items()}
 
 
-def time_view(page, name, params):
-    r = page.evaluate(TIME_VIEW, {"name": name, "params": params})
+def time_view(page, name, params, held=None):
+    """The time of one view, asked as a page holding the parts `held` ({part: key}) asks."""
+    r = page.evaluate(TIME_VIEW, {"name": name, "params": params, "held": held or {}})
     return r["ms"], r["view"]
 
 
 def forward(page, n):
-    base = defaults("trained-model")
-    shown = dict(base)
+    """Views asked as the page asks them (live, holding the parts of the view before)."""
+    base = {**defaults("trained-model"), "live": True}
+    _, view = time_view(page, "trained-model", base)
+    held = view["$parts"]
     new_sentence, pointed = [], []
     for i, sentence in enumerate(sentences(n)):
         params = {**base, **sentence}
-        ms, _ = time_view(page, "trained-model", {**params, "shown": shown})
+        ms, view = time_view(page, "trained-model", params, held)
         new_sentence.append(ms)
-        shown = params
+        held = {**held, **view["$parts"]}
         moved = {**params, "position": i % 11}  # the same sentence, another word
-        ms, _ = time_view(page, "trained-model", {**moved, "shown": shown})
+        ms, view = time_view(page, "trained-model", moved, held)
         pointed.append(ms)
-        shown = moved
+        held = {**held, **view["$parts"]}
     return new_sentence, pointed
 
 
 def live(page, seed, max_steps, chunk=25):
-    params = {**defaults("train-live"), "seed": seed, "steps": 0, "shown": True}
+    params = {**defaults("train-live"), "seed": seed, "steps": 0}
     total, steps, reached = 0.0, 0, None
     ms, view = time_view(page, "train-live", params)  # the run at step 0 (its first evaluation)
     total += ms
+    held = view["$parts"]  # the grids: the page holds them after its first view
     while steps < max_steps:
         steps += chunk
-        ms, view = time_view(page, "train-live", {**params, "steps": steps})
+        ms, view = time_view(page, "train-live", {**params, "steps": steps}, held)
         total += ms
         if reached is None and view["accuracy"] >= 0.95:
             reached = (steps, total / 1000, view["accuracy"])

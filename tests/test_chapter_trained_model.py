@@ -44,7 +44,7 @@ def test_the_running_example_and_its_twin():
     says("（" + "、".join(f"{x:.3f}" for x in w0) + "）")
     moved = wide["layers"][1]["attention"]["weights"][1, -1]
     says(f"给“马路” {moved[3]:.4f}，给“小猫”只剩 {moved[0]:.4f}")
-    probs = trained_model.word_probs(tuple(CAT))[2]  # after 过
+    probs = trained_model.word_probs(cat)[2]  # after 过
     says(*(f"“{w}”（{probs[corpus.INDEX[w]]:.3f}）" for w in ("桥", "河")),
          f"“马路”只有 {probs[corpus.INDEX['马路']]:.3f}")
     assert corpus.is_heldout("小猫", "马路")

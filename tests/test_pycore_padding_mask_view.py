@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from pycore.widgets import compute
+from tests.page_state import asked, held_after
 
 E2 = math.exp(2 / math.sqrt(6))  # 小猫 with itself
 E1 = math.exp(1 / math.sqrt(6))  # 太 with a function word (太 and 了 share that feature)
@@ -102,15 +103,17 @@ def test_the_batch_grid_and_the_curves():
 
 
 def test_a_new_query_on_the_same_masks_sends_its_part_alone():
-    whole = compute("padding-mask", {"query": "太", "side": "left", "causal": True})
-    part = compute("padding-mask", {"query": "太", "side": "left", "causal": True,
-                                    "shown": {"side": "left", "mask": True, "causal": True}})
+    params = {"query": "太", "side": "left", "causal": True}
+    whole = compute("padding-mask", params)
+    part, sent = asked("padding-mask", params,
+                       held_after("padding-mask", {**params, "query": "小猫"}))
+    assert set(sent) == {"chosen"}
     assert "batch" not in part and "weights" not in part and "paths" not in part["heat"]
     assert part["heat"]["row_band"] == whole["heat"]["row_band"]
     assert part["heat"]["row_band"]["y"] == whole["heat"]["label_h"] + 6 * 34  # 太: 5 pads, 小猫
     for key in ("curves", "row", "pad_share", "self_weight", "query"):
         assert part[key] == whole[key]
-    # another setting of the masks than the page shows: the whole view
-    other = compute("padding-mask", {"query": "太", "side": "left", "causal": True,
-                                     "shown": {"side": "right", "mask": True, "causal": True}})
-    assert other == whole
+    # the pads on the other side than the page holds: every part
+    other, sent = asked("padding-mask", params,
+                        held_after("padding-mask", {**params, "side": "right"}))
+    assert set(sent) == {"batch", "figures", "chosen"} and other == whole

@@ -11,7 +11,7 @@ from pycore.example import MAX_TOKENS
 from pycore.widgets import compute
 from pycore.widgets.permutation import seeded_order
 from tests.reference import semantic_attention
-from tests.page_state import laid_over
+from tests.page_state import asked, held_after, laid_over
 
 SHORT = ["小猫", "它", "累", "了"]
 LONG = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了", "小狗", "饿", "它们"]
@@ -162,28 +162,26 @@ def test_the_picture_fills_max_tokens_slots(tokens):
 
 
 def test_a_new_order_brings_back_only_what_it_changes():
-    """Reorderings, the positions switch and another sentence, each view asked with what the
-    page shows (its example, positions and scale, as permutation.js names them) and laid over
-    it: the whole view; a new order without positions leaves the first heatmap out."""
+    """Reorderings, the positions switch and another sentence, each view asked as a page
+    holding the parts of the last one and laid over it: the whole view; a new order on the
+    same sentence and positions leaves the original outputs and the first heatmap's places
+    and readouts out (not its colours: the scale is both heatmaps')."""
     four = {"tokens": ["小狗", "汽车", "它", "饿"]}
     moves = [({"seed": 2}, None), ({"seed": 3}, None),
              ({"perm": [8, 7, 6, 5, 4, 3, 2, 1, 0]}, None),
              ({"seed": 3, "positions": True}, None), ({"seed": 4, "positions": True}, None),
              ({"seed": 4}, None), ({"seed": 5}, four), ({"seed": 6}, four)]
-    page, shown = compute("permutation", {}), {}
+    page, held, before = compute("permutation", {}), held_after("permutation", {}), (None, False)
     lean = 0
     for params, ex in moves:
         ask = {**params, **({"example": ex} if ex else {})}
         whole = compute("permutation", ask)
-        part = compute("permutation", {**ask, "shown": shown})
+        part, sent = asked("permutation", ask, held)
         page = laid_over(page, part)
         assert {k: page[k] for k in whole} == whole, params
-        unmoved = shown.get("example", False) == ex and \
-            shown.get("positions") == whole["positions"] and \
-            shown.get("limit") == whole["fig"]["limit"]
-        assert ("before" in part["fig"]) == (not unmoved) == ("original" in part), params
+        unmoved = before == (ex, whole["positions"])
+        assert ("say" in part["fig"]["before"]) == (not unmoved) == ("original" in part), params
+        assert "c" in part["fig"]["before"], params
         lean += unmoved
-        shown = {"example": ex, "positions": whole["positions"], "limit": part["fig"]["limit"]}
-    assert lean >= 3  # without positions: seed 3, the perm, seed 6 of the short sentence
-    for junk in ({"example": None, "positions": False}, "x", {"limit": "1"}):
-        assert "before" in compute("permutation", {"seed": 2, "shown": junk})["fig"]
+        held, before = {**held, **sent}, (ex, whole["positions"])
+    assert lean == 5  # seeds 2, 3, the perm, seed 4 with positions, seed 6 of the short sentence

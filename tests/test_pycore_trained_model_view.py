@@ -1,40 +1,26 @@
-"""The trained-model view's live parts: the page, which keeps every number it was not sent
-again, shows after any walk of moves what the whole view says (pycore/widgets/trained_model.py
-sends only the parts whose parameters changed, and of the stage's panels only the shown one:
-a hidden panel is left as it was and is checked once shown again)."""
+"""The trained-model view's live parts: the page, which keeps every part it holds, shows after
+any walk of moves what the whole view says (pycore/widgets/trained_model.py declares the
+parts, pycore/view_parts.py sends only those whose inputs changed; of the stage's panels a
+live view brings only the shown one: a hidden panel is left as it was, and is checked once
+shown again)."""
 import random
 
+from pycore.widgets import compute, validate
 from pycore.widgets import trained_model as W
-from pycore.widgets import validate
+from tests.page_state import asked, held_after, laid_over
 
-BUILT_ONLY = ("geometry", "stage_labels", "frame_labels", "vocab", "shapes")  # never resent
-
-
-def merged(page, view):
-    """What the page holds after binding `view` (a key it lacks keeps its old value)."""
-    out = dict(page)
-    for key, value in view.items():
-        out[key] = merged(out[key], value) if isinstance(value, dict) and \
-            isinstance(out.get(key), dict) else value
-    return out
+NAME = "trained-model"
+PANELS = ("attn", "norm", "ffn", "logits")
 
 
-def same(a, b, path="view"):
-    if isinstance(b, dict):
-        assert isinstance(a, dict) and set(b) <= set(a), path
-        for k in b:
-            same(a[k], b[k], f"{path}.{k}")
-    elif hasattr(b, "tolist"):
-        assert a.tolist() == b.tolist(), path
-    else:
-        assert a == b, path
+def live(params):
+    return {**params, "live": True}
 
 
 def test_a_walk_of_live_views_shows_the_whole_view():
     rng = random.Random(7)
-    params = validate("trained-model", {})
-    page = W.view(**params)  # the build
-    shown = {}  # the page's first live request knows of nothing on screen
+    params = validate(NAME, {})
+    page, held = compute(NAME, params), held_after(NAME, live(params))  # the build, 1st view
     for move in range(120):
         name = rng.choice(["adjective", "animal", "obstacle", "frame", "position", "stage",
                            "head", "temperature", "top_k", "top_p", "seed"])
@@ -45,27 +31,34 @@ def test_a_walk_of_live_views_shows_the_whole_view():
             params[name] = rng.randint(spec["min"], min(spec["max"], 20))
         else:
             params[name] = round(rng.uniform(max(spec["min"], 0.2), spec["max"]), 2)
-        page = merged(page, W.view(**params, shown=shown))
-        shown = dict(params)
-        whole = W.view(**params)
-        hidden = [p for p, h in whole["hide"].items() if h]  # panels named as their keys
-        same(page, {k: v for k, v in whole.items() if k not in BUILT_ONLY + tuple(hidden)},
-             f"move {move}")
+        part, sent = asked(NAME, live(params), held)
+        assert "fixed" not in sent and "geometry" not in part, f"move {move}"
+        page, held = laid_over(page, part), {**held, **sent}
+        whole = compute(NAME, params)
+        hidden = [p for p in PANELS if whole["hide"][p]]
+        assert not set(hidden) & set(part), f"move {move}"
+        assert {k: v for k, v in page.items() if k not in hidden} == \
+            {k: v for k, v in whole.items() if k not in hidden}, f"move {move}"
+
+
+def sent_for(change, params=None):
+    params = params or validate(NAME, {})  # the attention stage of layer 1
+    return asked(NAME, live({**params, **change}), held_after(NAME, live(params)))
 
 
 def test_a_move_of_the_word_leaves_the_matrix_and_a_head_click_the_curves():
-    params = validate("trained-model", {})
-    moved = W.view(**{**params, "position": 3}, shown=params)
+    moved, sent = sent_for({"position": 3})
     assert "heads" in moved["attn"] and "c" not in moved["attn"]["heat"]
-    clicked = W.view(**{**params, "head": 2}, shown=params)
+    assert not {"ffn", "logits"} & set(moved)  # hidden: their parts came empty
+    clicked, sent = sent_for({"head": 2})
     assert "heads" not in clicked["attn"] and "c" in clicked["attn"]["heat"]
+    assert set(sent) == {"controls", "attn_matrix", "attn_frame"}
 
 
 def test_a_hidden_panel_is_not_sent_and_a_panel_shown_again_is_sent_whole():
-    params = validate("trained-model", {})  # the attention stage
-    moved = W.view(**{**params, "adjective": "宽"}, shown=params)
+    assert set(sent_for({"seed": 3})[1]) == {"controls", "dist"}
+    moved, _ = sent_for({"adjective": "宽"})
     assert "attn" in moved and not {"norm", "ffn", "logits"} & set(moved)
-    shown = {**params, "adjective": "宽"}
-    ffn = W.view(**{**shown, "stage": "l0-ffn"}, shown=shown)
-    same(ffn["ffn"], W.view(**{**shown, "stage": "l0-ffn"})["ffn"], "ffn")
-    assert "attn" not in ffn
+    shown = {**validate(NAME, {}), "adjective": "宽"}
+    ffn, _ = asked(NAME, live({**shown, "stage": "l0-ffn"}), held_after(NAME, live(shown)))
+    assert ffn["ffn"] == compute(NAME, {**shown, "stage": "l0-ffn"})["ffn"]

@@ -26,6 +26,8 @@ def steps(spec):
 @pytest.mark.parametrize("name, slider, switches", [
     ("attention", "scale", ["causal"]),
     ("positional-encoding", "d_model", []),
+    ("sampling", "top_p", []),
+    ("vit-patches", "temperature", []),
 ])
 def test_second_sweep_of_a_slider_computes_no_part(name, slider, switches):
     specs = module(name).PARAMS

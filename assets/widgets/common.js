@@ -138,16 +138,6 @@ function laidOver(held, part) {
   return out;
 }
 
-// The old agreement of a view that took `shown`, kept until every such view declares PARTS:
-// each request names what the last view drawn shows (shownOf(params, view)).
-export function sendingShown(runtime, shownOf) {
-  let shown = {};
-  return {
-    compute: (name, params, texts) => runtime.compute(name, { ...params, shown }, texts),
-    drew(params, view) { shown = shownOf(params, view); },
-  };
-}
-
 // Resolves once the widget mounted on root has drawn its first live view.
 export function firstView(root) {
   return firstViews.get(root) ?? Promise.reject(new Error(`${root.id}: not a live widget`));
@@ -202,7 +192,6 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     shownSent = sent;
     early = null;
     held = { ...held, ...view[PARTS] };
-    runtime.drew?.(sent, view);
     widget.view = laidOver(widget.view, view);
     bindAll(root, view);
     draw(view, widget.view);

@@ -3,10 +3,9 @@
 // the book's common ones. pycore: pycore/widgets/permutation.py (the state holds the seed and,
 // once the reader moves words by hand, the explicit order perm). What is special here: the
 // sortable sentence and the three reordering buttons. The page keeps a chip for each of the
-// sentence's MAX_TOKENS slots; the view says how many the sentence uses (view.n). Each
-// request names the sentence, positions switch and scale the page shows, so a new order
-// brings back only the second heatmap and the lines, not the original outputs.
-import { liveWidget, sendingShown } from "./common.js";
+// sentence's MAX_TOKENS slots; the view says how many the sentence uses (view.n). The view
+// comes in parts: a new order brings the second heatmap and the lines, not the original outputs.
+import { liveWidget } from "./common.js";
 import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
@@ -20,7 +19,7 @@ export function mount(root, runtime) {
     chips.forEach((chip, k) => { chip.tabIndex = k === s ? 0 : -1; });
     chips[s].focus();
   };
-  const draw = (view) => {
+  const draw = (part, view) => {
     chips.forEach((chip, s) => {
       if (s < view.n) chip.setAttribute("aria-label", `第 ${s + 1} 个位置：${view.tokens[s]}`);
       else chip.removeAttribute("aria-label");
@@ -30,9 +29,7 @@ export function mount(root, runtime) {
       chips.forEach((chip, k) => { chip.tabIndex = k === 0 ? 0 : -1; });
     }
   };
-  const shownOf = (params, view) => ({ example: params.example ?? null,
-                                      positions: params.positions, limit: view.fig.limit });
-  const widget = liveWidget(root, sendingShown(runtime, shownOf), { draw });
+  const widget = liveWidget(root, runtime, { draw });
   const order = () => [...widget.view.perm];
   const used = () => widget.view.n;  // the chips of the sentence's tokens
 

@@ -1,15 +1,15 @@
 // Widget sampling: temperature (log slider), top-k and top-p sliders, the number of draws, and
 // a button that draws N tokens from the final distribution with a seed that grows by one per
-// click. pycore: pycore/widgets/sampling.py (numbers and the four panels of bars); the
-// controls and the picture are the book's common ones: only the button, and asking for the
-// lighter live views, are special.
+// click. pycore: pycore/widgets/sampling.py (numbers and the four panels of bars, in parts: a
+// click brings the draw alone); the controls and the picture are the book's common ones: only
+// the button, and asking for the lighter live views, are special.
 import { liveWidget } from "./common.js";
 import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   // live views come lighter: the panels' rows with only what changes (pycore/widgets/sampling.py)
   const lean = {
-    compute: (name, params, texts) => runtime.compute(name, { ...params, live: true }, texts),
+    compute: (name, params, ...rest) => runtime.compute(name, { ...params, live: true }, ...rest),
   };
   const widget = liveWidget(root, lean);
   wireButton(root.querySelector("[data-action=sample]"), widget,

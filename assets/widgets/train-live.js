@@ -1,6 +1,7 @@
 // Widget train-live: a smaller model trained in the page. pycore:
 // pycore/widgets/train_live.py (the run lives in pycore/gpt/live_runs.py, in the worker's
-// Python, between calls); templates/widgets/train-live.html.
+// Python, between calls; the view in parts: the pictures' grids come once);
+// templates/widgets/train-live.html.
 // What is special: training is a loop of views. While the reader trains, the page asks for
 // `steps` a few steps further, waits for that view, draws it, and asks again: at most ten
 // calls a second, each sized to about TARGET_MS of the worker's time, so other widgets'
@@ -41,14 +42,6 @@ export function mount(root, runtime) {
   const one = root.querySelector("[data-action=step]");
   const rate = root.querySelector("[data-rate]");
   const max = Number(root.querySelector("[data-max-steps]").dataset.maxSteps);
-  let shown = null;
-  const parts = {
-    async compute(name, params, texts) {  // the grids are on the page after the first view
-      const view = await runtime.compute(name, shown ? { ...params, shown: true } : params, texts);
-      shown = true;
-      return view;
-    },
-  };
   let running = false;
   let generation = 0;  // the loop that may train; a start or a pause ends the others
   let chunk = 2;
@@ -64,7 +57,7 @@ export function mount(root, runtime) {
     }
   };
   // another seed is asked only at the click: asked at a press, its view would train a run
-  const widget = liveWidget(root, parts, { sync: show, ahead: (changes) => !("seed" in changes) });
+  const widget = liveWidget(root, runtime, { sync: show, ahead: (changes) => !("seed" in changes) });
 
   async function loop(mine) {
     while (mine === generation && widget.state.steps < max) {

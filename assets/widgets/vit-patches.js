@@ -9,8 +9,7 @@
 //   and the photo has a cursor the arrow keys move without asking pycore;
 // - the weights table in 数值 has one cell per patch: each P's table is built once, from the
 //   view's grid size, and a large one is in the page only while 数值 is open;
-// - the page tells pycore the P it shows (`shown`), and gets the part of the view that
-//   depends on P alone (grid, strip) only when P changes: `current` is the view merged;
+// - the view comes in parts: what depends on P alone (grid, strip) comes when P changes;
 // - a P's weights table is built when its view is here: its texts are asked for with it.
 import { TEXTS, bindAll, firstView, liveWidget } from "./common.js";
 import { roving, updateWith, wireButton } from "./controls.js";
@@ -70,12 +69,12 @@ export function mount(root, runtime) {
   }
 
   let widget = null;
-  let current = null;  // the view on screen, its parts merged
+  let current = null;  // the view on screen (its parts laid over each other)
   const tableDigits = JSON.parse(scroll.dataset.tableDigits);  // P -> its table's decimals
-  const partial = {
-    compute: (name, params, texts) => runtime.compute(
-      name, current ? { ...params, shown: current.P } : params,
-      [...new Set([...texts, weightsTexts(params.P, tableDigits[params.P])])]),
+  const withTable = {
+    compute: (name, params, texts, ...rest) => runtime.compute(
+      name, params, [...new Set([...texts, weightsTexts(params.P, tableDigits[params.P])])],
+      ...rest),
   };
 
   // The cursor: a patch the pointer is over, or the arrow keys moved to.
@@ -105,9 +104,9 @@ export function mount(root, runtime) {
     });
   }
 
-  function draw(part) {
-    const moved = !current || current.P !== part.P || current.index !== part.index;
-    current = { ...current, ...part };
+  function draw(part, whole) {
+    const moved = !current || current.P !== whole.P || current.index !== whole.index;
+    current = whole;
     showTable(current);
     if (moved) scrollStrip();
   }
@@ -120,7 +119,7 @@ export function mount(root, runtime) {
     cursor = state.index;
     showCursor();
   }
-  widget = liveWidget(root, partial, { draw, sync });
+  widget = liveWidget(root, withTable, { draw, sync });
   numbers.addEventListener("toggle", () => current && showTable(current));
 
   const live = () => root.dataset.state === "live";

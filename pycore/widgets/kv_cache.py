@@ -16,13 +16,11 @@ chosen model beside the other presets' at the same length and format. The grids 
 rows on the page (the unused ones hidden, the viewBox framing the used ones), the tables of
 数值 SLOTS rows (padded with zeros), so the same elements redraw any sentence.
 
-A view is asked for at every click, in Pyodide: what only the example decides (the sentence,
-its K | V rows and the grids' places) is cached per example (`_sentence`), the generation at
-one step per example, step, prompt and format (`_generation`), the real model's part per
-preset, length and format (`_model`).
+A view is asked for at every click, in Pyodide: it comes in parts (PARTS,
+pycore/view_parts.py): what only the example decides (the sentence, its K | V rows and the
+grids' places), the generation at one step, and the real model's cache; a step brings the
+generation alone, another model or length the model's part alone.
 """
-import functools
-import json
 
 import numpy as np
 
@@ -106,12 +104,14 @@ def _grid(places, tokens, states, digits):
     return {**{k: v for k, v in places.items() if k != "slots"}, "rows": rows}
 
 
-@functools.lru_cache(maxsize=8)
-def _sentence(example_json):
-    """What only the example decides, for the example as the page sends it (JSON text): the
-    sentence, the K | V rows of the tokens the model reads (all but the last) and the grids'
-    places. Callers must not modify it."""
-    ex = resolve_example(json.loads(example_json))[0]
+def constant():
+    return {"dtype_labels": DTYPE_LABELS}
+
+
+def sentence(example=None):
+    """What only the example decides: the sentence, the K | V rows of the tokens the model
+    reads (all but the last) and, for the generation, the grids' places."""
+    ex = resolve_example(example)[0]
     tokens = ex["tokens"]
     read = tokens[:-1]  # the context's tokens at the last step
     x = sentence_embeddings(ex)[:-1]  # (n - 1, 6)
@@ -121,9 +121,10 @@ def _sentence(example_json):
     assert all(len(t) == kv.shape[1] for t in digits), "a K or V entry of more than one digit"
     padded = np.zeros((SLOTS, kv.shape[1]))  # the 数值 table's SLOTS rows
     padded[:len(read)] = kv
-    return {"tokens": tokens, "n": len(tokens), "read": read, "digits": digits,
-            "kv": padded.tolist(), "places": _grid_places(len(read)),
-            "read_slots": [{"label": t} for t in read] + [{"label": ""}] * (SLOTS - len(read))}
+    return {"tokens": tokens, "n": len(tokens), "n_read": len(read), "d": len(FEATURES),
+            "kv": padded,  # (SLOTS, 12): K | V of the rows read, then zeros
+            "read_slots": [{"label": t} for t in read] + [{"label": ""}] * (SLOTS - len(read)),
+            "_read": read, "_digits": digits, "_places": _grid_places(len(read))}
 
 
 def clamped(n, step, prompt):
@@ -168,8 +169,8 @@ def _presets_bars(preset, context, b):
     return chart
 
 
-@functools.lru_cache(maxsize=64)
-def _model(preset, context, dtype):
+def model(preset, context, dtype):
+    """The chosen model's cache at this length and format, beside the other presets'."""
     p = PRESETS[preset]
     b = DTYPES[dtype]
     total = cache_bytes(context, p["n_layers"], p["n_kv_heads"], p["d_head"], b)
@@ -187,41 +188,27 @@ def _model(preset, context, dtype):
     }
 
 
-def view(step, prompt, preset, context, dtype, example=None):
-    example_json = json.dumps(example, sort_keys=True, ensure_ascii=False)
-    return {**_generation(example_json, step, prompt, dtype), **_model(preset, context, dtype),
-            "dtype_labels": DTYPE_LABELS}
-
-
-# The view's two halves, each worked out once per setting: a step leaves the model's cache
-# as it is, another model or length leaves the toy's grids (whose sentence's part, _sentence,
-# is worked out once per example). Shared: never changed.
-
-@functools.lru_cache(maxsize=64)
-def _generation(example_json, step, prompt, dtype):
+def generation(sentence, step, prompt, dtype):
     """The toy's generation over the example's sentence at one step: the grids and the
     multiply-adds."""
-    sen = _sentence(example_json)
-    tokens, n, read = sen["tokens"], sen["n"], sen["read"]
+    tokens, n, read = sentence["tokens"], sentence["n"], sentence["_read"]
     prompt_shown, step_shown, note = clamped(n, step, prompt)
-    d = len(FEATURES)
+    d = sentence["d"]
     steps = generation_steps(n - prompt_shown, prompt_len=prompt_shown, d_model=d, d_head=d,
                              bytes_per_value=DTYPES[dtype])
     s = steps[step_shown - 1]
     c = s["context"]
     new_from = s["rows_cache"][0] + 1  # rows new_from..c (1-based) are computed now
     shown = ["future" if r > c else None for r in range(1, len(read) + 1)]
-    places, digits = sen["places"], sen["digits"]
+    places, digits = sentence["_places"], sentence["_digits"]
     labels = [f"第 {t['step']} 步" for t in steps]
     macs = [[t["madds_no_cache"], t["total_no_cache"], t["madds_cache"], t["total_cache"]]
             for t in steps]
     return {
-        "tokens": tokens, "n": n, "read_slots": sen["read_slots"], "n_read": len(read),
-        "d": d, "prompt": prompt_shown, "prompt_asked": prompt, "step_asked": step,
+        "prompt": prompt_shown, "prompt_asked": prompt, "step_asked": step,
         "clamp_note": note,
         "step": s["step"], "n_steps": len(steps), "context_rows": c,
         "prefix": " ".join(tokens[:c]), "current": tokens[c - 1], "produced": tokens[c],
-        "kv": sen["kv"],  # (SLOTS, 12): K | V of the rows read, then zeros
         "rows_nocache": c, "rows_cache": s["rows_cache"][1] - s["rows_cache"][0],
         "new_from": new_from,
         "row_macs": 2 * d * d,
@@ -237,3 +224,6 @@ def _generation(example_json, step, prompt, dtype):
                                        for r, f in enumerate(shown, 1)], digits)],
         "madds_bars": _madds_bars(s, steps[-1]),
     }
+
+
+PARTS = (constant, sentence, generation, model)

@@ -13,9 +13,10 @@ out the picture:
   wrong without the mask.
 The key figures: the share of the query's attention the pads take, and the largest change of
 a real token's output against the short sentence computed alone (0 with the mask).
-"""
-from functools import lru_cache
 
+The view comes in parts (PARTS, pycore/view_parts.py): a new query brings only its row,
+curves and frame; the batch, the masks, the heatmap's colours and the table stay as drawn.
+"""
 import numpy as np
 
 from .. import example, figure, padding
@@ -41,10 +42,10 @@ PARAMS = {
 SIDE_NAMES = {"right": "右侧补齐", "left": "左侧补齐"}
 
 
-@lru_cache(maxsize=None)
-def _batch(side, causal):
-    """pycore.padding.batch_view of the running example and SHORT (cached: 4 cases)."""
-    return padding.batch_view(side=side, causal=causal)
+def batch(side, causal):
+    """pycore.padding.batch_view of the running example and SHORT, for the parts after it (the
+    padding switch leaves it as it is)."""
+    return {"_v": padding.batch_view(side=side, causal=causal)}
 
 
 def _short_label(token):
@@ -98,11 +99,9 @@ def batch_grid(tokens):
 HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
 
 
-@lru_cache(maxsize=None)
-def _figures(side, causal, mask):
-    """What depends on the batch and the masks but not on the query (8 cases, cached; callers
-    must not modify it)."""
-    v = _batch(side, causal)
+def figures(batch, side, causal, mask):
+    """What depends on the batch and the masks but not on the query."""
+    v = batch["_v"]
     b = 1  # the short sentence
     tokens = v["tokens"][b]
     real = v["real"][b]
@@ -119,6 +118,8 @@ def _figures(side, causal, mask):
                           selected_row=0, label_w=48)
     heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
     heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
+    row_band = heat.pop("row_band")  # the query's frame: the query's part places it
+    del heat["selected_row"]
     n_pads = int((~real).sum())
     in_force = ("padding 掩码 ∧ 因果掩码" if mask and causal else "padding 掩码" if mask
                 else "因果掩码" if causal else "不加掩码")
@@ -132,50 +133,31 @@ def _figures(side, causal, mask):
         "pad_mask": mask_marks(v["padding_mask"][b], tokens),
         "causal_mask": mask_marks(v["causal_mask"], tokens),
         "combined": mask_marks(allowed, tokens),
-        "heat": heat, "allowed": allowed, "real": real,
-        "weights": weights, "outputs": outputs,
+        "side": side, "mask": mask, "causal": causal,
+        "heat": heat, "weights": weights, "outputs": outputs,
         "change": float(change),
         "pad_weight": effect["pad_weight"],  # without the mask, per real query
         "verdict": ("和单独算这句话完全一样" if change < 1e-12 and mask else
                     "pad 都在右边，因果掩码已经把它们挡在后面" if change < 1e-12 else
                     "pad 分走了权重，真实词的输出变了"),
-        "row_alone": v["weights"][b],  # with the mask = each sentence alone (padding.py)
+        "_allowed": allowed, "_real": real, "_row_band": row_band,
+        "_row_alone": v["weights"][b],  # with the mask = each sentence alone (padding.py)
     }
 
 
-# The page tells pycore which setting of the batch and the masks it shows (`shown`: side,
-# mask, causal; assets/widgets/padding-mask.js); when the reader only picks another query, the
-# view is the query's part alone: its row, curves and frame (the batch, the masks, the
-# heatmap's colours and the table stay as drawn). Without `shown`, the whole view.
-INPUTS = ("shown",)
-QUERY_PART = ("query", "side", "mask", "causal", "curves", "row", "row_alone", "pad_share",
-              "self_weight")
-
-
-def view(query="小猫", side="right", mask=True, causal=False, shown=None):
-    """Every number the widget shows, and its picture, computed from the parameters."""
-    whole = _view(query, side, mask, causal)
-    if shown != {"side": side, "mask": mask, "causal": causal}:
-        return whole
-    heat = whole["heat"]
-    return {**{k: whole[k] for k in QUERY_PART},
-            "heat": {"row_band": heat["row_band"], "selected_row": heat["selected_row"]}}
-
-
-@lru_cache(maxsize=None)
-def _view(query, side, mask, causal):
-    """The view of one setting (4 x 2 x 2 x 2 cases, each worked out once: clicking through
-    the queries and switches comes back to the same ones; callers must not modify it)."""
-    f = _figures(side, causal, mask)
-    real, weights, labels = f["real"], f["weights"], f["labels"]
+def chosen(figures, query):
+    """What the query decides: its row of weights, its curves and its frame on the heatmap."""
+    f = figures
+    real, weights, labels = f["_real"], f["weights"], f["labels"]
     qi = int(np.flatnonzero(real)[SHORT.index(query)])  # the query's column
-    heat = {**f["heat"], "row_band": {**f["heat"]["row_band"],
-                                      "y": f["heat"]["label_h"] + qi * CELL},
-            "selected_row": qi}
     curves = figure.cross_curves(labels, labels, weights[qi], qi,
                                  width=figure.r(len(labels) * CELL + 48), height=150,
-                                 masked=~f["allowed"][qi])
-    out = {k: v for k, v in f.items() if k not in ("allowed", "real", "row_alone")}
-    return {**out, "query": query, "side": side, "mask": mask, "causal": causal,
-            "heat": heat, "curves": curves, "row": weights[qi], "row_alone": f["row_alone"][qi],
+                                 masked=~f["_allowed"][qi])
+    return {"query": query,
+            "heat": {"row_band": {**f["_row_band"], "y": f["heat"]["label_h"] + qi * CELL},
+                     "selected_row": qi},
+            "curves": curves, "row": weights[qi], "row_alone": f["_row_alone"][qi],
             "pad_share": float(weights[qi][~real].sum()), "self_weight": float(weights[qi][qi])}
+
+
+PARTS = (batch, figures, chosen)

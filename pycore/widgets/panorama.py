@@ -15,7 +15,8 @@ LayerNorm; V d for the embedding. Their sum is 12 L d^2 + 4 L d + 2 d + V d, nex
 The view also lays the diagram out (top to bottom, in SVG units): a box per block, a circle
 per residual addition, an arrow per edge with its shape, the two residual paths that go
 around a LayerNorm and its sublayer, and the frame of the repeated layer. The layout does not
-depend on d, V or L; only the texts do.
+depend on d, V or L; only the texts do. The view comes in parts (PARTS,
+pycore/view_parts.py): the diagram, sent once; the numbers of d, V and L; the chosen block.
 """
 from .. import example, figure
 from ..params import count, estimate
@@ -90,10 +91,6 @@ TEXT = {
     "sampling": "生成时只用最后一行，也就是“了”之后的预测。按温度、top-k、top-p 从这个分布里抽出一个词，"
                 "接到句尾，再跑下一轮。",
 }
-
-# The page holds the diagram from the build (its layout never changes): it asks with
-# drawn=True and gets the numbers and texts only. Not a block parameter.
-INPUTS = ("drawn",)
 
 PARAMS = {
     "d_model": {"type": "int", "min": 1, "max": 65536, "default": 768,
@@ -265,21 +262,34 @@ def block_table(d_model, vocab, layers):
     return [_block(s, d_model, layers, vocab, n_params) for s in BLOCKS], n_params, model_total
 
 
-def view(d_model, vocab, layers, block, drawn=False):
+def diagram():
+    """The layout: the same for every d, V and L, so a page that holds it never gets it again."""
+    return {"fig": LAYOUT, "n_tokens": N}
+
+
+def numbers(d_model, vocab, layers):
+    """Every block's counts and shapes, the edges' texts and the totals."""
     blocks, n_params, model_total = block_table(d_model, vocab, layers)
     edges = [b["out_text"] for b in blocks[:-1]]  # edge i joins block i to block i + 1
     edges[KEYS.index("softmax")] = f"取最后一行：V = {vocab}"
     per_layer = sum(n_params[k] for k in REPEATED)
     est = estimate(d_model, layers, vocab)
-    out = {
-        "d_model": d_model, "vocab": vocab, "layers": layers, "block": block, "n_tokens": N,
+    return {
+        "d_model": d_model, "vocab": vocab, "layers": layers,
         "d_ff": 4 * d_model, "counts": [b["count"] for b in blocks], "edges": edges,
-        "sel": blocks[KEYS.index(block)],
         "layer_params_text": grouped(per_layer),
         "final_norm_text": grouped(n_params["final-norm"]),
         "model_total": model_total, "model_total_text": grouped(model_total),
         "model_total_short": short(model_total),
         "estimate_text": grouped(est),
         "repeat_text": f"× L = {layers} 层",
+        "_blocks": blocks,
     }
-    return out if drawn else {**out, "fig": LAYOUT}
+
+
+def chosen(numbers, block):
+    """The chosen block's explanation, shapes, parameters and links."""
+    return {"block": block, "sel": numbers["_blocks"][KEYS.index(block)]}
+
+
+PARTS = (diagram, numbers, chosen)

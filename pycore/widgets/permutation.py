@@ -14,9 +14,12 @@ slots of every token list (the chips, both heatmaps' rows, the lines, the tables
 the view fills them, the unused ones hidden and below the viewBox, which frames the used rows.
 A `perm` that is not an order of this sentence's n tokens (a link made for another sentence)
 is set aside for the seed's shuffle, and `perm_note` says so.
+
+The view comes in parts (PARTS, pycore/view_parts.py): the sentence, its original outputs
+(and the first heatmap's places and readouts), and the order's. A new order brings the second
+heatmap, the lines and the first heatmap's colours: the two share one scale, which the new
+order's outputs may stretch (with positions on).
 """
-import json
-from functools import lru_cache
 
 import numpy as np
 
@@ -29,12 +32,9 @@ CELL = 22               # SVG units of a heatmap cell
 LABEL_W, TOP = 36, 40   # the first heatmap's row labels; the titles and column numbers above
 GAP = 48                # between the two heatmaps: the lines from old rows to new ones
 
-# the reader's edited example, from the page (None: the book's); and what the page shows (its
-# example, positions and scale): the first heatmap, the original outputs, depends on nothing
-# else, so a new order brings back only the second one and the lines
-INPUTS = ("example", "shown")
-UNMOVED = ("before", "before_col_x", "before_title_x", "before_label_x", "cols", "title_y",
-           "col_y", "legend", "row_hidden")  # the parts of the picture a new order leaves
+INPUTS = ("example",)  # the reader's edited example, from the page (None: the book's)
+# the first heatmap's keys that its scale (set by both heatmaps, so by the order) decides
+SCALED = ("c", "legend")
 
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 9999, "default": 1,
@@ -77,17 +77,23 @@ def order_of(seed, perm, n):
                                    f"（0 到 {n - 1} 各出现一次），所以{instead}。")
 
 
-@lru_cache(maxsize=8)
-def _sentence(example_json):
-    """What only the example decides: its sentence, X (n, 6), W_Q and the picture's rows, for
-    the example as the page sends it (JSON text). Callers must not modify it."""
-    ex, _ = resolve_example(json.loads(example_json))
+def sentence(example=None):
+    """What only the example decides: its sentence, and for the parts after it X (n, 6), W_Q
+    and the picture's row labels."""
+    ex, _ = resolve_example(example)
     tokens = list(ex["tokens"])
     n = len(tokens)
-    return {"tokens": tokens, "n": n, "x": sentence_embeddings(ex),
-            "w_q": semantic_head_of(ex)[0],
-            "labels": tokens + [""] * (MAX_TOKENS - n),
-            "row_hidden": [s >= n for s in range(MAX_TOKENS)]}
+    return {"n": n, "original_tokens": tokens, "features": FEATURES,
+            "sentence_slots": slot_list(tokens, range(n), n),  # the original order
+            "fig": {"row_hidden": [s >= n for s in range(MAX_TOKENS)]},
+            "_tokens": tokens, "_x": sentence_embeddings(ex), "_w_q": semantic_head_of(ex)[0],
+            "_labels": tokens + [""] * (MAX_TOKENS - n)}
+
+
+def outputs(sen, order, positions):
+    """pycore.positional.permutation_outputs of the sentence in this order."""
+    return positional.permutation_outputs(order, positions, x=sen["_x"], w_q=sen["_w_q"],
+                                          tokens=sen["_tokens"])
 
 
 def slot_list(labels, keys, n):
@@ -110,10 +116,10 @@ def picture(sen, order, original, shuffled, changed):
     (its rows in the new order, their labels at its right) GAP to the right of the first;
     each original row i linked to its new slot s (order[s] = i). The viewBox frames the n used
     rows; the spare ones lie below it, hidden."""
-    n, tokens = sen["n"], sen["tokens"]
+    n, tokens = sen["n"], sen["_tokens"]
     new_labels = [tokens[i] for i in order] + [""] * (MAX_TOKENS - n)
     limit = float(max(np.abs(original).max(), np.abs(shuffled).max()))
-    before = heat(original, sen["labels"], n, left=LABEL_W, limit=limit)
+    before = heat(original, sen["_labels"], n, left=LABEL_W, limit=limit)
     after = heat(shuffled, new_labels, n, limit=limit)
     after_x = before["width"] + GAP
     row_y = [y + CELL / 2 for y in before["ys"]]  # the rows' middles, on both sides
@@ -127,16 +133,24 @@ def picture(sen, order, original, shuffled, changed):
               for i in range(n, MAX_TOKENS)]
     width, height = after_x + after["width"] + LABEL_W, TOP + n * CELL
     return {"width": width, "height": height, "viewbox": f"0 0 {width} {height}",
-            "after_x": after_x, "title_y": 14, "col_y": TOP - 8, "row_y": row_y,
-            "cols": [str(j + 1) for j in range(len(FEATURES))],
-            "before_col_x": [x + CELL / 2 for x in before["xs"]],
+            "after_x": after_x, "row_y": row_y,
             "after_col_x": [x + CELL / 2 for x in after["xs"]],
-            "before_title_x": figure.r((LABEL_W + before["width"]) / 2),
             "after_title_x": figure.r(after_x + after["width"] / 2),
-            "before_label_x": LABEL_W - 6, "after_label_x": after["width"] + 6,
-            "before": before, "after": after, "links": links, "row_hidden": sen["row_hidden"],
+            "after_label_x": after["width"] + 6,
+            "before": {k: before[k] for k in SCALED}, "after": after, "links": links,
             "slot_tokens": [str(i) for i in order] + [""] * (MAX_TOKENS - n),
             "legend": before["legend"], "limit": limit}
+
+
+def unmoved(sen, original):
+    """The first heatmap but its colours: the places and readouts of the original outputs."""
+    before = heat(original, sen["_labels"], sen["n"], left=LABEL_W)
+    return {"title_y": 14, "col_y": TOP - 8,
+            "cols": [str(j + 1) for j in range(len(FEATURES))],
+            "before_col_x": [x + CELL / 2 for x in before["xs"]],
+            "before_title_x": figure.r((LABEL_W + before["width"]) / 2),
+            "before_label_x": LABEL_W - 6,
+            "before": {k: v for k, v in before.items() if k not in SCALED}}
 
 
 def check_block(params):
@@ -150,23 +164,28 @@ def check_block(params):
                 f"0..{n - 1} once (slot s holds token perm[s]), or leave perm out to use seed")
     return None
 
-def view(seed, perm, positions, example=None, shown=None):
-    sen = _sentence(json.dumps(example, sort_keys=True, ensure_ascii=False))
-    n, tokens = sen["n"], sen["tokens"]
+def original(sentence, positions):
+    """The sentence's outputs in its own order, and the first heatmap but its colours."""
+    r = outputs(sentence, list(range(sentence["n"])), positions)
+    return {"positions": positions, "original": padded(r["original"], MAX_TOKENS),
+            "fig": unmoved(sentence, r["original"])}
+
+
+def reordered(sentence, seed, perm, positions):
+    """What the order decides: the outputs after it, the second heatmap, the lines, the
+    first heatmap's colours (the scale is the larger |value| of both heatmaps)."""
+    sen, n = sentence, sentence["n"]
     order, perm_note = order_of(seed, perm, n)
-    r = positional.permutation_outputs(order, positions, x=sen["x"], w_q=sen["w_q"],
-                                       tokens=tokens)
+    r = outputs(sen, order, positions)
     diff = r["max_abs_diff"]
     changed = [d > 1e-9 for d in r["diff_per_slot"]]
-    out = {
-        "seed": seed, "perm": r["perm"], "positions": positions, "n": n,
+    return {
+        "seed": seed, "perm": r["perm"],
         "perm_note": perm_note,  # "" unless perm was set aside for the seed's shuffle
-        "tokens": r["tokens"], "original_tokens": tokens, "features": FEATURES,
+        "tokens": r["tokens"],
         "slots": slot_list(r["tokens"], order, n),         # the new order, in MAX_TOKENS slots
-        "sentence_slots": slot_list(tokens, range(n), n),  # the original order
         "sentence": "".join(r["tokens"]),
         # each (n, 6) in (MAX_TOKENS, 6), zeros below
-        "original": padded(r["original"], MAX_TOKENS),
         "shuffled": padded(r["shuffled"], MAX_TOKENS),
         "moved": padded(r["original_moved"], MAX_TOKENS),
         "diff_per_slot": r["diff_per_slot"],  # (n,)
@@ -176,11 +195,6 @@ def view(seed, perm, positions, example=None, shown=None):
         "verdict": "不同：换了位置，输出就变了" if diff > 1e-9 else "相同：只是跟着词挪了座位",
         "fig": picture(sen, order, r["original"], r["shuffled"], changed),
     }
-    fig = out["fig"]
-    if isinstance(shown, dict) and shown.get("example", False) == example and \
-            shown.get("positions") == positions and shown.get("limit") == fig["limit"]:
-        # the page shows this sentence's original outputs on this scale
-        for key in ("original", "original_tokens", "sentence_slots", "features"):
-            del out[key]
-        out["fig"] = {k: v for k, v in fig.items() if k not in UNMOVED}
-    return out
+
+
+PARTS = (sentence, original, reordered)

@@ -9,9 +9,10 @@ after top-p = the final distribution), all on one 0-1 axis so that a sharper or 
 is seen as such; a token a stage cuts keeps a hatched ghost of the probability it had before
 (its value column says 已截断). A fourth panel shows how often each token came up in the N
 draws, with a tick at its final probability: the bars reach the ticks as N grows.
-"""
-import functools
 
+The view comes in parts (PARTS, pycore/view_parts.py): what the three knobs decide, the
+draw, and the panels' titles; a click of the button brings the draw alone.
+"""
 import numpy as np
 
 from .. import example, figure
@@ -90,34 +91,18 @@ def _draws_panel(counts, draws, final, tokens, final_panel):
     return panel
 
 
-def view(temperature, top_k, top_p, seed, draws, live=False):
-    temperature = round(temperature, 2)  # the T the slider shows is the T used
-    shaped = _distribution(temperature, top_k, top_p, live)
-    drawn = _draws(temperature, top_k, top_p, seed, draws, live)
-    return {
-        **shaped, **drawn, "seed": seed, "draws": draws,
-        "titles": shaped["titles"] + [f"④ 抽 {draws} 次：次数"],
-    }
-
-
-@functools.lru_cache(maxsize=128)
-def _pipeline(temperature, top_k, top_p):
-    return pipeline(temperature=temperature, top_k=top_k or None, top_p=top_p)
-
-
-# The two parts of the view, each worked out once per setting (a draw leaves the first as it
-# is; a slider walked there and back meets its settings again). Shared: never changed.
-
-@functools.lru_cache(maxsize=128)
-def _distribution(temperature, top_k, top_p, live):
+def distribution(temperature, top_k, top_p, live=False):
     """What the three knobs decide: the stages and their panels."""
-    s = _pipeline(temperature, top_k, top_p)
+    temperature = round(temperature, 2)  # the T the slider shows is the T used
+    s = pipeline(temperature=temperature, top_k=top_k or None, top_p=top_p)
     final, tokens = s["final"], s["tokens"]
     keep_k, keep_p = s["keep_top_k"], s["keep_top_p"]
     best = int(np.argmax(final))
     top_k_text = str(top_k) if top_k else "关闭"
     top_p_text = f"{top_p:.2f}" if top_p < 1 else "关闭"
-    stages = _panels(temperature, top_k, top_p)
+    stages = [_stage(s["after_temperature"], tokens)]
+    stages.append(_stage(s["after_top_k"], tokens, stages[0], keep_k))
+    stages.append(_stage(final, tokens, stages[1], keep_p))
     return {
         "tokens": tokens, "logits": s["logits"],
         "temperature": temperature, "top_k": top_k, "top_p": top_p,
@@ -129,29 +114,28 @@ def _distribution(temperature, top_k, top_p, live):
         "n_topk": int(keep_k.sum()), "n_final": int(keep_p.sum()),
         "mass_final": float(s["after_top_k"][keep_p].sum()),  # >= top_p: why top-p stopped here
         "best": {"token": tokens[best], "p": float(final[best])},
-        "titles": [f"① 温度 T = {temperature:.2f}", f"② top-k（k = {top_k_text}）",
-                   f"③ top-p（p = {top_p_text}）：最终分布"],
         "stages": [_lean(p) for p in stages] if live else stages,
+        "_titles": [f"① 温度 T = {temperature:.2f}", f"② top-k（k = {top_k_text}）",
+                    f"③ top-p（p = {top_p_text}）：最终分布"],
+        "_final_panel": stages[2],
     }
 
 
-@functools.lru_cache(maxsize=128)
-def _panels(temperature, top_k, top_p):
-    """The three stages' panels of bars."""
-    s = _pipeline(temperature, top_k, top_p)
-    stages = [_stage(s["after_temperature"], s["tokens"])]
-    stages.append(_stage(s["after_top_k"], s["tokens"], stages[0], s["keep_top_k"]))
-    stages.append(_stage(s["final"], s["tokens"], stages[1], s["keep_top_p"]))
-    return stages
-
-
-@functools.lru_cache(maxsize=128)
-def _draws(temperature, top_k, top_p, seed, draws, live):
+def sample(distribution, seed, draws, live=False):
     """The seeded draw from the final distribution and its panel."""
-    s = _pipeline(temperature, top_k, top_p)
-    final = s["final"]
+    final = distribution["p_final"]
     counts = sample_counts(final, draws, seed) if seed else np.zeros(V, dtype=int)
     # the ticks sit at the ends of the final panel's bars
-    drawn = _draws_panel(counts, draws, final, s["tokens"], _panels(temperature, top_k, top_p)[2])
-    return {"counts": counts, "sample_note": _sample_note(seed, draws, counts, final),
+    drawn = _draws_panel(counts, draws, final, distribution["tokens"],
+                         distribution["_final_panel"])
+    return {"seed": seed, "draws": draws, "counts": counts,
+            "sample_note": _sample_note(seed, draws, counts, final),
             "drawn": _lean(drawn) if live else drawn}
+
+
+def titles(distribution, draws):
+    """The four panels' titles (one list: the knobs name three, the draws the fourth)."""
+    return {"titles": distribution["_titles"] + [f"④ 抽 {draws} 次：次数"]}
+
+
+PARTS = (distribution, sample, titles)

@@ -10,8 +10,8 @@ grows while the scaled one keeps its shape. Both histograms share one count axis
 (COUNT_TOP, unless a draw has a taller bar): the raw one flattens as it widens, the same 2000
 samples spread over more bins, while the scaled one stays where it is.
 
-The bins and the x axes never change: without `shown` the view is whole (the build, the
-tests); the page, which already shows them, passes `shown` and gets only what a draw changes.
+The view comes in parts (PARTS, pycore/view_parts.py): the bins and the x axes, which
+never change, and what a draw changes (sent at every move).
 """
 import numpy as np
 
@@ -27,10 +27,6 @@ RAW_TICKS = [-128, -64, 0, 64, 128]
 SCALED_TICKS = [-4, -2, 0, 2, 4]
 HIST = {"width": 400, "height": 170, "margin": (16, 12, 22, 36)}  # side by side on a page
 
-# What the page already displays is an input of the view, not a block parameter: the fixed
-# part depends on no parameter, so any `shown` means the page has it.
-INPUTS = ("shown",)
-
 PARAMS = {
     "d_k": {"type": "choice", "choices": [2 ** e for e in range(2, 11)], "default": 64,
             "help": "length of q and k (the slider steps through powers of two)"},
@@ -39,25 +35,50 @@ PARAMS = {
 }
 
 
-def drawn(hist):
-    """What a new draw changes in a histogram: the bars' tops and readouts, the std lines and
-    (rarely) the count axis."""
-    bars = hist["bars"]
-    return {"bars": {"y": bars["y"], "h": bars["h"], "say": bars["say"]},
-            "rules": hist["rules"], "y_ticks": hist["y_ticks"], "top": hist["top"]}
+# What a new draw changes in a histogram: the bars' tops and readouts, the std lines and
+# (rarely) the count axis. The rest is the same for every draw.
+DRAWN = {"bars": ("y", "h", "say"), "rules": None, "y_ticks": None, "top": None}
 
 
-def view(d_k, seed, shown=None):
+def split(hist, drawn):
+    """The keys of a histogram a draw changes (drawn=True), or the others."""
+    out = {}
+    for k, v in hist.items():
+        if k not in DRAWN:
+            if not drawn:
+                out[k] = v
+        elif DRAWN[k] is None:
+            if drawn:
+                out[k] = v
+        else:
+            out[k] = {kk: vv for kk, vv in v.items() if (kk in DRAWN[k]) == drawn}
+    return out
+
+
+def histograms(counts_raw, counts_scaled, std_raw, std_scaled):
+    """The two histograms on one count axis, dashed lines at ± the measured std."""
+    top = max(COUNT_TOP, figure.nice_max(int(max(counts_raw.max(), counts_scaled.max()))))
+    return (figure.histogram(counts_raw, RAW_EDGES, top=top, x_ticks=RAW_TICKS,
+                             rules=[-std_raw, std_raw], **HIST),
+            figure.histogram(counts_scaled, SCALED_EDGES, top=top, digits=2,
+                             x_ticks=SCALED_TICKS, rules=[-std_scaled, std_scaled], **HIST))
+
+
+def axes():
+    """The bins and the x axes: the same for every d_k and seed."""
+    raw, scaled = histograms(np.zeros(len(RAW_EDGES) - 1, int),
+                             np.zeros(len(SCALED_EDGES) - 1, int), 1.0, 1.0)
+    return {"edges_raw": RAW_EDGES, "edges_scaled": SCALED_EDGES,
+            "hist_raw": split(raw, drawn=False), "hist_scaled": split(scaled, drawn=False)}
+
+
+def draw(d_k, seed):
+    """What a draw of N samples for this d_k and seed shows."""
     demo = variance_demo(d_k, N, seed, edges=RAW_EDGES, scaled_edges=SCALED_EDGES)
     counts_raw, counts_scaled = demo["counts_raw"], demo["counts_scaled"]
     std_raw, std_scaled = demo["std_raw"], demo["std_scaled"]
-    top = max(COUNT_TOP, figure.nice_max(int(max(counts_raw.max(), counts_scaled.max()))))
-    # the two histograms on one count axis, dashed lines at ± the measured std
-    hist_raw = figure.histogram(counts_raw, RAW_EDGES, top=top, x_ticks=RAW_TICKS,
-                                rules=[-std_raw, std_raw], **HIST)
-    hist_scaled = figure.histogram(counts_scaled, SCALED_EDGES, top=top, digits=2,
-                                   x_ticks=SCALED_TICKS, rules=[-std_scaled, std_scaled], **HIST)
-    out = {
+    hist_raw, hist_scaled = histograms(counts_raw, counts_scaled, std_raw, std_scaled)
+    return {
         "d_k": d_k,
         "d_k_say": f"d_k = {d_k}",  # the slider's spoken value
         "seed": seed, "n": N, "sqrt_d_k": float(np.sqrt(d_k)),
@@ -69,8 +90,8 @@ def view(d_k, seed, shown=None):
         "max_raw": int(counts_raw.max()), "max_scaled": int(counts_scaled.max()),
         "outside_raw": demo["below_raw"] + demo["above_raw"],
         "outside_scaled": demo["below_scaled"] + demo["above_scaled"],
+        "hist_raw": split(hist_raw, drawn=True), "hist_scaled": split(hist_scaled, drawn=True),
     }
-    if shown is not None:
-        return {**out, "hist_raw": drawn(hist_raw), "hist_scaled": drawn(hist_scaled)}
-    return {**out, "edges_raw": RAW_EDGES, "edges_scaled": SCALED_EDGES,
-            "hist_raw": hist_raw, "hist_scaled": hist_scaled}
+
+
+PARTS = (axes, draw)

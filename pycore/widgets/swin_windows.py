@@ -14,6 +14,8 @@ The picture, in SVG units of one patch (the viewBox is the padded grid):
 - The cyclic layer colours every patch by the regular window it lands in after the roll, and
   an inset draws the rolled grid itself: its regular windows, and inside them (dashed) where
   the mask separates patches that came from different edges.
+The view comes in parts (PARTS, pycore/view_parts.py): the windows and their counts, and the
+picture of the layer drawn; another layer brings the picture alone.
 """
 from functools import lru_cache
 
@@ -210,19 +212,11 @@ def score_bars(glob, windowed):
     return chart
 
 
-def view(image_size, P, M, layer):
+def windows(image_size, P, M):
+    """The windows of the grid and what they cost, whatever layer is drawn (another layer
+    leaves them as they are)."""
     h, w = grid_shape(image_size, image_size, P)
-    return {"image_size": image_size, "P": P, "M": M, "layer": layer,
-            **_windows(h, w, M), **_layer(h, w, M, layer)}
-
-
-# The view in two parts, each worked out once per setting: another layer leaves the windows
-# and the counts as they are. Shared between views: never changed.
-
-@lru_cache(maxsize=64)
-def _windows(h, w, M):
-    """The windows of an h x w grid and what they cost, whatever layer is drawn."""
-    layers = _two_layers(h, w, M)
+    layers = swin.two_layers(h, w, M)
     m = layers["M"]
     counts = swin.score_counts(h, w, m)
     Hp, Wp = counts["padded_grid"]
@@ -233,6 +227,7 @@ def _windows(h, w, M):
     elif (Hp, Wp) != (h, w):
         note = f"M = {m} 不能整除网格边长：网格补齐到 {Hp}×{Wp}（灰色），补齐的空图块也参与窗口计算。"
     return {
+        "image_size": image_size, "P": P, "M": M,
         "M_used": m, "shift": layers["shift"], "shrunk": m != M,
         "grid_h": h, "grid_w": w, "padded_h": Hp, "padded_w": Wp,
         "n_patches": n, "n_windows": counts["n_windows"],
@@ -244,23 +239,22 @@ def _windows(h, w, M):
         "shifted_pairs": swin.allowed_pairs(layers["shifted"]),
         "note": note, "layer_names": LAYER_NAMES,
         "bars": score_bars(counts["global"], counts["windowed"]),
+        "_layers": layers,
     }
 
 
-@lru_cache(maxsize=64)
-def _two_layers(h, w, M):
-    return swin.two_layers(h, w, M)
-
-
-@lru_cache(maxsize=64)
-def _layer(h, w, M, layer):
+def drawn_layer(windows, layer):
     """The picture of one layer's windows."""
-    layers = _two_layers(h, w, M)
+    layers, h, w = windows["_layers"], windows["grid_h"], windows["grid_w"]
     m, shift = layers["M"], layers["shift"]
     Hp, Wp = swin.padded(h, m), swin.padded(w, m)
     return {
+        "layer": layer,
         "caption": CAPTIONS[layer].format(s=shift),
         "grid_say": f"{h}×{w} 的图块网格（{LAYER_NAMES[layer]}），颜色区分窗口，数字是窗口编号",
         "fig": picture(layers, layer, h, w, Hp, Wp, m, shift),
         "roll": rolled(h, w, m, shift) if layer == "cyclic" else NO_ROLL,
     }
+
+
+PARTS = (windows, drawn_layer)

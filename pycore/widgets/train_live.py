@@ -13,6 +13,11 @@ The view: the loss (every step's loss, and the answer's share of it) and the hel
 (every EVAL_EVERY steps, on 200 held-out sentences) as charts that grow, one head's attention
 on the running example (or its 宽 twin) as a heatmap and as curves from "=", and every head's
 weight at "=" on the right noun.
+
+The view comes in parts (PARTS, pycore/view_parts.py): the pictures' grids, the same at
+every step, come once; the run's progress and the head drawn read the run (`page`), so they
+are computed and sent at every call (each keeps its own small cache, for a click on another
+head at the same step).
 """
 import functools
 
@@ -29,7 +34,7 @@ HEADS = [f"{layer}-{head}" for layer in range(live.LIVE["model"]["n_layers"])
 T = len(live.EXAMPLES[0])
 CHART = {"width": 400, "height": 190, "margin": (12, 14, 30, 44)}
 HEAT_CELL = 26.0
-INPUTS = ("shown", "page")
+INPUTS = ("page",)
 
 PARAMS = {
     "seed": {"type": "int", "min": 0, "max": 99, "default": 0,
@@ -103,8 +108,10 @@ def evaluation_rows(evaluations):
             {"step": "", "accuracy": "", "answer_loss": "", "hidden": True} for s in SLOTS]
 
 
+# The two parts below read the run (`page`), so parts.py computes them at every call; cached
+# here per (seed, steps, page), a view of the same step (another head) reads the run once.
 @functools.lru_cache(maxsize=4)
-def progress_part(seed, steps, page):
+def progress(seed, steps, page=None):
     """Everything that depends on the run's progress only: the charts and the figures."""
     run = live_runs.advance(seed, steps, page)
     losses, answers = run["losses"], run["answer_losses"]
@@ -112,6 +119,7 @@ def progress_part(seed, steps, page):
     reached = next((e["step"] for e in run["evaluations"] if e["accuracy"] >= TARGET), None)
     lr = live.train.learning_rate(run["state"]["settings"], steps)
     return {
+        "seed": seed, "steps": steps,
         "loss_chart": loss_chart(losses, answers),
         "accuracy_chart": accuracy_chart(run["evaluations"]),
         "step": steps, "lr": lr,
@@ -129,7 +137,7 @@ def progress_part(seed, steps, page):
 
 
 @functools.lru_cache(maxsize=16)
-def head_part(seed, steps, head, adjective, page):
+def drawn_head(seed, steps, head, adjective, page=None):
     """One head's attention on one example sentence at the run's current step."""
     run = live_runs.advance(seed, steps, page)
     maps = live_runs.maps(run)
@@ -143,6 +151,7 @@ def head_part(seed, steps, head, adjective, page):
     on = maps["on_answer"][b]  # (L, H)
     best = np.unravel_index(int(np.argmax(on)), on.shape)
     return {
+        "head": head, "adjective": adjective,
         "tokens": np.array(words), "answer": words[noun],
         "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"],
                  "row_y": 22.0 + (T - 1) * HEAT_CELL, "col_x": 44.0 + noun * HEAT_CELL},
@@ -157,7 +166,6 @@ def head_part(seed, steps, head, adjective, page):
     }
 
 
-@functools.lru_cache(maxsize=1)
 def fixed():
     """The grids of the pictures, the same at every step."""
     blank = [""] * T
@@ -172,11 +180,7 @@ def fixed():
             "head_labels": {x: f"L{x[0]}·头{x[2]}" for x in HEADS}}
 
 
-def view(seed, steps, head, adjective, shown=None, page=None):
-    """Given `shown` (the page has drawn a view), the grids are left out."""
-    return {"seed": seed, "steps": steps, "head": head, "adjective": adjective,
-            **(fixed() if shown is None else {}),
-            **progress_part(seed, steps, page), **head_part(seed, steps, head, adjective, page)}
+PARTS = (fixed, progress, drawn_head)
 
 
 def page_closed(page):

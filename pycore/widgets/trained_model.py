@@ -9,14 +9,16 @@ each layer's two LayerNorms, its four heads' attention over the sentence, its FF
 LayerNorm and the logits, each with its shape (pycore.gpt.run.trace).
 
 Every sentence has 12 words, so every picture keeps the same elements: their geometry is the
-`fixed` part, computed once. The rest comes in parts, each a function of a few parameters and
-cached (a sentence or a stage the reader saw before costs nothing); long columns of numbers
-and texts are NumPy arrays (one conversion each on the way to JSON). Given `shown` (the
-parameters of what the page displays), the view returns only the parts whose parameters
-changed; without it, the whole view with the fixed part (the build, the tests).
-"""
-import functools
+`fixed` part, sent once. The rest comes in parts (PARTS, pycore/view_parts.py), each a
+function of a few parameters, computed once and sent when they change (a sentence or a stage
+the reader saw before costs nothing); long columns of numbers and texts are NumPy arrays (one
+conversion each on the way to JSON).
 
+The stage's panels (attention, LayerNorm, FFN, logits) are parts too; one shows at a time. The
+build draws them all; the page asks with `live` and gets the hidden panels empty: it leaves
+them as they were (an adjective at the attention stage: 42 -> 25 KB of JSON), and a panel
+shown again comes whole (its part reads the stage, so its key changed).
+"""
 import numpy as np
 
 from .. import figure, sampling
@@ -24,7 +26,7 @@ from ..gpt import corpus, run
 from ..softmax import softmax
 
 DATA_FILES = run.DATA_FILES
-INPUTS = ("shown",)
+INPUTS = ("live",)  # the page's requests: the hidden panels come empty (panel_hidden)
 
 # Frames of four words: with 因为 它 太 <adjective> 了 ， 它 = every sentence has 12 words.
 FRAMES = [t for t in corpus.TEMPLATES if len(t.split()) == 4]
@@ -89,20 +91,15 @@ def compose(frame, animal, obstacle, adjective):
                  + corpus.QUESTION)
 
 
-@functools.lru_cache(maxsize=32)
-def trace(words):
-    return run.trace(list(words), top=TOP)
-
-
 def pointing_head():
     """(layer, head) of the book's model that points at the answer (its record's best head)."""
     return tuple(run.book_model()[2]["final"]["best_head"])
 
 
-@functools.lru_cache(maxsize=32)
-def word_probs(words):
-    """(T, V): the distribution of the word after each word; padding is never a word to say."""
-    z = trace(words)["logits"].copy()  # (T, V)
+def word_probs(t):
+    """(T, V): the distribution of the word after each word of a trace; padding is never a
+    word to say."""
+    z = t["logits"].copy()  # (T, V)
     z[:, corpus.PAD_ID] = -np.inf
     return softmax(z, axis=-1)
 
@@ -121,7 +118,6 @@ def bars(values, labels, **kw):
 
 # ---------------------------------------------------------------- geometry that never changes
 
-@functools.lru_cache(maxsize=1)
 def fixed():
     """Where every element of the pictures sits: the same for every sentence (T = 12)."""
     zeros = np.zeros((T, T))
@@ -160,15 +156,14 @@ for _i in (0, 1):
     })
 
 
-@functools.lru_cache(maxsize=32)
-def sentence_part(words):
-    """The sentence, what the grammar says the answer is, what the model answers at "=", and
-    the word it finds most likely after each word."""
-    animal = next(w for w in words if w in corpus.ANIMATE)
-    obstacle = next(w for w in words if w in corpus.OBSTACLES)
-    adjective = words[7]
+def sentence(frame, animal, obstacle, adjective):
+    """The sentence, what the grammar says the answer is, what the model answers at "=", the
+    word it finds most likely after each word, and the shapes of the forward pass; for the
+    parts after it, the words, the trace of the forward pass and the distributions."""
+    words = compose(frame, animal, obstacle, adjective)
+    t = run.trace(list(words), top=TOP)
     grammar = corpus.answer_of(words)
-    probs = word_probs(words)  # (T, V)
+    probs = word_probs(t)  # (T, V)
     best = int(np.argmax(probs[-1]))
     if adjective in corpus.ANIMATE_ADJECTIVES:
         fit = f"「{adjective}」说的是动物：按语法，它指「{animal}」。"
@@ -183,6 +178,7 @@ def sentence_part(words):
     guess = np.argmax(probs, axis=1)  # (T,)
     right = corpus.VOCAB[best] == grammar
     return {"tokens": np.array(words), "grammar": grammar, "fit": fit, "pair": pair,
+            "shapes": shapes(t), "_words": words, "_trace": t, "_probs": probs,
             "answer": {"word": corpus.VOCAB[best], "p": probs[-1, best],
                        "verdict": "和语法一致" if right else "和语法不一致",
                        "right": right, "p_grammar": probs[-1, corpus.INDEX[grammar]]},
@@ -190,17 +186,18 @@ def sentence_part(words):
                         "p": probs[np.arange(T), guess]}}
 
 
-def shapes(words):
+def shapes(t):
     return [{"stage": SHAPE_NAMES[name][0], "name": SHAPE_NAMES[name][1],
              "shape": " × ".join(str(s) for s in shape)}
-            for name, shape in trace(words)["shapes"]]
+            for name, shape in t["shapes"]]
 
 
-@functools.lru_cache(maxsize=256)
-def dist_part(words, i, temperature, top_k, top_p, seed, draws):
-    """The distribution after words[i] through pycore.sampling's pipeline, its TOP most
-    probable words as bars (on a 0-1 axis; a cut word's bar is empty), and a seeded draw."""
-    z = trace(words)["logits"][i].copy()
+def dist(sentence, position, temperature, top_k, top_p, seed, draws):
+    """The distribution after the word at `position` through pycore.sampling's pipeline, its
+    TOP most probable words as bars (on a 0-1 axis; a cut word's bar is empty), and a seeded
+    draw."""
+    words, i = sentence["_words"], position
+    z = sentence["_trace"]["logits"][i].copy()
     z[corpus.PAD_ID] = -np.inf
     s = sampling.pipeline(z, temperature, top_k or None, top_p, tokens=corpus.VOCAB)
     final = s["final"]
@@ -221,7 +218,7 @@ def dist_part(words, i, temperature, top_k, top_p, seed, draws):
     return {"dist": {
         "after": words[i], "bars": {**b, "bars": columns(b["bars"], (
             "x", "w", "cx", "y", "h", "ty", "text", "label", "say"))},
-        "raw": word_probs(words)[i, order], "p_temp": s["after_temperature"][order],
+        "raw": sentence["_probs"][i, order], "p_temp": s["after_temperature"][order],
         "p_final": final[order], "counts": counts[order], "rest": rest, "kept": kept,
         "top": {"word": top_words[0], "p": final[order[0]]},
         "sample_note": (f"抽了 {draws} 次（种子 {seed}）：第一次抽到「{first}」；其余 {others} "
@@ -271,9 +268,10 @@ def stream_matrix(t, stage):
             "ln2": layer["ln2"]["output"], "ffn": layer["ffn"]["output"]}[kind_of(stage)]
 
 
-@functools.lru_cache(maxsize=64)
-def stream_part(words, stage):
-    m = stream_matrix(trace(words), stage)  # (T, 48)
+def stream(sentence, stage):
+    """The big heatmap: what the stage writes, one row per word."""
+    words = sentence["_words"]
+    m = stream_matrix(sentence["_trace"], stage)  # (T, 48)
     heat = figure.dense_heatmap(m, words, [""] * m.shape[1], readout=False, **STREAM)
     size = np.linalg.norm(m, axis=1)  # (T,)
     top = np.argmax(np.abs(m), axis=1)  # (T,)
@@ -289,15 +287,25 @@ def stream_part(words, stage):
                        "caption": f"{STREAM_CAPTION[kind_of(stage)]}（{m.shape[0]} × {m.shape[1]}）"}}
 
 
-def attention_weights(words, layer):
-    return trace(words)["layers"][layer]["attention"]["weights"]  # (H, T, T)
+def panel_hidden(live, stage, panel):
+    """Whether a live view leaves the panel out: the stage shows another one."""
+    return live and PANEL[kind_of(stage)] != panel
 
 
-@functools.lru_cache(maxsize=64)
-def attention_rows_part(words, layer, i):
-    """The 4 heads of a layer at word i: curves over the sentence and each head's strongest
-    key (what a click on another head leaves as it is)."""
-    w = attention_weights(words, layer)  # (H, T, T)
+def attention_weights(sentence, layer):
+    return sentence["_trace"]["layers"][layer]["attention"]["weights"]  # (H, T, T)
+
+
+# The attention panel in three parts: a click on another word leaves the matrix, a click on
+# another head the curves.
+
+def attn_rows(sentence, stage, position, live=False):
+    """The 4 heads of the stage's layer at the word at `position`: curves over the sentence
+    and each head's strongest key."""
+    if panel_hidden(live, stage, "attn"):
+        return {}
+    words, layer, i = sentence["_words"], layer_of(stage), position
+    w = attention_weights(sentence, layer)  # (H, T, T)
     future = np.arange(T) > i  # causal: word i never sees a later word
     pointer = pointing_head()
     heads = []
@@ -313,10 +321,12 @@ def attention_rows_part(words, layer, i):
                      "queried": np.arange(T) == i, "query": words[i]}}
 
 
-@functools.lru_cache(maxsize=64)
-def attention_matrix_part(words, layer, head):
+def attn_matrix(sentence, stage, head, live=False):
     """One head's whole matrix as a heatmap (0-1): the same for every word of the sentence."""
-    heat = figure.dense_heatmap(attention_weights(words, layer)[head], words, words,
+    if panel_hidden(live, stage, "attn"):
+        return {}
+    words, layer = sentence["_words"], layer_of(stage)
+    heat = figure.dense_heatmap(attention_weights(sentence, layer)[head], words, words,
                                 diverging=False, lo=0.0, hi=1.0, cell_w=HEAT_CELL,
                                 cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, digits=4)
     return {"attn": {
@@ -325,15 +335,20 @@ def attention_matrix_part(words, layer, head):
     }}
 
 
-def attention_frame_part(words, layer, i, head):
-    """The frames on that heatmap: the row of word i and its strongest key."""
-    j = int(np.argmax(attention_weights(words, layer)[head, i]))
+def attn_frame(sentence, stage, position, head, live=False):
+    """The frames on that heatmap: the row of the word at `position` and its strongest key."""
+    if panel_hidden(live, stage, "attn"):
+        return {}
+    i = position
+    j = int(np.argmax(attention_weights(sentence, layer_of(stage))[head, i]))
     return {"attn": {"heat": {"row_y": 22.0 + i * HEAT_CELL, "col_x": 44.0 + j * HEAT_CELL}}}
 
 
-@functools.lru_cache(maxsize=64)
-def norm_part(words, which):
-    t = trace(words)
+def norm(sentence, stage, live=False):
+    """The LayerNorm the stage shows or feeds: each word's input mean and std."""
+    if panel_hidden(live, stage, "norm"):
+        return {}
+    words, which, t = sentence["_words"], norm_of(stage), sentence["_trace"]
     n = t["final_norm"] if which == "final" else t["layers"][layer_of(which)][kind_of(which)]
     title = STAGE_LABELS[which]
     return {"norm": {
@@ -343,9 +358,12 @@ def norm_part(words, which):
     }}
 
 
-@functools.lru_cache(maxsize=64)
-def ffn_part(words, layer, i):
-    hidden = trace(words)["layers"][layer]["ffn"]["hidden"][i]  # (192,)
+def ffn(sentence, stage, position, live=False):
+    """The FFN's hidden units of the stage's layer at the word at `position`."""
+    if panel_hidden(live, stage, "ffn"):
+        return {}
+    words, layer, i = sentence["_words"], layer_of(stage), position
+    hidden = sentence["_trace"]["layers"][layer]["ffn"]["hidden"][i]  # (192,)
     grid = hidden.reshape(-1, FFN_COLUMNS)  # (8, 24): unit 24 r + c sits in row r, column c
     heat = figure.dense_heatmap(grid, [""] * len(grid), [""] * FFN_COLUMNS, readout=False,
                                 cell_w=FFN_CELL, cell_h=FFN_CELL, label_w=36.0)
@@ -356,9 +374,12 @@ def ffn_part(words, layer, i):
                     "max": {"unit": top, "value": hidden[top]}}}
 
 
-@functools.lru_cache(maxsize=64)
-def logits_part(words, i):
-    z = trace(words)["logits"][i]  # (V,)
+def logits(sentence, stage, position, live=False):
+    """The scores of every word after the word at `position`."""
+    if panel_hidden(live, stage, "logits"):
+        return {}
+    words, i = sentence["_words"], position
+    z = sentence["_trace"]["logits"][i]  # (V,)
     order = [j for j in np.argsort(-z, kind="stable") if j != corpus.PAD_ID][:TOP]
     return {"logits": {
         "after": words[i], "row": z,
@@ -371,81 +392,24 @@ PANEL = {"embed": "stream", "final": "norm", "logits": "logits", "ln1": "norm", 
          "attn": "attn", "ffn": "ffn"}
 
 
-def stage_part(stage):
+def shown_stage(stage):
+    """The stage's name, which panel shows, which stage button is on."""
     panel = PANEL[kind_of(stage)]
     return {"stage": stage, "stage_label": STAGE_LABELS[stage],
             "hide": {p: p != panel for p in ("norm", "attn", "ffn", "logits")},
             "current": {s: s == stage for s in STAGES}}
 
 
-# ---------------------------------------------------------------- which part needs what
-
-def keys(p):
-    """Each part's function and arguments, from the parameters ({} if one is missing)."""
-    try:
-        words = compose(*(p[k] for k in SENTENCE))
-        stage = p["stage"]
-        i, head = p["position"], p["head"]
-        sampler = tuple(p[k] for k in ("temperature", "top_k", "top_p", "seed", "draws"))
-        layer = layer_of(stage)
-    except (KeyError, TypeError, AttributeError):
-        return {}
-    return {
-        "sentence": (sentence_part, (words,)),
-        "dist": (dist_part, (words, i) + sampler),
-        "stream": (stream_part, (words, stage)),
-        # the attention panel in three parts: a click on another word leaves the matrix
-        "attn": (attention_rows_part, (words, layer, i)),
-        "attn_matrix": (attention_matrix_part, (words, layer, head)),
-        "attn_frame": (attention_frame_part, (words, layer, i, head)),
-        "norm": (norm_part, (words, norm_of(stage))),
-        "ffn": (ffn_part, (words, layer, i)),
-        "logits": (logits_part, (words, i)),
-        "stage": (stage_part, (stage,)),
-    }
+def controls(frame, animal, obstacle, adjective, position, head, temperature, top_k, top_p,
+             seed, draws):
+    """The parameters, which the controls show (the stage: shown_stage), and the sampler's
+    settings as words."""
+    return {"frame": frame, "animal": animal, "obstacle": obstacle, "adjective": adjective,
+            "position": position, "head": head, "temperature": temperature,
+            "top_k": top_k, "top_p": top_p, "seed": seed, "draws": draws,
+            "top_k_text": str(top_k) if top_k else "关闭",
+            "top_p_text": f"{top_p:.2f}" if top_p < 1 else "关闭"}
 
 
-PANEL_PARTS = {"attn": ("attn", "attn_matrix", "attn_frame"), "norm": ("norm",),
-               "ffn": ("ffn",), "logits": ("logits",)}
-
-
-def on_screen(parts, stage):
-    """The parts drawn while `stage` is shown: every part but the hidden panels'."""
-    panel = PANEL.get(kind_of(stage)) if stage in STAGES else None
-    hidden = {name for p, names in PANEL_PARTS.items() if p != panel for name in names}
-    return {name: part for name, part in parts.items() if name not in hidden}
-
-
-def view(frame, animal, obstacle, adjective, position, stage, head, temperature, top_k, top_p,
-         seed, draws, shown=None):
-    params = dict(frame=frame, animal=animal, obstacle=obstacle, adjective=adjective,
-                  position=position, stage=stage, head=head, temperature=temperature,
-                  top_k=top_k, top_p=top_p, seed=seed, draws=draws)
-    now = keys(params)
-    before = {}
-    if shown is not None:
-        # The page leaves the panels it hides as they were: only the shown panel's parts
-        # travel (an adjective at the attention stage: 42 -> 25 KB of JSON), and a panel
-        # shown again is sent whole, since what it holds may be from an earlier sentence.
-        now = on_screen(now, stage)
-        before = on_screen(keys(shown), shown.get("stage"))
-    out = {**params,  # the controls show them
-           "top_k_text": str(top_k) if top_k else "关闭",
-           "top_p_text": f"{top_p:.2f}" if top_p < 1 else "关闭"}
-    if shown is None:
-        out.update(fixed(), shapes=shapes(now["sentence"][1][0]))
-    for name, (part, args) in now.items():
-        if before.get(name) != (part, args):
-            merge(out, part(*args))
-    return out
-
-
-def merge(out, part):
-    """out updated with a part's keys; a dict that two parts fill in (attn, attn.heat) gets
-    both parts' keys. The parts are cached: their dicts are copied, never changed."""
-    for key, value in part.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(dict(out[key]), value)
-        else:
-            out[key] = value
-    return out
+PARTS = (fixed, controls, sentence, dist, stream, attn_rows, attn_matrix, attn_frame, norm, ffn,
+         logits, shown_stage)

@@ -4,7 +4,9 @@
 The photo's pixels ship beside pycore as raw RGB bytes (pycore/photo224.rgb, written by
 `python3 -m bookbuild.tools.photo`), so the same pixels are read in CPython and in Pyodide; a page
 fetches them only when it shows this widget (DATA_FILES).
-The patch features are computed once per patch size; a click only computes one row.
+The view comes in parts (PARTS, pycore/view_parts.py): the patch features and the grid's
+layout once per patch size; a click brings the selection and its row of weights, a move of
+the temperature the row alone.
 
 The picture, in SVG units of one photo pixel:
 - the photo with the selected patch's weights over it: one path per colour class of the
@@ -35,10 +37,6 @@ TABLE_DIGITS = {8: 4, 16: 3, 32: 3}  # the weights table's decimals (more at P =
 
 DATA_FILES = ("photo224.rgb",)
 
-# The patch size of the view the page shows (not a block parameter): given, and equal to P,
-# the view leaves out what depends on P alone (layout), which the page already has.
-INPUTS = ("shown",)
-
 PARAMS = {
     "P": {"type": "choice", "choices": SIZES, "default": 16,
           "help": "patch side in pixels"},
@@ -56,11 +54,22 @@ def photo():
     return np.frombuffer(data, dtype=np.uint8).reshape(SIZE, SIZE, 3)  # (H, W, C)
 
 
-@lru_cache(maxsize=3)
-def features(P):
-    """(raw (N, 4), standardised (N, 4)) patch features of the photo for patch size P."""
+def patches(P):
+    """What the patch size decides: the grid's numbers; for the parts after it, the raw
+    (N, 4) and standardised (N, 4) patch features of the photo."""
+    h, w = vit.grid_shape(SIZE, SIZE, P)
+    n = h * w
     raw = vit.raw_patch_features(photo(), P)
-    return raw, vit.standardise(raw)
+    return {
+        "P": P, "image_size": SIZE, "grid_h": h, "grid_w": w,
+        "n_patches": n, "n_tokens": vit.n_tokens(SIZE, SIZE, P), "patch_dim": vit.patch_dim(P),
+        "n_scores": vit.n_tokens(SIZE, SIZE, P) ** 2,
+        "table_digits": TABLE_DIGITS[P],
+        # every P's, as the page asks for the texts of a table it has yet to build
+        "table_digits_of": {str(size): TABLE_DIGITS[size] for size in SIZES},
+        "table_on_demand": n > 200,  # that many cells are in the page only while 数值 is open
+        "_raw": raw, "_std": vit.standardise(raw),
+    }
 
 
 def top_patches(row, k=TOP):
@@ -82,7 +91,6 @@ def patch_rect(index, P):
     return {"x": (index % w) * P, "y": (index // w) * P, "w": P, "h": P}
 
 
-@lru_cache(maxsize=3)
 def layout(P):
     """What depends on P alone: the grid lines and cell edges of the photo, and the strip's
     size, row slices and ticks."""
@@ -127,43 +135,43 @@ def bar_starts(n):
     return [f"M{PITCH * (i + 1) + 3} " for i in range(n)]
 
 
-def view(P, index, temperature, shown=None):
-    h, w = vit.grid_shape(SIZE, SIZE, P)
-    n = h * w
+def selection(patches, index):
+    """What the selected patch decides, whatever the temperature."""
+    P, h, w, n = patches["P"], patches["grid_h"], patches["grid_w"], patches["n_patches"]
     if not 0 <= index < n:
-        raise ValueError(f"patch {index} does not exist for P = {P}: there are {n} patches (0 to {n - 1})")
-    raw, std = features(P)
-    row = vit.attention_row(std, index, temperature)  # (N,)
+        raise ValueError(f"patch {index} does not exist for P = {P}: there are {n} patches "
+                         f"(0 to {n - 1})")
+    return {
+        "index": index, "row": int(index // w), "col": int(index % w),
+        # (2, 4): as measured, standardised
+        "feature_table": [patches["_raw"][index], patches["_std"][index]],
+        "uniform_distance": vit.mean_attention_distance(np.full(n, 1.0 / n), index, (h, w), P),
+        "carry": {str(size): carry(index, P, size) for size in SIZES},
+        "say": f"第 {index} 个图块（第 {index // w} 行，第 {index % w} 列）",
+        "selected": patch_rect(index, P),
+        "strip_sel": {"x": PITCH * (index + 1)},
+    }
+
+
+def weights(patches, index, temperature):
+    """The selected patch's row of the similarity head at this temperature, and its picture."""
+    P, h, w, n = patches["P"], patches["grid_h"], patches["grid_w"], patches["n_patches"]
+    row = vit.attention_row(patches["_std"], index, temperature)  # (N,)
     top = top_patches(row)
     rows, cols = np.divmod(np.arange(n), w)  # (N,), (N,)
-    uniform = np.full(n, 1.0 / n)
     largest = float(row.max())
     classes = figure.seq_classes(row, 0.0, largest).reshape(h, w)  # colour by weight / largest
-    sel = patch_rect(index, P)
-    out = {
-        "P": P, "index": index, "temperature": temperature,
-        "row": int(index // w), "col": int(index % w),
-        "image_size": SIZE, "grid_h": h, "grid_w": w,
-        "n_patches": n, "n_tokens": vit.n_tokens(SIZE, SIZE, P), "patch_dim": vit.patch_dim(P),
-        "n_scores": vit.n_tokens(SIZE, SIZE, P) ** 2,
-        "feature_table": [raw[index], std[index]],  # (2, 4): as measured, standardised
+    return {
+        "temperature": temperature,
         f"weights_p{P}": row.reshape(h, w),  # (h, w): the row laid out as the grid, sums to 1
-        "table_digits": TABLE_DIGITS[P],
-        # every P's, as the page asks for the texts of a table it has yet to build
-        "table_digits_of": {str(size): TABLE_DIGITS[size] for size in SIZES},
-        "table_on_demand": n > 200,  # that many cells are in the page only while 数值 is open
         "row_sum": row.sum(), "max_weight": largest, "self_weight": row[index],
         "top_index": top, "top_row": rows[top], "top_col": cols[top], "top_weight": row[top],
         "mean_distance": vit.mean_attention_distance(row, index, (h, w), P),
-        "uniform_distance": vit.mean_attention_distance(uniform, index, (h, w), P),
-        "carry": {str(size): carry(index, P, size) for size in SIZES},
-        "say": f"第 {index} 个图块（第 {index // w} 行，第 {index % w} 列）",
-        # the picture (and, unless the page has it, its part that depends on P alone)
         "overlay": figure.class_paths(classes, P),
         "legend": figure.legend(0.0, largest, digits=4),
-        "selected": sel,
         "top": [patch_rect(int(i), P) for i in top],
-        "strip_sel": {"x": PITCH * (index + 1)},
         "bars": bars_path(row / largest),
     }
-    return out if shown == P else {**out, **layout(P)}
+
+
+PARTS = (patches, layout, selection, weights)

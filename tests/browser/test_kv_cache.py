@@ -5,7 +5,8 @@ import pytest
 
 from pycore import example as book
 from tests.browser import test_example_editor as editor
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 D = 6  # the running example's width: one K row and one V row cost 2 d^2 multiply-adds
 # (layers, kv heads, d_head) of the presets, from the models' published configurations
@@ -89,6 +90,15 @@ def test_buttons_step_through_generation(book_pages):
     step_button(root, -1).click()
     step_button(root, -1).click()
     check_step(root, 2, params)
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A step leaves the sentence and the real model's cache as they are; another model leaves
+    the toy's generation."""
+    root = book_pages("kv-cache").widget("kv-cache")
+    assert parts_came(root, lambda: step_button(root, 1).click()) == [["generation"]]
+    assert parts_came(root, lambda: choose(root, "preset", "LLaMA-7B")) == [["model"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_keyboard_moves_the_step(book_pages):

@@ -1,7 +1,7 @@
 """Browser tests of the padding-mask widget (pycore/widgets/padding_mask.py,
 assets/widgets/padding-mask.js)."""
 from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, heat_cells, params_of,
-                                   pycore_view, updates)
+                                   parts_came, pycore_view, updates)
 
 
 def text(root, path):
@@ -60,6 +60,14 @@ def test_without_the_padding_mask_the_pads_take_weight(book_pages):
         .map(p => Number(p.getAttribute('stroke-width')))""")
     assert widths == [c["sw"] for c in view["curves"]["curves"]]
     assert min(widths[4:]) > 0.6 + 1  # each pad draws a visible curve from 小猫
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A query brings its row alone; the padding switch the masks and weights, not the batch."""
+    root = book_pages("padding-mask").widget("padding-mask")
+    assert parts_came(root, lambda: button(root, "query", '"累"').click()) == [["chosen"]]
+    assert parts_came(root, lambda: switch(root, "mask").click()) == [["chosen", "figures"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_left_padding_needs_the_mask_even_with_the_causal_one(book_pages):

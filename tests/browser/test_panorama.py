@@ -6,8 +6,10 @@ import os
 
 import pytest
 
-from pycore.widgets.panorama import KEYS, block_table, view as panorama_view
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from pycore.widgets import compute
+from pycore.widgets.panorama import KEYS, block_table
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 NAME = "panorama"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -23,6 +25,10 @@ def by_key(v):
     """Every block of the view's sizes, by key."""
     blocks, _, _ = block_table(v["d_model"], v["vocab"], v["layers"])
     return {b["key"]: b for b in blocks}
+
+
+def panorama_view(**params):
+    return compute("panorama", params)
 
 
 def test_gpt2_small_counts_by_hand():
@@ -136,6 +142,15 @@ def test_keyboard_selects_a_block(book_pages):
     block(root, "ffn").focus()
     root.page.keyboard.press("Enter")
     assert root.locator("dd.pano-inner").inner_text() == "中间层 9 × 4d = 9 × 3072"
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A block brings its explanation alone, a size the numbers; the diagram never comes again."""
+    root = book_pages(NAME).widget(NAME)
+    assert parts_came(root, lambda: block(root, "embed").click()) == [["chosen"]]
+    assert parts_came(root, lambda: root.locator("[data-control=layers]").fill("6")) == \
+        [["chosen", "numbers"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_sizes_change_shapes_and_counts(book_pages):

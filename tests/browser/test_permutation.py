@@ -6,7 +6,8 @@ import pytest
 
 from pycore.example import MAX_TOKENS
 from pycore.widgets.permutation import seeded_order
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 from tests.browser.test_example_editor import Page, add, chip
 
 HREF = "06-positional-encoding.html"
@@ -119,6 +120,17 @@ def test_shuffle_button_adds_one_to_the_seed(book_pages):
         view = check(root, seed=seed + n)
         assert root.locator('[data-bind="seed"]').inner_text() == str(seed + n)
         assert view["perm"] == seeded_order(seed + n)
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A new order leaves the sentence and its original outputs; the positions switch the
+    sentence alone."""
+    root = book_pages("permutation").widget("permutation")
+    shuffle = root.locator("[data-action=shuffle]")
+    assert parts_came(root, shuffle.click) == [["reordered"]]
+    assert parts_came(root, root.locator("[data-control=positions]").click) == \
+        [["original", "reordered"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_positions_switch_makes_the_order_matter(book_pages):

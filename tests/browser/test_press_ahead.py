@@ -6,10 +6,16 @@ import json
 
 from tests.browser.harness import (PRESS, RECORD, STOP, assert_drawn, assert_heat, assert_shows,
                                    params_of, pycore_view, updates)
+from tests.page_state import held_after
+
+
+def requests(page, name):
+    """The requests of widget `name` recorded: their parameters and the parts' keys held."""
+    return [a for a in page.evaluate("() => window.__asked") if a["name"] == name]
 
 
 def asked(page, name):
-    return [a["params"] for a in page.evaluate("() => window.__asked") if a["name"] == name]
+    return [a["params"] for a in requests(page, name)]
 
 
 @contextlib.contextmanager
@@ -58,10 +64,11 @@ def test_a_press_without_its_click_changes_nothing_shown_or_asked_next(book_page
         assert root.locator("[data-control=side] [aria-checked=true]").get_attribute(
             "data-value") == '"right"'
         root.locator("[data-control=mask][role=switch]").click()
-        mask_off = asked(page, "padding-mask")[-1]
-        # the request names the view on screen (right), not the one computed at the press
-        assert mask_off["shown"] == {"side": "right", "mask": True, "causal": False}
-        assert (mask_off["side"], mask_off["mask"]) == ("right", False)
+        mask_off = requests(page, "padding-mask")[-1]
+        # the request holds the parts of the view on screen (right), not of the one computed
+        # at the press
+        assert mask_off["held"] == held_after("padding-mask", {})
+        assert (mask_off["params"]["side"], mask_off["params"]["mask"]) == ("right", False)
         assert_padding_mask_shows(root, mask=False)
 
 

@@ -4,7 +4,8 @@ import math
 import pytest
 
 from pycore.sampling import sample_counts
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 V = 10
 CHAPTER_T1 = [0.480, 0.216, 0.118, 0.072, 0.039, 0.029, 0.018, 0.013, 0.009, 0.006]  # chapter 9's table
@@ -49,6 +50,16 @@ def test_static_numbers_equal_pycore(browser, server):
     assert column(root, "p_temp") == CHAPTER_T1
     assert not any(cut_flags(root, "p_final"))
     page.close()
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A draw leaves what the knobs decide and the titles; the number of draws the knobs'."""
+    root = book_pages("sampling").widget("sampling")
+    assert parts_came(root, root.locator("[data-action=sample]").click) == [["sample"]]
+    assert parts_came(root, lambda: slider(root, "draws").fill("2")) == [["sample", "titles"]]
+    assert parts_came(root, lambda: slider(root, "top_k").fill("3")) == \
+        [["distribution", "sample", "titles"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_top_k_keeps_exactly_k(book_pages):

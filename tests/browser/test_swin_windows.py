@@ -4,10 +4,15 @@ the counts by hand, the drawn windows against pycore.swin's ids, and the widget 
 import numpy as np
 
 from pycore import swin
-from pycore.widgets import swin_windows
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from pycore.widgets import compute, swin_windows
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 NAME = "swin-windows"
+
+
+def whole(**params):
+    return compute(NAME, params)
 
 
 def defaults(**changes):
@@ -28,7 +33,7 @@ def painted(pieces, h, w):
 # -- the view by hand --
 
 def test_counts_of_swin_t_first_stage_by_hand():
-    v = swin_windows.view(**defaults())
+    v = whole(**defaults())
     assert (v["grid_h"], v["grid_w"], v["n_patches"]) == (56, 56, 3136)  # 224 / 4
     assert (v["M_used"], v["shift"]) == (7, 3)
     assert v["n_windows"] == 64 and v["window_tokens"] == 49 and v["window_scores"] == 2401
@@ -40,17 +45,17 @@ def test_counts_of_swin_t_first_stage_by_hand():
     axis = [3] + [7] * 7 + [4]
     assert v["shifted_pairs"] == sum(a * a for a in axis) ** 2
     # the chapter: with M = 14 the ratio is 3136 / 196 = 16
-    assert swin_windows.view(**defaults(M=14))["ratio"] == 16
+    assert whole(**defaults(M=14))["ratio"] == 16
 
 
 def test_small_grid_and_padding_notes():
-    v = swin_windows.view(**defaults(P=32, M=12))  # 7 x 7 grid: one window, no shift
+    v = whole(**defaults(P=32, M=12))  # 7 x 7 grid: one window, no shift
     assert (v["M_used"], v["shift"], v["n_windows"], v["ratio"]) == (7, 0, 1, 1)
     assert "7×7" in v["note"] and v["shrunk"]
-    v = swin_windows.view(**defaults(P=16, M=8))  # 14 x 14 padded to 16 x 16
+    v = whole(**defaults(P=16, M=8))  # 14 x 14 padded to 16 x 16
     assert (v["padded_h"], v["padded_w"], v["n_windows"]) == (16, 16, 4)
     assert v["windowed"] == 4 * 64 ** 2 and "16×16" in v["note"]
-    assert swin_windows.view(**defaults())["note"] == ""
+    assert whole(**defaults())["note"] == ""
 
 
 def cuts_of(d, h, w):
@@ -108,7 +113,7 @@ def test_pieces_paint_the_id_grids():
     for params in (defaults(), defaults(P=16, M=8), defaults(image_size=384, M=12), defaults(M=5)):
         h = params["image_size"] // params["P"]
         for layer in swin_windows.LAYERS:
-            v = swin_windows.view(**{**params, "layer": layer})
+            v = whole(**{**params, "layer": layer})
             fig = v["fig"]
             ids = swin.two_layers(h, h, params["M"])[layer]
             assert cuts_of(fig["cuts"], h, h) == (fig["row_cuts"], fig["col_cuts"])
@@ -123,15 +128,15 @@ def test_pieces_paint_the_id_grids():
             if layer == "cyclic":
                 for k in np.unique(ids):
                     assert len(np.unique(colours[ids == k])) == 1
-    assert ids_from_picture(swin_windows.view(**defaults(layer="cyclic"))["fig"], 56, 56)[1]
+    assert ids_from_picture(whole(**defaults(layer="cyclic"))["fig"], 56, 56)[1]
 
 
 def test_the_grid_lines_are_drawn_once_per_size():
     """(the latency itself is benchmarks/interaction.py's to measure, not a test's)"""
-    swin_windows.view(**defaults())
+    whole(**defaults())
     before = swin_windows.grid_lines.cache_info().misses
     for layer in ("regular", "shifted", "cyclic"):
-        swin_windows.view(**defaults(layer=layer))
+        whole(**defaults(layer=layer))
     assert swin_windows.grid_lines.cache_info().misses == before
 
 
@@ -164,6 +169,15 @@ def test_static_numbers_equal_pycore(browser, server):
     assert_shows(root, pycore_view(NAME, **params), min_count=15)
     assert np.array_equal(drawn_ids(root, 56, 56), swin.window_ids(56, 56, 7))
     page.close()
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """Another layer leaves the windows and their counts; another window size brings both."""
+    root = book_pages(NAME).widget(NAME)
+    assert parts_came(root, layer(root, "shifted").click) == [["drawn_layer"]]
+    assert parts_came(root, lambda: root.locator("[data-control=M]").fill("8")) == \
+        [["drawn_layer", "windows"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_layers_draw_different_window_ids(book_pages):

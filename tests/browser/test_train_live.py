@@ -13,7 +13,7 @@ import pytest
 
 from pycore.gpt import live
 from tests.browser.conftest import BookPage
-from tests.browser.harness import assert_drawn, assert_shows, pycore_view
+from tests.browser.harness import assert_drawn, assert_shows, parts_came, pycore_view
 from tests.browser.settle import settle
 
 PAGE = "13b-trained-model.html"
@@ -135,6 +135,16 @@ def test_a_new_seed_is_a_new_run(book_pages):
     losses, _ = cpython_losses(1, 2)
     assert np.allclose(recent(root, "losses")[-2:], losses, rtol=0, atol=LOSS_TOL)
     assert not np.allclose(losses, cpython_losses(0, 2)[0])  # another run, not seed 0's
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """The pictures' grids, the one part with a key, come once: what reads the run comes at
+    every call and carries no key (pycore/view_parts.py), so a move brings no keyed part."""
+    root = book_pages.open(PAGE).widget("train-live")
+    head = root.locator("""[data-control=head] [data-value='"0-2"']""")
+    assert parts_came(root, head.click) == [[]]
+    assert root.locator('[data-bind="head_name"]').text_content() == "L0·头2"
+    root.locator("[data-action=reset]").click()
 
 
 def test_choosing_a_head_and_a_sentence_redraws_the_map(book_pages):

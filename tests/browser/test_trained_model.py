@@ -5,7 +5,8 @@ import numpy as np
 
 from pycore import sampling
 from pycore.gpt import corpus, run
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
 
 PAGE = "13b-trained-model.html"
 CAT = "小猫 没有 过 马路 因为 它 太 累 了 ， 它 =".split()
@@ -131,6 +132,16 @@ def test_sampling_controls_and_seeded_counts_equal_cpython(book_pages):
     p = reference(CAT, 2, temperature, 5, 0.5)
     assert np.allclose(numbers(root, "dist.p_final", 10), p[order], atol=5e-5)
     assert_shows(root, pycore_view("trained-model", seed=2, top_p=0.5, **params), skip=HIDDEN)
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """A draw brings the distribution alone; another head its matrix and frame, not the
+    curves."""
+    root = book_pages.open(PAGE).widget("trained-model")
+    assert parts_came(root, root.locator("[data-action=sample]").click) == [["controls", "dist"]]
+    assert parts_came(root, lambda: pick(root, "head", 2)) == \
+        [["attn_frame", "attn_matrix", "controls"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_stepping_through_the_forward_pass(book_pages):

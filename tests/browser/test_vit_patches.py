@@ -10,8 +10,10 @@ import pytest
 
 from bookbuild.renderers import output
 from bookbuild.tools import photo
-from pycore.widgets import vit_patches
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from pycore.widgets import compute, vit_patches
+from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
+                                   updates)
+from tests.page_state import asked, held_after
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "vit-patches"
@@ -61,9 +63,14 @@ def second_route_row(img, P, index, T):
     return np.array(e) / sum(e), f, z
 
 
+def whole(**params):
+    """The whole view, as the build computes it (pycore/view_parts.py)."""
+    return compute(NAME, params)
+
+
 def test_view_counts_by_hand():
     for P, n, tokens, dim in ((8, 784, 785, 192), (16, 196, 197, 768), (32, 49, 50, 3072)):
-        v = vit_patches.view(P=P, index=0, temperature=0.3)
+        v = whole(P=P, index=0, temperature=0.3)
         assert (v["n_patches"], v["n_tokens"], v["patch_dim"]) == (n, tokens, dim)
         assert v["grid_h"] == v["grid_w"] == 224 // P
         assert v["n_scores"] == tokens ** 2  # 38 809 for P = 16, as in the chapter's table
@@ -73,7 +80,7 @@ def test_view_row_matches_a_loop_implementation():
     img = vit_patches.photo()
     P, index, T = 32, 24, 0.3  # the centre patch of the 7 x 7 grid
     row, f, z = second_route_row(img, P, index, T)
-    v = vit_patches.view(P=P, index=index, temperature=T)
+    v = whole(P=P, index=index, temperature=T)
     assert np.allclose(np.ravel(v["weights_p32"]), row, atol=1e-12)
     assert np.allclose(v["feature_table"][0], f[index]) and np.allclose(v["feature_table"][1], z[index])
     assert v["top_index"][0] == index and v["self_weight"] == max(row)
@@ -91,15 +98,13 @@ def test_view_row_matches_a_loop_implementation():
 
 def test_view_refuses_a_patch_outside_the_grid_and_reuses_its_features():
     with pytest.raises(ValueError):
-        vit_patches.view(P=32, index=49, temperature=0.3)
-    vit_patches.view(P=16, index=91, temperature=0.3)
-    # moving the selected patch reuses the photo's features and layout for P = 16 (the
+        whole(P=32, index=49, temperature=0.3)
+    # moving the selected patch leaves the photo's features and the layout for P = 16 (the
     # latency itself is benchmarks/interaction.py's to measure, not a test's)
-    before = vit_patches.features.cache_info().misses, vit_patches.layout.cache_info().misses
+    held = held_after(NAME, {"P": 16, "index": 91, "temperature": 0.3})
     for i in range(20):
-        vit_patches.view(P=16, index=i, temperature=0.3)
-    assert (vit_patches.features.cache_info().misses,
-            vit_patches.layout.cache_info().misses) == before
+        part, sent = asked(NAME, {"P": 16, "index": i, "temperature": 0.3}, held)
+        assert set(sent) == {"selection", "weights"} and "grid" not in part, i
 
 
 # -- the widget in Chromium --
@@ -327,6 +332,16 @@ def test_reset_restores_the_block(book_pages):
     assert size(root, 16).get_attribute("aria-checked") == "true"
     assert_row_table(root, view)
     assert_picture(root, view)
+
+
+def test_a_move_brings_only_the_parts_it_changes(book_pages):
+    """The temperature brings the row alone; a click the selection and its row; the grid,
+    strip and features come with another patch size only."""
+    root = book_pages(NAME).widget(NAME)
+    assert parts_came(root, lambda: root.locator("[data-control=temperature]").fill("0.6")) \
+        == [["weights"]]
+    assert parts_came(root, lambda: click_patch(root, 2, 3, 16)) == [["selection", "weights"]]
+    root.locator("[data-action=reset]").click()
 
 
 def test_each_patch_size_is_built_once_and_moves_redraw_in_place(book_pages):
