@@ -10,9 +10,6 @@ import { wireButton } from "./controls.js";
 export function mount(root, runtime) {
   const box = root.querySelector(".cg-text");
   const read = root.querySelector(".cg-read");
-  const withText = {
-    compute: (name, params, texts) => runtime.compute(name, { ...params, text: box.value }, texts),
-  };
   function draw(view) {
     read.replaceChildren(...view.read.map((r) => {
       const span = document.createElement("span");
@@ -21,7 +18,8 @@ export function mount(root, runtime) {
       return span;
     }));
   }
-  const widget = liveWidget(root, withText, { draw, ahead: false });
+  const widget = liveWidget(root, runtime, { draw, ahead: false,
+                                            inputs: () => ({ text: box.value }) });
   wireButton(root.querySelector("[data-action=sample]"), widget,
              () => ({ seed: widget.state.seed + 1 }));
   const enable = () => { box.disabled = root.dataset.state !== "live"; };

@@ -167,8 +167,10 @@ function notePace(root) {
 // A widget whose view may do more than compute (training in the worker) passes ahead: false,
 // or a function saying of which changes a view may be asked ahead. live: true for a view that
 // takes the input `live` (the live page binds less of it than the build draws: no places).
+// inputs: a function giving the view's page inputs that are not parameters (INPUTS: e.g. a
+// text box's text, which must never land in the widget's state or a shared link).
 export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true,
-                                           live = false } = {}) {
+                                           live = false, inputs = () => ({}) } = {}) {
   const asksAhead = typeof ahead === "function" ? ahead : () => ahead;
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
@@ -181,7 +183,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
   let updates = 0;
   onScreen.set(root, () => shownSent);
   const asking = (params, example) => {
-    const sent = withExample(root, params, example);
+    const sent = { ...withExample(root, params, example), ...inputs() };
     return live ? { ...sent, live: true } : sent;
   };
   const follows = "example" in root.dataset;

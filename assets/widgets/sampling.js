@@ -7,11 +7,7 @@ import { liveWidget } from "./common.js";
 import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
-  // live views come lighter: the panels' rows with only what changes (pycore/widgets/sampling.py)
-  const lean = {
-    compute: (name, params, ...rest) => runtime.compute(name, { ...params, live: true }, ...rest),
-  };
-  const widget = liveWidget(root, lean);
+  const widget = liveWidget(root, runtime, { live: true });
   wireButton(root.querySelector("[data-action=sample]"), widget,
              () => ({ seed: widget.state.seed + 1 }));
 }

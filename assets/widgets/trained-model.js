@@ -8,10 +8,7 @@ import { liveWidget } from "./common.js";
 import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
-  const shownPanel = {
-    compute: (name, params, ...rest) => runtime.compute(name, { ...params, live: true }, ...rest),
-  };
-  const widget = liveWidget(root, shownPanel);
+  const widget = liveWidget(root, runtime, { live: true });
   wireButton(root.querySelector("[data-action=sample]"), widget,
              () => ({ seed: widget.state.seed + 1 }));
 }
