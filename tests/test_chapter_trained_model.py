@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pycore.gpt import corpus, live_runs, run
-from pycore.widgets import learned_vs_handmade, trained_model
+from pycore.widgets import head_ablation, learned_vs_handmade, trained_model
+from pycore.widgets.head_ablation import SWITCHES
 from tests import trained_model_figures as figures
 
 CHAPTER = (Path(__file__).resolve().parent.parent / "book" / "13b-trained-model.md").read_text(
@@ -109,3 +110,24 @@ def test_the_first_live_loss():
     loss = live_runs.advance(0, 1)["losses"][0]
     says(f"第一步的损失是 {loss:.2f}", f"$\\ln 56\\approx {np.log(56):.2f}$")
     live_runs.forget()
+
+
+def test_the_ablations():
+    # every ablation the chapter quotes, over all 22,400 held-out sentences
+    def acc(*off, at_query=False):
+        return figures.percent(round(figures.ablated_accuracy(tuple(off), at_query), 3))
+    layer0 = tuple((0, head) for head in range(4))
+    kept = ((0, 0), (1, 1), (1, 3))
+    says(f"只关第 1 层的头 1，也就是注意力图上的那个指代头：掉到 {acc((1, 1))} %",
+         f"一起关：只剩 {acc((1, 1), (1, 3))} %",
+         f"一起关掉，准确率还是 {acc((1, 0), (1, 2))} %",
+         f"一起关：{acc((0, 0), (0, 1), (0, 2))} %。单关头 0 就已掉到 {acc((0, 0))} %",
+         f"整个清零：{acc(*layer0, at_query=True)} %",
+         f"其余 5 个全关：准确率仍有 {acc(*(h for h in SWITCHES if h not in kept))} %",
+         f"准确率从 100 % 掉到 {acc((1, 1), (1, 3))} %")
+    assert acc((0, 1)) == acc((0, 2)) == "100"
+    says("单关头 1 或头 2 却仍有 100 %")
+
+
+def test_the_ablation_widget_sample():
+    says(f"它只在 {head_ablation.SAMPLE} 个固定的留出句子上计算")

@@ -62,6 +62,7 @@ def view(**params):
     shares = [ok.mean(), ok[animal].mean(), ok[~animal].mean()]
     labels = ["全部", "答案是动物", "答案是障碍"]
     return {
+        **{name: bool(params[name]) for name in PARAMS},  # the switches' states
         "accuracy": 100 * float(ok.mean()),
         "correct": int(ok.sum()), "n": SAMPLE,
         "off": len(off),
