@@ -70,3 +70,13 @@ def test_accuracy_counts_the_right_answers():
         h = model.forward(zeroed, cfg, [corpus.encode(s["tokens"][:-1])])[0]
         right += corpus.VOCAB[int(model.logits(params, h[0, -1]).argmax())] == s["answer"]
     assert ablation.accuracy(params, cfg, sentences, off) == right / len(sentences) < 1.0
+
+
+def test_the_last_block_at_the_query_rows_only_is_the_whole_forward_there():
+    params, cfg = book()
+    b = corpus.batch(corpus.sample(np.random.default_rng(5), "heldout", 8))  # padded, ragged
+    rows = np.arange(len(b["query"]))
+    for off, at in [((), None), (((1, 1), (0, 2)), None), (((1, 3), (0, 0)), b["query"])]:
+        whole = ablation.forward(params, cfg, b["inputs"], off, at)[rows, b["query"]]
+        np.testing.assert_allclose(ablation.at_queries(params, cfg, b["inputs"], b["query"],
+                                                       off, at), whole, atol=1e-12)

@@ -30,8 +30,10 @@ def test_sliders_drive_pycore(book_pages):
     radii = root.locator("circle.training").evaluate_all(
         "els => els.map(e => Number(e.getAttribute('r')))")
     assert int(np.argmax(radii)) == int(np.argmin(abs(x - 4.0)))
-    root.locator("[data-control=width]").fill("0.301")  # log-scaled: w = 10^0.301 ≈ 2
-    wide = pycore_view("kernel-regression", query=4.0, width=10 ** 0.301)
+    root.locator("[data-control=width]").fill("0.3")  # log-scaled: w ≈ 10^0.3 ≈ 2
+    width = 10 ** float(root.locator("[data-control=width]").input_value())  # as stepped
+    assert abs(width - 2.0) < 0.05
+    wide = pycore_view("kernel-regression", query=4.0, width=width)
     assert_shows(root, wide)
     assert wide["top_weight"] < view["top_weight"]
     root.locator("[data-action=reset]").click()
