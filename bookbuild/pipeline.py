@@ -149,6 +149,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
     env["glossary"] = glossary.load(book)
     env["glossary_version"] = glossary.version(book.root)
     book.glossary = env["glossary"]
+    book.notation = render.notation_entries(book)  # the notation page's rows
     # a compiled chapter depends on the build's code and on the glossary (its marked terms)
     code = chapter_cache.fingerprint() + env["glossary_version"]
     for chapter in book.chapters:
@@ -165,7 +166,8 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
         runtime["pycore"] = output.pycore_archive(site / "assets")
         # the pycore wheel and the notebooks that install it (fetched on demand, not precached)
         runtime["wheel"] = notebooks.write(site, book, runtime_cache().parent / "pycore-wheels")
-        output.write_sitemap(site, book, ["index.html"] + [c.href for c in book.chapters] +
+        output.write_sitemap(site, book, ["index.html"] + ["notation.html"] * bool(book.notation) +
+                             [c.href for c in book.chapters] +
                              [p for p, made in (("glossary.html", book.glossary),
                                                 ("bibliography.html", book.bibliography)) if made])
         search.write_index(site, book, log=log)

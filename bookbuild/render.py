@@ -9,7 +9,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from pycore import fmt
+from pycore import fmt, notation
 
 from . import bindcheck, glossary, output, printbook, xref
 from .vendor import runtime_cache
@@ -250,6 +250,10 @@ def render_pages(jinja, book, runtime, memo=None):
         yield glossary.PAGE, cached(memo, key, lambda: jinja.get_template(
             "glossary.html").render(book=book, root="", runtime=runtime, chapter=None,
                                     terms=terms, where=where, page_name=glossary.PAGE))
+    if book.notation:
+        yield NOTATION_PAGE, cached(memo, ("notation", repr(notation.SYMBOLS)), lambda: jinja.get_template(
+            "notation.html").render(book=book, root="", runtime=runtime, chapter=None,
+                                    symbols=book.notation, page_name=NOTATION_PAGE))
     if book.bibliography:
         entries = bibliography_entries(book)
         key = ("bibliography", hashlib.sha256(json.dumps(
@@ -263,6 +267,7 @@ def render_pages(jinja, book, runtime, memo=None):
 
 BIBLIOGRAPHY_PAGE = "bibliography.html"
 EXERCISES_PAGE = "exercises.html"
+NOTATION_PAGE = "notation.html"
 
 # Every page render_pages writes besides the chapters' and their embed pages, with what it is:
 # a chapter's page may not take one of these names (bookbuild/load.py refuses the chapter).
@@ -271,7 +276,22 @@ BUILD_PAGES = {"index.html": "the book's contents page",
                printbook.PAGE: "the whole book on one page, for printing",
                EXERCISES_PAGE: "the list of the book's exercises",
                glossary.PAGE: "the glossary page",
-               BIBLIOGRAPHY_PAGE: "the bibliography page"}
+               BIBLIOGRAPHY_PAGE: "the bibliography page",
+               NOTATION_PAGE: "the notation page: each symbol, its meaning, its first chapter"}
+
+
+def notation_entries(book):
+    """pycore/notation.py's symbols as the notation page shows them: [{tex, mathml, meaning,
+    chapter, number}], the chapter being the first whose formulas use the symbol; [] for a
+    book that lacks those chapters (the list is this book's: a sample book gets no page)."""
+    from .markdown import _mathml
+    by_number = {str(section_number(c, i)).zfill(2): (c, section_number(c, i))
+                 for i, c in enumerate(book.chapters)}
+    if any(chapters[0] not in by_number for *_, chapters in notation.SYMBOLS):
+        return []
+    return [{"tex": tex, "mathml": Markup(_mathml(tex, "inline")), "meaning": meaning,
+             "chapter": by_number[chapters[0]][0], "number": by_number[chapters[0]][1]}
+            for tex, meaning, _, chapters in notation.SYMBOLS]
 
 
 def bibliography_entries(book):

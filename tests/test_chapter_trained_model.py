@@ -114,8 +114,9 @@ def test_the_first_live_loss():
 
 def test_the_ablations():
     # every ablation the chapter quotes, over all 22,400 held-out sentences
-    def acc(*off, at_query=False):
-        return figures.percent(round(figures.ablated_accuracy(tuple(off), at_query), 3))
+    def acc(*off, at_query=False):  # as the chapter writes a share: 100, 55.4, 31.0
+        x = figures.ablated_accuracy(tuple(off), at_query)
+        return "100" if x == 1 else f"{100 * x:.1f}"
     layer0 = tuple((0, head) for head in range(4))
     kept = ((0, 0), (1, 1), (1, 3))
     says(f"只关第 1 层的头 1，也就是注意力图上的那个指代头：掉到 {acc((1, 1))} %",
