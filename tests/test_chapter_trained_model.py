@@ -128,6 +128,8 @@ def test_the_ablations():
          f"准确率从 100 % 掉到 {acc((1, 1), (1, 3))} %")
     assert acc((0, 1)) == acc((0, 2)) == "100"
     says("单关头 1 或头 2 却仍有 100 %")
+    assert figures.ablated_accuracy(((1, 1), (1, 3))) < 0.25
+    says("两个都没了，四句里答对的不到一句")
 
 
 def test_the_ablation_widget_sample():
