@@ -1,19 +1,12 @@
 """Chapter 4's section on attention pooling (Nadaraya-Watson kernel regression): every number
 it quotes is what the kernel-regression widget's view computes, each looked up in the prose."""
-from pathlib import Path
-
 import numpy as np
 
 from pycore import kernel_regression as kr
 from pycore.widgets import compute, module
+from tests.prose import sayer
 
-CHAPTER = (Path(__file__).resolve().parent.parent / "book" / "04-attention.md").read_text(
-    encoding="utf-8")
-
-
-def says(*texts):
-    for t in texts:
-        assert t in CHAPTER, f"chapter 4 no longer says {t!r}"
+says = sayer("04-attention.md")
 
 
 def test_the_default_query():

@@ -1,16 +1,9 @@
 """Chapter 11's section on speech and video tokens: every number is what pycore.media_tokens
 works out from the recipes (Whisper's front end, VideoMAE's tubelets), looked up in the prose."""
-from pathlib import Path
-
 from pycore import media_tokens as mt
+from tests.prose import sayer
 
-CHAPTER = (Path(__file__).resolve().parent.parent / "book" / "11-vit.md").read_text(
-    encoding="utf-8")
-
-
-def says(*texts):
-    for t in texts:
-        assert t in CHAPTER, f"chapter 11 no longer says {t!r}"
+says = sayer("11-vit.md")
 
 
 def test_speech():

@@ -30,10 +30,14 @@ def view(width, query):
          {"name": "真实函数", "x": GRID.tolist(), "y": kr.truth(GRID).tolist()}],
         x_domain=kr.DOMAIN, y_domain=Y_DOMAIN, x_label="x", y_label="y")
     plot = chart["plot"]
-    sx = lambda v: round(figure.scale(v, *kr.DOMAIN, plot["x"], plot["x"] + plot["w"]), 2)  # noqa: E731
-    sy = lambda v: round(figure.scale(v, *Y_DOMAIN, plot["y"] + plot["h"], plot["y"]), 2)  # noqa: E731
+    left, right = plot["x"], plot["x"] + plot["w"]
+    bottom, top_y = plot["y"] + plot["h"], plot["y"]
+    sx = lambda v: round(figure.scale(v, *kr.DOMAIN, left, right), 2)  # noqa: E731
+    sy = lambda v: round(figure.scale(v, *Y_DOMAIN, bottom, top_y), 2)  # noqa: E731
     top = float(w.max())
-    dots = [{"cx": sx(xi), "cy": sy(yi), "r": round(1.5 + (BIGGEST_DOT - 1.5) * np.sqrt(wi / top), 2)}
+    # a dot's area grows with its weight; the heaviest is BIGGEST_DOT, none vanishes
+    dots = [{"cx": sx(xi), "cy": sy(yi),
+             "r": round(1.5 + (BIGGEST_DOT - 1.5) * np.sqrt(wi / top), 2)}
             for xi, yi, wi in zip(x, y, w)]
     return {
         "width": width, "query": query, "prediction": prediction,
