@@ -117,8 +117,13 @@ def test_the_ablations():
     def acc(*off, at_query=False):  # as the chapter writes a share: 100, 55.4, 31.0
         x = figures.ablated_accuracy(tuple(off), at_query)
         return "100" if x == 1 else f"{100 * x:.1f}"
-    layer0 = tuple((0, head) for head in range(4))
+    _, cfg, _ = run.book_model()
+    layer0 = tuple((0, head) for head in range(cfg["n_heads"]))
     kept = ((0, 0), (1, 1), (1, 3))
+    assert len(SWITCHES) == cfg["n_layers"] * cfg["n_heads"] == 8
+    says(f"在乘 $W_O$ 之前的那 {cfg['d_model'] // cfg['n_heads']} 维输出换成零",
+         f"第 0 层的{'四' if len(layer0) == 4 else len(layer0)}个头都留着",
+         f"{len(SWITCHES)} 个头里只留", f"其余 {len(SWITCHES) - len(kept)} 个全关")
     says(f"只关第 1 层的头 1，也就是注意力图上的那个指代头：掉到 {acc((1, 1))} %",
          f"一起关：只剩 {acc((1, 1), (1, 3))} %",
          f"一起关掉，准确率还是 {acc((1, 0), (1, 2))} %",
