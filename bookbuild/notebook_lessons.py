@@ -728,6 +728,45 @@ LESSONS = {
              "same(a[:, i], view[\"attn\"][\"rows\"])"),
         ],
     },
+    "kernel-regression": {
+        "title": "注意力汇聚：Nadaraya–Watson 核回归",
+        "keys": ["query", "width", "prediction", "truth", "top_weight", "nearest"],
+        "steps": [
+            ("查询 $x$ 给每个训练点打分 $-(x-x_i)^2/2\\ell^2$，softmax 成权重，"
+             "再把训练点的 $y_i$ 按权重加起来，就是这一点的预测。",
+             "from pycore import kernel_regression as kr\n"
+             "x, y = kr.training_points()  # 30 个训练点\n"
+             "q, width = params[\"query\"], params[\"width\"]\n"
+             "s = -(q - x) ** 2 / (2 * width ** 2)  # 距离越近，分数越高\n"
+             "a = np.exp(s - s.max()); a = a / a.sum()  # softmax\n"
+             "print(f\"最大的权重 {a.max():.3f}，落在 x = {x[a.argmax()]:.2f}\")\n"
+             "same(a, view[\"weights\"])\n"
+             "same(a @ y, view[\"prediction\"])"),
+        ],
+    },
+    "head-ablation": {
+        "title": "关掉注意力头：消融",
+        "keys": ["accuracy", "correct", "n", "off"],
+        "steps": [
+            ("一个头的输出只经过 $W_O$ 里属于它的 12 行进入残差流，所以把这 12 行清零，"
+             "就等于关掉这个头。用这样改过的权重，在同一批留出句子上数一数答对几句。",
+             "from pycore.gpt import corpus, evaluate, model, run\n"
+             "weights, cfg, _ = run.book_model()\n"
+             "off = [(l, h) for l in range(2) for h in range(4) if not params[f\"l{l}h{h}\"]]\n"
+             "w = dict(weights)\n"
+             "for l, h in off:\n"
+             "    name = f\"layers.{l}.attn.w_o\"\n"
+             "    w[name] = w[name].copy()\n"
+             "    w[name][12 * h:12 * (h + 1)] = 0.0  # 第 h 个头的 12 行\n"
+             "b = corpus.batch(evaluate.heldout(view[\"n\"]))\n"
+             "hidden, _ = model.forward(w, cfg, b[\"inputs\"])  # (句数, 长度, 48)\n"
+             "rows = np.arange(len(b[\"query\"]))\n"
+             "answer = model.logits(w, hidden[rows, b[\"query\"]]).argmax(axis=-1)  # “=”处\n"
+             "right = int((answer == b[\"answer\"]).sum())\n"
+             "print(f\"关掉 {off}：{view['n']} 句里答对 {right} 句\")\n"
+             "same(right, view[\"correct\"])"),
+        ],
+    },
     "learned-vs-handmade": {
         "title": "手写的头与学出来的头",
         "keys": ["adjective", "head", "grammar"],

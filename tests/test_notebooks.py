@@ -52,6 +52,9 @@ MOVED = {
                                                        "它", "很", "饿", "了", "它们"]}},
     "example-editor": {"query": "小狗", "head": False,  # a sentence of 5, palette tokens in
                        "example": {**EDITED, "tokens": ["小狗", "马路", "因为", "它", "饿"]}},
+    "head-ablation": {"l0h0": False, "l0h1": True, "l0h2": False, "l0h3": True, "l1h0": True,
+                      "l1h1": False, "l1h2": True, "l1h3": True},
+    "kernel-regression": {"width": 1.2, "query": 4.5},
     "kv-cache": {"step": 5, "prompt": 2, "preset": "LLaMA-7B", "context": 4096,
                  "dtype": "int8",  # six tokens, a prompt of 2: steps 1..4, step 5 shown as 4
                  "example": {**EDITED, "tokens": ["小猫", "马路", "小狗", "因为", "它", "累"]}},
