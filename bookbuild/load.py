@@ -43,6 +43,7 @@ class Book:
     edit_url: str = ""     # "https://…/edit/main/book/{file}": each chapter's edit link
     bibliography: dict = field(default_factory=dict)  # bookbuild/bib.py, once resolved
     glossary: list = field(default_factory=list)      # bookbuild/glossary.py
+    notation: list = field(default_factory=list)      # the notation page's rows (render.py)
     downloads: dict = field(default_factory=dict)     # {"pdf": file name, "epub": ...} made
 
     @property
