@@ -46,7 +46,9 @@ def test_dpo_worked_on_numbers():
     assert slope == pytest.approx(-pt.sigmoid(-margin), rel=1e-4)
     says(f"参考模型给好回答的对数概率是 ${REF_W:.0f}$、给差回答的是 ${REF_L:.0f}$",
          f"损失是 $\\ln 2={start:.3f}$", "把好回答抬到 $-12$、把差回答压到 $-15$",
-         f"乘上 $\\beta_{{\\text{{DPO}}}}$ 得 {margin:.1f}，损失降到 {right:.3f}",
+         f"好回答抬高了 {-12.0 - REF_W:.0f}、差回答压低了 {REF_L - -15.0:.0f}，两个 $\\hat r$ 之差就是 "
+         f"$1-(-1)=2$ 乘上 $\\beta_{{\\text{{DPO}}}}$ 得 {margin:.1f}，损失降到 {right:.3f}",
+         "两个 $\\hat r$ 都是 0",
          f"好回答压到 $-14$、差回答抬到 $-13$），损失升到 {wrong:.3f}",
          f"$\\operatorname{{sigmoid}}(-0.2)={pt.sigmoid(-margin):.3f}$",
          f"$\\beta_{{\\text{{DPO}}}}={BETA}$")
