@@ -6,6 +6,7 @@ PRINT = "print.html"
 EXERCISES = "exercises.html"
 GLOSSARY = "glossary.html"
 BIBLIOGRAPHY = "bibliography.html"
+NOTATION = "notation.html"
 EPUB_NAV = "nav.xhtml"  # the EPUB's table of contents, beside the chapters' <slug>.xhtml
 
 # What each is, for the message that refuses a chapter of that name.
@@ -14,4 +15,5 @@ BUILD_PAGES = {INDEX: "the book's contents page",
                PRINT: "the whole book on one page, for printing",
                EXERCISES: "the list of the book's exercises",
                GLOSSARY: "the glossary page",
-               BIBLIOGRAPHY: "the bibliography page"}
+               BIBLIOGRAPHY: "the bibliography page",
+               NOTATION: "the notation page: each symbol, its meaning, its first chapter"}

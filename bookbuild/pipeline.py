@@ -169,7 +169,8 @@ def write_notebooks(site, book, run):
 
 
 def write_sitemap(site, book, run):
-    output.write_sitemap(site, book, ["index.html"] + [c.href for c in book.chapters] +
+    output.write_sitemap(site, book, ["index.html"] + ["notation.html"] * bool(book.notation) +
+                         [c.href for c in book.chapters] +
                          [p for p, made in (("glossary.html", book.glossary),
                                             ("bibliography.html", book.bibliography)) if made])
 
@@ -239,6 +240,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
     env["glossary"] = glossary.load(book)
     env["glossary_version"] = glossary.version(book.root)
     book.glossary = env["glossary"]
+    book.notation = render.notation_entries(book)  # the notation page's rows
     # a compiled chapter depends on the build's code and on the glossary (its marked terms)
     code = chapter_cache.fingerprint() + env["glossary_version"]
     for chapter in book.chapters:
@@ -246,6 +248,7 @@ def build(book_dir, out_dir, *, dist_dir=None, log=print, cache=None, downloads=
     markdown.check_links(book, env)
     markdown.check_image_files(book, env["all_images"])
     book.bibliography, labels = resolve_references(book)
+    book.notation = render.notation_entries(book)  # the notation page's rows
     pages = cache.get("pages") if cache is not None else None
     if pages is None:
         pages = chapter_cache.load_pages()

@@ -33,3 +33,89 @@ def scaled(x, digits=2):
 def log10(x):
     """log10 for a slider position; 0 and negative numbers have none (None)."""
     return math.log10(x) if x > 0 else None
+
+
+# The book's symbols: one symbol, one meaning. Each entry is (TeX, meaning, pattern, chapters):
+# `pattern` finds the symbol in a formula's TeX (a bare V, not W_V, \mathcal{V} or a word),
+# `chapters` the chapters (file stems' numbers) whose formulas use it, in book order; the
+# first is where the symbol is introduced. tests/test_notation.py checks the chapters' formulas
+# against this list, and the build writes it as the notation page (符号表).
+def _bare(letter):
+    """A single letter standing alone: not a subscript's or superscript's base part (W_V,
+    K^T), not inside a command (\\top) or a braced argument (\\mathcal{V}), not in a word."""
+    return rf"(?<![\\_^A-Za-z{{]){letter}(?![A-Za-z_])"
+
+
+SYMBOLS = (
+    (r"d", "模型维度：每个 token 向量的长度", _bare("d"),
+     ('00', '01', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '14', '15')),
+    (r"n", "个数：一句话的 token 数（序列长度）、一批里的样本数、图块数", _bare("n"),
+     ('00', '01', '02', '04', '05', '06', '07', '08', '09', '10', '11', '12', '15')),
+    (r"L", "层数", _bare("L"),
+     ('00', '07', '09', '10', '11', '15')),
+    (r"\lvert\mathcal{V}\rvert", "词表大小", r"\\mathcal\{V\}",
+     ('00', '03', '09', '10', '13', '14', '15')),
+    (r"Q,\ K,\ V", "查询、键、值矩阵（每个 token 一行）", _bare("V"),
+     ('04', '08', '09', '12', '14')),
+    (r"W_Q,\ W_K,\ W_V,\ W_O", "注意力的投影矩阵", r"W_[QKVO]",
+     ('03', '04', '05', '06', '08', '10', '13', '13b', '14', '15', '16')),
+    (r"T", "softmax 的温度", _bare("T"),
+     ('02', '04', '09', '11')),
+    (r"\tau", "对比学习里的温度", r"\\tau\b",
+     ('12',)),
+    (r"m", "ALiBi 的斜率：每远一个位置扣的分", _bare("m"),
+     ('06',)),
+    (r"t", "时间上的序号：序列里的第 t 个位置，训练的第 t 步", _bare("t"),
+     ('00', '04', '09', '13', '14')),
+    (r"t_{\text{warm}}", "学习率预热的步数", r"t_\{\\text\{warm\}\}",
+     ('13',)),
+    (r"t_{\text{total}}", "训练的总步数", r"t_\{\\text\{total\}\}",
+     ('13',)),
+    (r"\eta", "学习率", r"\\eta\b",
+     ('13',)),
+    (r"\lambda", "权重衰减系数", r"\\lambda\b",
+     ('13',)),
+    (r"\ell", "注意力汇聚里高斯核的宽度", r"\\ell\b",
+     ('04',)),
+    (r"N", "模型的参数量", _bare("N"),
+     ('10', '13', '14')),
+    (r"n_{\text{原}},\ n_{\text{译}}", "交叉注意力里原文、译文的词数", r"n_\{\\text\{[原译]\}\}",
+     ('08',)),
+    (r"n_A,\ n_B", "图像匹配里两张图的关键点数", r"n_[AB]\b",
+     ('12',)),
+    (r"H_{\text{img}},\ W_{\text{img}}", "图像的高和宽（像素）", r"[HW]_\{\\text\{img\}\}",
+     ('11', '12')),
+    (r"P", "ViT 图块的边长（像素）", _bare("P"),
+     ('11', '14')),
+)
+
+# Uses that say another meaning than the list's, found by their form: (chapter, TeX pattern,
+# what it is). Each is a widget's label the chapter must match (the rope, online-softmax,
+# lr-schedule and param-count widgets still write m, T, W and V this way); a use found that
+# is not listed here fails tests/test_notation.py, and so does a listed one no longer found.
+PENDING = (
+    ("04", r"m_\{\\text\{新\}\}|^m$|s_j-m\}|m=-\\infty|e\^\{m-",
+     "在线 softmax 的行最大值 m（online-softmax 小部件的标签）"),
+    ("06", r"m\\theta|n\\theta|n-m|m-n", "RoPE 的位置 m、n（rope 小部件的标签）"),
+    ("06", r"P\\,\\operatorname|\(PX\)|^P$", "置换矩阵 P（permutation 小部件的标签）"),
+)
+
+# Old meanings of the letters above that must not come back, found by their form: the
+# vocabulary as V, a sequence length or total steps as T, warmup as W, patches as N, a target
+# length as m.
+RETIRED = (
+    (r"(?<![_{])V\s*=\s*\d|\\ln V\b|\\times V\b|(?<![_{])V\\times d|(?<![_{])V\\?,?d\b", "词表大小写成 V"),
+    (r"\(B,\s*T\b|T-W|W\^\{-1\.5\}|(?<![_{])W\s*=\s*\d|W\\le t", "序列长度、总步数、预热步数写成 T、W"),
+    (r"N\s*=\s*\\frac\{H\}|N\\cdot M|N/M\^2", "图块数写成 N"),
+    (r"m\\times n|m\\times d_k|m\\times m", "译文长度写成 m"),
+)
+
+# Widget labels that still write a retired meaning (a widget's files are changed with it):
+# (template, label, what it should say). tests/test_notation.py fails when one is gone, so
+# that this list is emptied as the widgets follow the book's symbols.
+WIDGET_LABELS = (
+    ("templates/widgets/param-count.html", "词表 V", "词表大小 |𝒱|"),
+    ("templates/widgets/lr-schedule.html", "预热步数 W", "预热步数 t_warm"),
+    ("templates/widgets/lr-schedule.html", "总步数 T", "总步数 t_total"),
+    ("pycore/widgets/padding_mask.py", "(B, T, d)", "(B, n, d)：序列长度是 n"),
+)

@@ -300,7 +300,7 @@ def test_the_page_ids_list_is_whole():
 def test_the_build_pages_list_is_whole():
     """render.BUILD_PAGES (the names no chapter may take) lists every page render_pages writes
     besides the chapters' and their embed pages, in a book with everything: exercises, a
-    glossary and a bibliography."""
+    glossary, a notation page and a bibliography."""
     from bookbuild.renderers import pages as render
     from bookbuild.stages.load import Book, Chapter
 
@@ -315,6 +315,8 @@ def test_the_build_pages_list_is_whole():
                       exercises=[{"id": "exercise-x", "title": "x"}])
     book = Book(root=Path("."), title="书", parts=[("一", [chapter])],
                 glossary=[{"zh": "词", "en": "word", "definition": "d", "chapter": "a.md"}],
+                notation=[{"tex": "d", "mathml": "", "meaning": "m", "chapter": chapter,
+                           "number": 1}],
                 bibliography={"k": {"key": "k", "authors": [("A", "B")], "title": "T",
                                     "year": "2017"}})
     written = {name for name, _ in render.render_pages(Templates(), book, runtime={})}

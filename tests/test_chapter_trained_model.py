@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pycore.gpt import corpus, live_runs, run
-from pycore.widgets import learned_vs_handmade, trained_model
+from pycore.widgets import head_ablation, learned_vs_handmade, trained_model
+from pycore.widgets.head_ablation import SWITCHES
 from tests import trained_model_figures as figures
 
 CHAPTER = (Path(__file__).resolve().parent.parent / "book" / "13b-trained-model.md").read_text(
@@ -109,3 +110,32 @@ def test_the_first_live_loss():
     loss = live_runs.advance(0, 1)["losses"][0]
     says(f"第一步的损失是 {loss:.2f}", f"$\\ln 56\\approx {np.log(56):.2f}$")
     live_runs.forget()
+
+
+def test_the_ablations():
+    # every ablation the chapter quotes, over all 22,400 held-out sentences
+    def acc(*off, at_query=False):  # as the chapter writes a share: 100, 55.4, 31.0
+        x = figures.ablated_accuracy(tuple(off), at_query)
+        return "100" if x == 1 else f"{100 * x:.1f}"
+    _, cfg, _ = run.book_model()
+    layer0 = tuple((0, head) for head in range(cfg["n_heads"]))
+    kept = ((0, 0), (1, 1), (1, 3))
+    assert len(SWITCHES) == cfg["n_layers"] * cfg["n_heads"] == 8
+    says(f"在乘 $W_O$ 之前的那 {cfg['d_model'] // cfg['n_heads']} 维输出换成零",
+         f"第 0 层的{'四' if len(layer0) == 4 else len(layer0)}个头都留着",
+         f"{len(SWITCHES)} 个头里只留", f"其余 {len(SWITCHES) - len(kept)} 个全关")
+    says(f"只关第 1 层的头 1，也就是注意力图上的那个指代头：掉到 {acc((1, 1))} %",
+         f"一起关：只剩 {acc((1, 1), (1, 3))} %",
+         f"一起关掉，准确率还是 {acc((1, 0), (1, 2))} %",
+         f"一起关：{acc((0, 0), (0, 1), (0, 2))} %。单关头 0 就已掉到 {acc((0, 0))} %",
+         f"整个清零：{acc(*layer0, at_query=True)} %",
+         f"其余 5 个全关：准确率仍有 {acc(*(h for h in SWITCHES if h not in kept))} %",
+         f"准确率从 100 % 掉到 {acc((1, 1), (1, 3))} %")
+    assert acc((0, 1)) == acc((0, 2)) == "100"
+    says("单关头 1 或头 2 却仍有 100 %")
+    assert figures.ablated_accuracy(((1, 1), (1, 3))) < 0.25
+    says("两个都没了，四句里答对的不到一句")
+
+
+def test_the_ablation_widget_sample():
+    says(f"它只在 {head_ablation.SAMPLE} 个固定的留出句子上计算")

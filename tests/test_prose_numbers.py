@@ -145,16 +145,16 @@ def test_chapter_13_label_smoothing_spreads_epsilon_over_the_whole_vocabulary():
     eps, v, right = 0.1, 37000, 0
     target = (1 - eps) * np.eye(v)[right] + eps * np.full(v, 1 / v)
     assert np.isclose(target.sum(), 1)
-    chapter_says("13-training.md", "正确答案的目标概率是 $1-\\epsilon+\\epsilon/V$，"
-                                   "其余每个 token 是 $\\epsilon/V$")
+    chapter_says("13-training.md", "正确答案的目标概率是 $1-\\epsilon+\\epsilon/\\lvert\\mathcal{V}\\rvert$，"
+                                   "其余每个 token 是 $\\epsilon/\\lvert\\mathcal{V}\\rvert$")
     chapter_says("13-training.md", f"约有 {v} 个 token，正确答案的目标约为 {target[right]:.6f}，"
                                    f"其余每个 token 只有约 {sci(target[1])}")
 
 
 def test_chapter_13_the_initial_loss_for_each_vocabulary():
     """ln V, the loss of a uniform guess, for GPT-2's, LLaMA-1's and Llama 3's vocabularies."""
-    sizes = {50257: "$\\ln 50257\\approx {:.2f}$", 32000: "$V=32000$ 时约 {:.2f}",
-             128256: "Llama 3 的 $V=128256$ 时约 {:.2f}"}
+    sizes = {50257: "$\\ln 50257\\approx {:.2f}$", 32000: "$\\lvert\\mathcal{{V}}\\rvert=32000$ 时约 {:.2f}",
+             128256: "Llama 3 的 $\\lvert\\mathcal{{V}}\\rvert=128256$ 时约 {:.2f}"}
     for v, sentence in sizes.items():
         uniform = np.full(v, 1 / v)
         chapter_says("13-training.md", sentence.format(-np.log(uniform[0])))

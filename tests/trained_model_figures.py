@@ -4,7 +4,7 @@ both state them."""
 import copy
 import functools
 
-from pycore.gpt import corpus, evaluate, live_runs, run
+from pycore.gpt import ablation, corpus, evaluate, live_runs, run
 
 NOUNS = set(corpus.ANIMATE) | set(corpus.OBSTACLES)
 
@@ -46,3 +46,11 @@ def live_evaluations(seed, steps):
 def percent(x):
     """A share as the book writes it: 100, 99.5."""
     return f"{100 * x:.1f}".removesuffix(".0")
+
+
+@functools.lru_cache(maxsize=16)
+def ablated_accuracy(off, at_query=False):
+    """The committed model's accuracy on all 22,400 held-out sentences with the heads `off`
+    ((layer, head), ...) zeroed: at every position, or only at "=" when at_query."""
+    params, cfg, _ = run.book_model()
+    return ablation.accuracy(params, cfg, corpus.every_sentence("heldout"), off, at_query)

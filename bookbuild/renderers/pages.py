@@ -9,7 +9,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from pycore import fmt
+from pycore import fmt, notation
 
 from ..stages import bindcheck, glossary, xref
 from .. import cache, pagenames
@@ -270,6 +270,10 @@ def render_pages(jinja, book, runtime, memo=None):
         yield glossary.PAGE, cached(memo, key, lambda: jinja.get_template(
             "glossary.html").render(book=book, root="", runtime=runtime, chapter=None,
                                     terms=terms, where=where, page_name=glossary.PAGE))
+    if book.notation:
+        yield NOTATION_PAGE, cached(memo, ("notation", repr(notation.SYMBOLS)), lambda: jinja.get_template(
+            "notation.html").render(book=book, root="", runtime=runtime, chapter=None,
+                                    symbols=book.notation, page_name=NOTATION_PAGE))
     if book.bibliography:
         entries = bibliography_entries(book)
         key = ("bibliography", hashlib.sha256(json.dumps(
@@ -283,10 +287,25 @@ def render_pages(jinja, book, runtime, memo=None):
 
 BIBLIOGRAPHY_PAGE = pagenames.BIBLIOGRAPHY
 EXERCISES_PAGE = pagenames.EXERCISES
+NOTATION_PAGE = pagenames.NOTATION
 
 # Every page render_pages writes besides the chapters' and their embed pages, with what it is:
 # a chapter's page may not take one of these names (bookbuild/stages/load.py refuses the chapter).
 BUILD_PAGES = pagenames.BUILD_PAGES
+
+
+def notation_entries(book):
+    """pycore/notation.py's symbols as the notation page shows them: [{tex, mathml, meaning,
+    chapter, number}], the chapter being the first whose formulas use the symbol; [] for a
+    book that lacks those chapters (the list is this book's: a sample book gets no page)."""
+    from ..stages.markdown import _mathml
+    by_number = {str(section_number(c, i)).zfill(2): (c, section_number(c, i))
+                 for i, c in enumerate(book.chapters)}
+    if any(chapters[0] not in by_number for *_, chapters in notation.SYMBOLS):
+        return []
+    return [{"tex": tex, "mathml": Markup(_mathml(tex, "inline")), "meaning": meaning,
+             "chapter": by_number[chapters[0]][0], "number": by_number[chapters[0]][1]}
+            for tex, meaning, _, chapters in notation.SYMBOLS]
 
 
 def bibliography_entries(book):

@@ -44,6 +44,7 @@ class Book:
     edit_url: str = ""     # "https://…/edit/main/book/{file}": each chapter's edit link
     bibliography: dict = field(default_factory=dict)  # bookbuild/stages/bib.py, once resolved
     glossary: list = field(default_factory=list)      # bookbuild/stages/glossary.py
+    notation: list = field(default_factory=list)      # the notation page's rows (renderers/pages.py)
     downloads: dict = field(default_factory=dict)     # {"pdf": file name, "epub": ...} made
 
     @property
