@@ -1,5 +1,6 @@
 """Shared browser fixtures: one build, one HTTP server, one Chromium for the whole session,
-and one page per chapter (Pyodide boots once per page; tests reset the widgets they move)."""
+and one page per chapter, all in one browser context (Pyodide boots once, in the runtime's
+SharedWorker that serves every chapter; tests reset the widgets they move)."""
 import os
 import shutil
 import subprocess
@@ -93,12 +94,13 @@ WORKER_REQUESTS = """async () => {
 
 
 class BookPage:
-    """A chapter open in the browser, with every request it (or its runtime worker) made and
+    """A chapter open in the browser (a new page of `context`, a browser context, or of a new
+    context when given the browser), with every request it (or its runtime worker) made and
     every console error."""
 
-    def __init__(self, browser, server, href):
+    def __init__(self, context, server, href):
         self.server = server
-        self.page = browser.new_page()
+        self.page = context.new_page()
         self.page_requests, self.errors = [], []
         self.page.on("request", lambda r: self.page_requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -113,7 +115,8 @@ class BookPage:
     @property
     def requests(self):
         """Every URL the page fetched, then every URL its runtime worker fetched (Resource
-        Timing in the worker: Playwright does not see a worker's requests)."""
+        Timing in the worker: Playwright does not see a worker's requests). The worker serves
+        every page of its context: its URLs are those of every page opened there so far."""
         return self.page_requests + self.page.evaluate(WORKER_REQUESTS)
 
     def widget(self, name, index=0):
@@ -131,12 +134,13 @@ class BookPage:
 
 @pytest.fixture(scope="session")
 def book_pages(browser, server, site):
-    """book_pages(widget_name) -> the BookPage of the first chapter holding that widget."""
-    opened = {}
+    """book_pages(widget_name) -> the BookPage of the first chapter holding that widget. The
+    chapters open in one context, as a reader's tabs: one runtime serves them all."""
+    opened, context = {}, browser.new_context()
 
     def open_page(href):
         if href not in opened:
-            opened[href] = BookPage(browser, server, href)
+            opened[href] = BookPage(context, server, href)
         return opened[href]
 
     def for_widget(name):
@@ -148,8 +152,7 @@ def book_pages(browser, server, site):
 
     for_widget.open = open_page
     yield for_widget
-    for p in opened.values():
-        p.page.close()
+    context.close()
 
 
 TESTS = Path(__file__).resolve().parent.parent

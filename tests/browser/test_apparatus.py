@@ -9,17 +9,52 @@ import pytest
 SETTLED = "[data-widget][data-state=static], [data-widget][data-state=loading]"
 
 
-def open_page(browser, url, **context):
-    ctx = browser.new_context(**context)
-    page = ctx.new_page()
+def settled_page(context, url, viewport=None):
+    page = context.new_page()
+    if viewport:
+        page.set_viewport_size(viewport)
     page.goto(url)
     if page.locator("[data-widget]").count():
         page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
-    return ctx, page
+    return page
 
 
-def test_a_cross_reference_is_numbered_by_the_book_and_leads_to_its_target(browser, server):
-    ctx, page = open_page(browser, server + "02-softmax.html")
+@pytest.fixture(scope="module")
+def contexts(browser, server):
+    """contexts(**options) -> the module's browser context with those options (a desktop one, a
+    touch phone), made on first use. Each keeps its first page, a chapter with widgets, open to
+    the end, so that the runtime's SharedWorker boots once per context, not once per test."""
+    made = {}
+
+    def get(**options):
+        key = tuple(sorted(options.items()))
+        if key not in made:
+            made[key] = browser.new_context(**options)
+            settled_page(made[key], server + "04-attention.html")
+        return made[key]
+
+    yield get
+    for context in made.values():
+        context.close()
+
+
+@pytest.fixture
+def open_page(contexts):
+    """open_page(url, viewport=None, **context options) -> a new page of the shared context with
+    those options, at url, its widgets settled; closed after the test."""
+    opened = []
+
+    def open_(url, viewport=None, **options):
+        opened.append(settled_page(contexts(**options), url, viewport))
+        return opened[-1]
+
+    yield open_
+    for page in opened:
+        page.close()
+
+
+def test_a_cross_reference_is_numbered_by_the_book_and_leads_to_its_target(open_page, server):
+    page = open_page(server + "02-softmax.html")
     ref = page.locator('a.xref[data-kind="eq"]').first
     assert ref.inner_text() == "式 (4.1)"
     sec = page.locator('a.xref[data-kind="sec"]').first
@@ -29,11 +64,10 @@ def test_a_cross_reference_is_numbered_by_the_book_and_leads_to_its_target(brows
     assert page.locator('[id="eq:attention"] .eq-number').inner_text() == "(4.1)"
     # every widget is a figure, numbered in its chapter
     assert page.locator(".widget .fig-number").first.inner_text() == "图 4.1"
-    ctx.close()
 
 
-def test_a_citation_shows_its_entry_on_hover_and_focus_and_the_chapter_lists_it(browser, server):
-    ctx, page = open_page(browser, server + "01-dot-product.html")
+def test_a_citation_shows_its_entry_on_hover_and_focus_and_the_chapter_lists_it(open_page, server):
+    page = open_page(server + "01-dot-product.html")
     cite = page.locator("a.cite-ref").first
     assert cite.inner_text() == "Bahdanau 等，2014"
     entry = page.locator("#ref-bahdanau2014")
@@ -50,12 +84,11 @@ def test_a_citation_shows_its_entry_on_hover_and_focus_and_the_chapter_lists_it(
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")  # focus from the keyboard: :focus-visible
     card.wait_for(state="visible")
-    ctx.close()
 
 
-def test_a_tap_shows_the_card_and_a_second_tap_follows_the_link(browser, server):
-    ctx, page = open_page(browser, server + "01-dot-product.html", has_touch=True, is_mobile=True,
-                          viewport={"width": 390, "height": 800})
+def test_a_tap_shows_the_card_and_a_second_tap_follows_the_link(open_page, server):
+    page = open_page(server + "01-dot-product.html", has_touch=True, is_mobile=True,
+                     viewport={"width": 390, "height": 800})
     cite = page.locator("a.cite-ref").first
     cite.tap()
     card = page.locator("#tbook-popover")
@@ -65,11 +98,10 @@ def test_a_tap_shows_the_card_and_a_second_tap_follows_the_link(browser, server)
     cite.tap()
     page.wait_for_url(re.compile(r"#ref-bahdanau2014$"))
     card.wait_for(state="hidden")
-    ctx.close()
 
 
-def test_terms_link_to_the_glossary_with_their_definition(browser, server):
-    ctx, page = open_page(browser, server + "04-attention.html")
+def test_terms_link_to_the_glossary_with_their_definition(open_page, server):
+    page = open_page(server + "04-attention.html")
     term = page.locator("a.term").first
     term.hover()
     card = page.locator("#tbook-popover")
@@ -80,50 +112,45 @@ def test_terms_link_to_the_glossary_with_their_definition(browser, server):
     anchor = href.split("#", 1)[1]
     assert page.locator(f'[id="{anchor}"] dfn').inner_text() == word
     assert page.locator(".terms dt").count() >= 25
-    ctx.close()
 
 
-def test_a_link_to_another_chapter_previews_its_first_lines(browser, server):
-    ctx, page = open_page(browser, server + "04-attention.html")
+def test_a_link_to_another_chapter_previews_its_first_lines(open_page, server):
+    page = open_page(server + "04-attention.html")
     link = page.locator('.chapter a[href^="02-softmax.html"]').first
     link.hover()
     card = page.locator("#tbook-popover")
     card.wait_for(state="visible")
     assert len(card.inner_text()) > 20
-    ctx.close()
 
 
-def test_the_bibliography_page_lists_every_entry_with_who_cites_it(browser, server, site):
-    ctx, page = open_page(browser, server + "bibliography.html")
+def test_the_bibliography_page_lists_every_entry_with_who_cites_it(open_page, server, site):
+    page = open_page(server + "bibliography.html")
     entries = page.locator(".references-list > li")
     assert entries.count() >= 30
     cited = page.locator("#ref-vaswani2017 .cited-in a")
     hrefs = [cited.nth(i).get_attribute("href") for i in range(cited.count())]
     assert any(h.startswith("04-attention.html#ref-vaswani2017") for h in hrefs), hrefs
-    ctx.close()
 
 
-def test_the_chapters_sections_mark_the_one_being_read(browser, server):
-    ctx, page = open_page(browser, server + "04-attention.html", viewport={"width": 1400, "height": 900})
+def test_the_chapters_sections_mark_the_one_being_read(open_page, server):
+    page = open_page(server + "04-attention.html", viewport={"width": 1400, "height": 900})
     rail = page.locator(".page-toc.rail")
     assert rail.is_visible() and page.locator(".page-toc.fold").is_hidden()
     # each entry a target of at least 24 px (WCAG 2.2 target size, as Lighthouse checks it)
     heights = rail.locator("a").evaluate_all("as => as.map(a => a.getBoundingClientRect().height)")
     assert heights and min(heights) >= 24, heights
     target = rail.locator("a").nth(3)
-    target.click()
-    page.wait_for_timeout(300)
-    assert target.get_attribute("aria-current") == "location"
-    ctx.close()
-    ctx, page = open_page(browser, server + "04-attention.html", viewport={"width": 390, "height": 800})
+    target.click()  # the page scrolls to its section, which becomes the one being read
+    page.wait_for_function("a => a.getAttribute('aria-current') === 'location'",
+                           arg=target.element_handle(), timeout=10_000)
+    page = open_page(server + "04-attention.html", viewport={"width": 390, "height": 800})
     assert page.locator(".page-toc.rail").is_hidden()
     fold = page.locator(".page-toc.fold")
     assert fold.is_visible() and not fold.evaluate("d => d.open")
-    ctx.close()
 
 
-def test_back_returns_to_where_the_reader_was(browser, server):
-    ctx, page = open_page(browser, server + "04-attention.html")
+def test_back_returns_to_where_the_reader_was(open_page, server):
+    page = open_page(server + "04-attention.html")
     page.evaluate("window.sameDocument = true")
     link = page.locator('.chapter a[href^="02-softmax.html"]').last
     link.scroll_into_view_if_needed()
@@ -135,11 +162,10 @@ def test_back_returns_to_where_the_reader_was(browser, server):
     page.wait_for_url(re.compile(r"04-attention\.html$"))
     page.wait_for_function(f"() => Math.abs(scrollY - {before}) < 5", timeout=10_000)
     assert page.evaluate("window.sameDocument === true")  # the in-place move, both ways
-    ctx.close()
 
 
-def test_arrow_keys_turn_the_page_unless_a_widget_or_a_box_has_them(browser, server):
-    ctx, page = open_page(browser, server + "04-attention.html")
+def test_arrow_keys_turn_the_page_unless_a_widget_or_a_box_has_them(open_page, server):
+    page = open_page(server + "04-attention.html")
     page.locator("[data-control=scale]").first.focus()
     page.keyboard.press("ArrowRight")  # the slider's, not the page's
     assert page.url.endswith("04-attention.html")
@@ -156,12 +182,11 @@ def test_arrow_keys_turn_the_page_unless_a_widget_or_a_box_has_them(browser, ser
     assert page.locator("#tbook-keys").is_visible()
     page.keyboard.press("Escape")
     assert page.locator("#tbook-keys").is_hidden()
-    ctx.close()
 
 
-def test_a_phone_gets_a_top_bar_and_contents_over_the_page(browser, server):
-    ctx, page = open_page(browser, server + "11-vit.html", viewport={"width": 360, "height": 740},
-                          is_mobile=True, has_touch=True)
+def test_a_phone_gets_a_top_bar_and_contents_over_the_page(open_page, server):
+    page = open_page(server + "11-vit.html", viewport={"width": 360, "height": 740},
+                     is_mobile=True, has_touch=True)
     bar = page.locator(".topbar")
     assert bar.is_visible() and page.locator(".toc").is_hidden()
     page.evaluate("window.scrollTo(0, 3000)")
@@ -170,7 +195,6 @@ def test_a_phone_gets_a_top_bar_and_contents_over_the_page(browser, server):
     assert page.locator(".toc").is_visible() and page.locator("#tbook-search").is_visible()
     page.locator(".toc-close").tap()
     assert page.locator(".toc").is_hidden()
-    ctx.close()
 
 
 LAYOUT_SHIFT = """() => new Promise((resolve) => {
@@ -184,8 +208,10 @@ LAYOUT_SHIFT = """() => new Promise((resolve) => {
 
 @pytest.mark.parametrize("href", ["index.html", "04-attention.html", "11-vit.html"])
 def test_the_first_paint_does_not_move_on_a_phone(browser, server, href):
-    ctx, page = open_page(browser, server + href, viewport={"width": 360, "height": 740},
-                          is_mobile=True, has_touch=True)
+    # a context of its own: the first visit's paint (no service worker, no runtime booted yet)
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                              has_touch=True)
+    page = settled_page(ctx, server + href)
     shift = page.evaluate(LAYOUT_SHIFT)
     assert shift < 0.05, f"{href}: cumulative layout shift {shift:.3f}"
     description = page.locator('meta[name="description"]').get_attribute("content")

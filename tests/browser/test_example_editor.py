@@ -4,8 +4,10 @@ example, and every widget over it on the page shows pycore's numbers for the edi
 the URL and the browser's storage keep it (a reload, the next chapter), 重置 restores the
 book's example, and junk in the URL shows the book's example without an error.
 
-Each test opens pages of its own (a fresh browser context each): an edited example must not
-leak into the pages other tests share."""
+The module's tests open their pages in one browser context of their own (an edited example
+must not leak into the pages other tests share), whose runtime boots once: each test starts
+with that context's storage empty and closes its pages. A test that needs a browser that never
+saw the example opens a context of its own."""
 import json
 import math
 from urllib.parse import parse_qs, urlsplit
@@ -37,11 +39,14 @@ EDITED = {"x": ROAD_ALIVE}
 
 
 class Page:
-    """A chapter in a context of its own, with its console errors."""
+    """A chapter, with its console errors: in `context`, else in a new context of its own."""
 
-    def __init__(self, browser, server, href, context=None):
-        self.context = context or browser.new_context()
+    def __init__(self, browser, server, href, context=None, viewport=None):
+        self.own_context = context is None
+        self.context = browser.new_context() if context is None else context
         self.page = self.context.new_page()
+        if viewport:
+            self.page.set_viewport_size(viewport)
         self.server, self.errors = server, []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -81,15 +86,30 @@ class Page:
         return json.loads(raw) if raw else None
 
     def close(self):
-        self.context.close()
+        (self.context if self.own_context else self.page).close()
+
+
+@pytest.fixture(scope="module")
+def shared_context(browser, server):
+    """The context the module's pages open in. Its first page stays open to the end so that the
+    runtime's SharedWorker, booted once, serves every later page (a page alone would take it
+    with it when it closes)."""
+    context = browser.new_context()
+    keeper = Page(browser, server, "04-attention.html", context=context)
+    yield context
+    keeper.page.close()
+    context.close()
 
 
 @pytest.fixture
-def open_page(browser, server):
+def open_page(browser, server, shared_context):
+    """open_page(href, context=None, viewport=None) -> a Page in the shared context, or in
+    `context`; the test starts with the shared context's storage empty (no edited example)."""
     opened = []
+    shared_context.pages[0].evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
 
-    def open_(href, **kw):
-        opened.append(Page(browser, server, href, **kw))
+    def open_(href, context=shared_context, **kw):
+        opened.append(Page(browser, server, href, context=context, **kw))
         return opened[-1]
 
     yield open_
@@ -194,9 +214,10 @@ def test_a_reload_and_the_next_chapter_keep_the_example(browser, open_page):
     page.goto("05-multi-head.html")
     assert page.url_example() == EDITED
     assert_follows(page, EDITED)
-    # a copied link opens the example in a browser that never saw it
+    # a copied link opens the example in a browser that never saw it (a context of its own:
+    # the shared one's storage holds the example)
     link = urlsplit(page.page.url)
-    fresh = open_page(link.path.lstrip("/") + "?" + link.query)
+    fresh = open_page(link.path.lstrip("/") + "?" + link.query, context=None)
     assert fresh.stored_example() == EDITED
     assert_follows(fresh, EDITED)
     assert page.errors == [] and fresh.errors == []
@@ -563,12 +584,11 @@ def test_the_preview_follows_the_chips_and_reset_brings_the_books_back(open_page
     assert page.url_example() is None and page.errors == []
 
 
-def test_a_twelve_token_preview_fits_a_phone(browser, open_page):
+def test_a_twelve_token_preview_fits_a_phone(open_page):
     """At 390 px the 12 bars shrink with the chart (one unit per px at most): the chart stays
     inside the widget and the page does not scroll sideways."""
-    phone = browser.new_context(viewport={"width": 390, "height": 800})
     page = open_page("04-attention.html?example=" + json.dumps({"tokens": TWELVE}),
-                     context=phone)
+                     viewport={"width": 390, "height": 800})
     assert_preview(page, TWELVE, "它")
     box = page.editor().locator("svg.bar-chart").bounding_box()
     assert box["width"] < 30 + 34 * 12  # narrower than its viewBox: scaled down to fit
@@ -602,13 +622,12 @@ TOP = "el => el.getBoundingClientRect().top + scrollY"
 BOTTOM = "el => el.getBoundingClientRect().bottom + scrollY"
 
 
-def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(browser, open_page):
+def test_a_press_on_an_entry_asks_ahead_for_the_views_its_click_brings(open_page):
     """The press on an entry asks the worker for the views its click's example brings: the
     editor's, and those of the followers on screen (not those off screen: they catch up once
     the reader pauses). The click takes them, asking for none of them again, and every widget
     shows pycore's numbers for the edited example."""
-    page = open_page("06-positional-encoding.html",
-                     context=browser.new_context(viewport={"width": 1280, "height": 1000}))
+    page = open_page("06-positional-encoding.html", viewport={"width": 1280, "height": 1000})
     editor = page.editor()
     follower = page.page.locator('[data-widget="permutation"]').first
     ids = sorted([editor.get_attribute("id"), follower.get_attribute("id")])

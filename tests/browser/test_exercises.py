@@ -18,14 +18,36 @@ def softmax(z, temperature=1.0):
 """
 
 
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context()
+def open_exercise(context, url, name):
     page = context.new_page()
-    page.goto(server + PAGE)
-    page.wait_for_selector(f'[data-exercise="{NAME}"][data-state=live]', timeout=60_000)
-    yield page
+    page.goto(url)
+    page.wait_for_selector(f'[data-exercise="{name}"][data-state=live]', timeout=60_000)
+    return page
+
+
+@pytest.fixture(scope="module")
+def shared_context(browser, server):
+    """One browser context for the module's pages, whose first page stays open to the end: the
+    runtime's SharedWorker boots once and serves every page a test opens after it."""
+    context = browser.new_context()
+    open_exercise(context, server + PAGE, NAME)
+    yield context
     context.close()
+
+
+@pytest.fixture
+def fresh_context(shared_context):
+    """The shared context, its storage emptied (no saved code, no progress); the pages a test
+    opens in it close after the test."""
+    shared_context.pages[0].evaluate("() => localStorage.clear()")
+    yield shared_context
+    for page in shared_context.pages[1:]:
+        page.close()
+
+
+@pytest.fixture
+def page(fresh_context, server):
+    return open_exercise(fresh_context, server + PAGE, NAME)
 
 
 def exercise(page):
@@ -90,13 +112,17 @@ def test_the_code_and_the_progress_survive_a_reload(page):
     assert row.locator("[data-part=state]").inner_text() == "已通过"
 
 
-def test_an_endless_loop_is_stopped_by_the_time_limit(page):
+def test_an_endless_loop_is_stopped_by_the_time_limit(browser, server):
+    # a context of its own: the loop must not be left running in the shared context's runtime
+    context = browser.new_context()
+    page = open_exercise(context, server + PAGE, NAME)
     root = exercise(page)
     fb = run_check(root, "def softmax(z, temperature=1.0):\n    while True:\n        pass\n")
     assert fb.get_attribute("data-status") == "interrupted"
     assert "已自动停止" in fb.inner_text()
     fb = run_check(root, describe(NAME)["solution"])  # a new Python checks the next answer
     assert fb.get_attribute("data-status") == "passed"
+    context.close()
 
 
 @pytest.mark.parametrize("saved", ['{"seed":"x"}', '{"seed":-1,"attempts":"many"}', '[1]'])
@@ -170,16 +196,12 @@ def first_wrong_answer(exercise_id):
 
 
 @pytest.mark.parametrize("exercise_id", __import__("pycore.exercises").exercises.ids())
-def test_every_exercise_passes_its_solution_and_tells_a_wrong_answer_why(browser, server, site,
-                                                                         exercise_id):
+def test_every_exercise_passes_its_solution_and_tells_a_wrong_answer_why(fresh_context, server,
+                                                                         site, exercise_id):
     """In the page, as in CPython: the model solution passes; a typical wrong answer gets the
     checker's status and its very message."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(server + chapter_of(site, exercise_id))
+    page = open_exercise(fresh_context, server + chapter_of(site, exercise_id), exercise_id)
     root = page.locator(f'[data-exercise="{exercise_id}"]')
-    root.wait_for(state="attached")
-    page.wait_for_selector(f'[data-exercise="{exercise_id}"][data-state=live]', timeout=60_000)
     fb = run_check(root, describe(exercise_id)["solution"])
     assert fb.get_attribute("data-status") in ("passed", "slow"), fb.inner_text()
     label, source, status = first_wrong_answer(exercise_id)
@@ -190,7 +212,6 @@ def test_every_exercise_passes_its_solution_and_tells_a_wrong_answer_why(browser
     # of a wrong number differently, so digits are compared to 6 significant figures
     shown, expected = fb.locator(".fb-message").inner_text(), here["message"]
     assert digits_rounded(shown) == digits_rounded(expected), label
-    context.close()
 
 
 def digits_rounded(text):

@@ -3,6 +3,7 @@ and every widget ends live."""
 import hashlib
 from pathlib import Path
 
+from tests.browser.conftest import BookPage
 from tests.browser.harness import page_names
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -19,8 +20,11 @@ def test_every_page_stays_on_its_origin_and_goes_live(book_pages, site):
         assert all(s == "live" for s in states), f"{href}: widget states {states}"
 
 
-def test_runtime_comes_from_the_site(book_pages):
-    page = book_pages("attention")
+def test_runtime_comes_from_the_site(browser, server):
+    # a context of its own: what a runtime fetches from its boot on, first for a chapter whose
+    # widgets read no data file (book_pages' runtime has served every chapter opened before)
+    context = browser.new_context()
+    page = BookPage(context, server, "04-attention.html")
     runtime = [u for u in page.requests if "/pyodide/" in u]
     names = {u.rsplit("/", 1)[1] for u in runtime}
     assert {"pyodide.asm.wasm", "python_stdlib.zip"} <= names
@@ -28,7 +32,9 @@ def test_runtime_comes_from_the_site(book_pages):
     assert any("/assets/pycore-" in u for u in page.requests)
     # data files (the ViT photo) only for pages whose widgets read them (DATA_FILES)
     assert not any("/assets/pycore-data/" in u for u in page.requests)
-    vit = book_pages("vit-patches")
+    vit = BookPage(context, server, "11-vit.html")
+    assert vit.page.locator('[data-widget="vit-patches"]').count()
     photo = hashlib.sha256((ROOT / "pycore" / "photo224.rgb").read_bytes()).hexdigest()[:12]
     assert [u.rsplit("/", 2)[1:] for u in vit.requests if "/pycore-data/" in u] == \
         [["pycore-data", f"photo224.rgb?v={photo}"]]  # the address of the version it holds
+    context.close()
