@@ -10,6 +10,6 @@ def pytest_sessionstart(session):
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return  # a worker, or one process: the first build fetches it as usual
-    from bookbuild import vendor
+    from bookbuild.runtime import vendor
     with tempfile.TemporaryDirectory(prefix="tbook-runtime-") as folder:
         vendor.vendor_runtime(folder, log=lambda *a: None)

@@ -114,6 +114,8 @@ NARROW = {
     "vit-patches": "a square photo cut into patches, beside the patch strip",
     "chinchilla": "a log-log chart beside the compute readout, in one screen",
     "code-lab": "figures the reader's code draws, at the size the code gives",
+    "char-gpt": "ten bars beside a text box and the characters read: wider, the continuation "
+                "leaves the screen",
 }
 
 # Per widget on the page: its box, its pictures' (the book's figures, and canvases; no legend,
