@@ -28,7 +28,8 @@ DROP = {"button", "input", "select", "script", "template", "dialog"}  # the live
 LIVE_ATTRS = {"tabindex", "for", "aria-valuenow", "aria-valuemin", "aria-valuemax",
               "aria-valuetext", "aria-controls", "aria-pressed", "aria-checked", "aria-expanded",
               "aria-haspopup", "aria-busy", "autocomplete", "autocorrect", "autocapitalize",
-              "spellcheck", "wrap", "rows", "cols", "readonly", "disabled", "contenteditable",
+              "spellcheck", "wrap", "rows", "cols", "maxlength", "minlength", "readonly", "disabled",
+              "contenteditable",
               "draggable", "focusable", "aria-selected", "aria-activedescendant", "aria-multiselectable",
               "aria-orientation"}
 LIVE_ROLES = {"group", "radiogroup", "radio", "switch", "spinbutton", "slider", "listbox",

@@ -19,8 +19,6 @@ The loss is the mean next-character cross-entropy over every position of B windo
 characters drawn at random offsets of the training text. The held-out text is cut into
 windows that do not overlap (each character predicted once, from at most T before it).
 """
-import argparse
-import gzip
 import json
 import math
 import subprocess
@@ -72,6 +70,7 @@ def package_version(fortunes):
     changelog = Path(fortunes).resolve().parent.parent / "doc/fortunes-zh/changelog.gz"
     if not changelog.is_file():
         return "unknown"
+    import gzip  # here, not at the top: the page imports this module (its file names)
     with gzip.open(changelog, "rt", encoding="utf-8") as f:
         first = f.readline()
     return first.split("(")[1].split(")")[0] if "(" in first else "unknown"
@@ -260,6 +259,7 @@ def evaluate_all(params, cfg, data, settings):
 
 
 def main(argv=None):
+    import argparse  # here, not at the top: the page imports this module (its file names)
     parser = argparse.ArgumentParser(prog="python3 -m pycore.gpt.train_poems",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--fortunes", help="a folder holding tang300, song100 and chinese "
