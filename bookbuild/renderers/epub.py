@@ -77,6 +77,10 @@ def _xml(el, parent_ns, out, fix_href):
     attrs = []
     if ns != parent_ns:
         attrs.append(f"xmlns={quoteattr(ns)}")
+    if ns == SVG and name == "a" and not any(_local(k)[1] == "title" for k in el.attrib):
+        # a link inside a figure is named by its title for EPUB reading systems (ACC-011)
+        attrs.append(f"xmlns:xlink={quoteattr(XLINK)}")
+        attrs.append(f"xlink:title={quoteattr(' '.join(''.join(el.itertext()).split()))}")
     for key, value in el.attrib.items():
         kns, kname = _local(key)
         if kname == "xmlns":

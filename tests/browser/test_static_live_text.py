@@ -12,20 +12,23 @@ from tests.browser.conftest import BookPage
 # Every bound text of a widget, keyed by what it shows: `path #k` (the k-th element bound to
 # that path, data-sci ones as `path (e) #k`) and `path[i][j]` (a matrix cell: "text | title |
 # shade class").
+# A panel the widget hides (data-hidden) is left out: a live view brings no numbers for it
+# (trained-model's `live` input) and it keeps what it last showed until it is shown again.
 TEXTS = """(root) => {
   const out = {}, seen = {};
-  const put = (key, text) => {
+  const put = (key, text, el) => {
+    if (el.closest("[data-panel][data-hidden]")) return;
     seen[key] = (seen[key] ?? 0) + 1;
     out[`${key} #${seen[key]}`] = text;
   };
-  root.querySelectorAll("[data-bind]").forEach((el) => put(el.dataset.bind, el.textContent));
-  root.querySelectorAll("[data-sci]").forEach((el) => put(`${el.dataset.sci} (e)`, el.textContent));
+  root.querySelectorAll("[data-bind]").forEach((el) => put(el.dataset.bind, el.textContent, el));
+  root.querySelectorAll("[data-sci]").forEach((el) => put(`${el.dataset.sci} (e)`, el.textContent, el));
   root.querySelectorAll("table[data-matrix]").forEach((t) => {
     const shaded = "shaded" in t.dataset;
     [...t.tBodies[0]?.rows ?? []].forEach((tr, i) =>
       [...tr.getElementsByTagName("td")].forEach((td, j) =>
         put(`${t.dataset.matrix}[${i}][${j}]`,
-            `${td.textContent} | ${td.title} | ${shaded ? td.className : ""}`)));
+            `${td.textContent} | ${td.title} | ${shaded ? td.className : ""}`, td)));
   });
   return out;
 }"""
