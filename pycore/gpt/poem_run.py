@@ -75,8 +75,9 @@ def next_char(text, temperature=1.0, top_k=None, top_p=None, top=10, params=None
     stages = sampling.pipeline(z, temperature, top_k, top_p)
     final = stages["final"]
     order = np.argsort(-final, kind="stable")[:top]
-    return {"probs": softmax(z), "final": final, "read": r,
-            "top": [{"char": vocab[j], "p": float(softmax(z)[j]), "final": float(final[j])}
+    probs = softmax(z)
+    return {"probs": probs, "final": final, "read": r,
+            "top": [{"char": vocab[j], "p": float(probs[j]), "final": float(final[j])}
                     for j in order]}
 
 
