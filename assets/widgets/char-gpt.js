@@ -19,7 +19,8 @@ export function mount(root, runtime) {
     }));
   }
   const widget = liveWidget(root, runtime, { draw, ahead: false,
-                                            inputs: () => ({ text: box.value }) });
+                                            inputs: () => ({ text: box.value }),
+                                            resetInputs: () => { box.value = box.defaultValue; } });
   wireButton(root.querySelector("[data-action=sample]"), widget,
              () => ({ seed: widget.state.seed + 1 }));
   const enable = () => { box.disabled = root.dataset.state !== "live"; };

@@ -168,9 +168,11 @@ function notePace(root) {
 // or a function saying of which changes a view may be asked ahead. live: true for a view that
 // takes the input `live` (the live page binds less of it than the build draws: no places).
 // inputs: a function giving the view's page inputs that are not parameters (INPUTS: e.g. a
-// text box's text, which must never land in the widget's state or a shared link).
+// text box's text, which must never land in the widget's state or a shared link); resetInputs
+// puts them back as built, when the reader presses reset (the widget then shows its defaults).
 export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ahead = true,
-                                           live = false, inputs = () => ({}) } = {}) {
+                                           live = false, inputs = () => ({}),
+                                           resetInputs = () => {} } = {}) {
   const asksAhead = typeof ahead === "function" ? ahead : () => ahead;
   const name = root.dataset.widget;
   const initial = JSON.parse(root.dataset.params);
@@ -244,7 +246,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
       running ??= computeLatest();
       return running;
     },
-    reset() { state = structuredClone(initial); return widget.update({}); },
+    reset() { state = structuredClone(initial); resetInputs(); return widget.update({}); },
     // The view an update with these changes would ask for, asked now (see above); with
     // `example`, of the example an edit is about to bring (example.js aheadExample).
     ahead(changes, example = currentExample()) {

@@ -56,3 +56,16 @@ def test_the_continuation_is_pycores_for_the_seed(book_pages):
                                 arg=[root.element_handle(), before])
     view = pycore_view("char-gpt", text="白日依山尽，", seed=1)
     assert root.locator(".cg-continuation").text_content() == view["continuation"]
+
+
+def test_reset_brings_back_the_first_text_and_its_numbers(book_pages):
+    """The box's text is no parameter, yet reset puts it back as built with the rest."""
+    root = book_pages("char-gpt").widget("char-gpt")
+    first = root.locator(".cg-text").input_value()
+    typed(root, "白日依山尽，")
+    before = updates(root)
+    root.locator("[data-action=reset]").click()
+    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
+                                arg=[root.element_handle(), before])
+    assert root.locator(".cg-text").input_value() == first != "白日依山尽，"
+    assert_shows(root, pycore_view("char-gpt", text=first), min_count=20)
