@@ -3,7 +3,7 @@
 // Moving to another chapter keeps the runtime (navigate.js): its widgets go live at once.
 import { enableNavigation } from "./navigate.js";
 import { enablePopovers } from "./popover.js";
-import { showProgress } from "./progress.js";
+import { enableExport, showProgress } from "./progress.js";
 import { enableReading } from "./reading.js";
 import { bootRuntime, connect, retry } from "./runtime.js";
 import { firstView, setState } from "./widgets/common.js";
@@ -146,6 +146,7 @@ themeToggle();
 enableReading();
 enablePopovers();
 showProgress();
+enableExport();
 document.addEventListener("tbook:page", showProgress);
 enableNavigation(makeLive);
 makeLive(document).finally(registerServiceWorker);

@@ -81,7 +81,8 @@ export function mount(root, widgetsRuntime) {
         time_limit: Number(root.dataset.timeLimit) });
       const record = load(name);
       save(name, { code: source, seed, attempts: (record.attempts ?? 0) + 1,
-                   passed: Boolean(record.passed || fb.passed) });
+                   passed: Boolean(record.passed || fb.passed),
+                   ...(fb.passed && !record.passed ? { solved: source } : {}) });
       showFeedback(feedback, fb);
     } catch (err) {  // the page's or its runtime's failure, not the reader's code's: say so
       console.error("exercise check:", err);

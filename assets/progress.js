@@ -12,6 +12,7 @@ const FIELDS = {
   seed: (v) => Number.isSafeInteger(v) && v >= 0,
   attempts: (v) => Number.isSafeInteger(v) && v >= 0,
   passed: (v) => typeof v === "boolean",
+  solved: (v) => typeof v === "string",  // the code of the first check that passed
 };
 
 export function load(name) {
@@ -53,5 +54,49 @@ export function showProgress() {
     row.querySelector("[data-part=state]").textContent =
       record.passed ? "已通过" : record.attempts ? `已尝试 ${record.attempts} 次` : "未开始";
     row.dataset.passed = String(Boolean(record.passed));
+  });
+}
+
+// The progress file for a teacher (pycore/exercises/progress.py reads and verifies it): every
+// exercise of the progress page, its state and the code that passed (else the last code),
+// with a SHA-256 over the rest. Anyone can recompute the sum (this code is public): it shows
+// that the file was not changed by accident or by hand, not who wrote the code in it.
+const FORMAT = "tbook-exercise-progress";
+const VERSION = 1;
+
+async function progressFile(names, book) {
+  const exercises = names.map((id) => {
+    const r = load(id);
+    return { id, passed: Boolean(r.passed), attempts: r.attempts ?? 0, seed: r.seed ?? null,
+             code: (r.passed ? r.solved : undefined) ?? r.code ?? null };
+  });
+  const body = { format: FORMAT, version: VERSION, book,
+                 exported: new Date().toISOString().replace(/\.\d+Z$/, "Z"), exercises };
+  const bytes = new TextEncoder().encode(`${FORMAT}/${VERSION}\n${JSON.stringify(body)}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return JSON.stringify({ ...body, sha256 }, null, 2) + "\n";
+}
+
+// The progress page's "导出进度" button (one listener for the document: pages are swapped in
+// place by navigate.js).
+export function enableExport() {
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest?.("[data-action=export-progress]");
+    if (!button) return;
+    const status = document.querySelector("[data-part=export-status]");
+    const names = [...document.querySelectorAll("[data-exercise-row]")]
+      .map((row) => row.dataset.exerciseRow);
+    try {
+      const text = await progressFile(names, button.dataset.book);
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      link.download = "tbook-progress.json";
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+      if (status) status.textContent = "已下载 tbook-progress.json";
+    } catch (err) {  // no crypto.subtle (a page not served over https or from this computer)
+      if (status) status.textContent = `没能导出（${err.message}）：请从 https 地址或本机打开这一页`;
+    }
   });
 }

@@ -3,12 +3,13 @@ cross-attention (8) are the numbers their widgets show: each sentence below is l
 the chapter with the value pycore computes written in, so a change on either side fails here.
 Numbers the prose works out by hand (a gradient, a probability, a ratio) are recomputed below
 with NumPy from their definitions and looked up the same way."""
+import collections
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from pycore import example
+from pycore import bigram, example
 from pycore.widgets import compute
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
@@ -175,3 +176,37 @@ def test_chapter_10_d_over_l_is_not_one_ratio():
                                      f"{l1 // l0} 倍，$d/L$ 却只是从 {ratios[0]:.0f} 变到 "
                                      f"{ratios[-1]:.0f}，翻了一倍")
     assert ratios[-1] == 2 * ratios[0]
+
+
+def test_chapter_13_the_bigram_loop_on_four_poems():
+    """The training-loop exercise's numbers, recomputed apart from pycore.bigram: the first
+    four poems of the held-out file, a one-hot matrix per position (makemore's way), 100 steps
+    of full-batch gradient descent at lr 50 from W = 0, and the floor from counted bigrams."""
+    heldout = (Path(__file__).resolve().parent.parent / "pycore" / "poem_gpt_heldout.txt")
+    text = "\n\n".join(heldout.read_text(encoding="utf-8").split("\n\n")[:4]) + "\n"
+    assert text == bigram.TEXT  # the exercise trains on the book's own corpus
+    chars = sorted(set(text))
+    ids = np.array([chars.index(c) for c in text])
+    X, Y = np.eye(len(chars))[ids[:-1]], np.eye(len(chars))[ids[1:]]
+
+    def loss(W):
+        z = X @ W
+        return float(np.mean(np.log(np.exp(z).sum(axis=1)) - (z * Y).sum(axis=1)))
+
+    W = np.zeros((len(chars), len(chars)))
+    start = loss(W)
+    for _ in range(100):
+        p = np.exp(X @ W)
+        p /= p.sum(axis=1, keepdims=True)
+        W -= 50 * X.T @ (p - Y) / len(X)
+    pairs = collections.Counter(zip(text, text[1:]))
+    firsts = collections.Counter(text[:-1])
+    floor = -sum(n * np.log(n / firsts[a]) for (a, _), n in pairs.items()) / (len(text) - 1)
+    assert floor < loss(W) < start
+    assert (bigram.STEPS, bigram.LR) == (100, 50.0)
+    chapter_says("13-training.md", f"连标点和换行共 {len(text)} 个字符，其中不同的字有 "
+                                   f"{len(chars)} 个")
+    chapter_says("13-training.md", f"$\\ln {len(chars)}\\approx {start:.3f}$")
+    chapter_says("13-training.md", f"$N={len(text) - 1}$")
+    chapter_says("13-training.md", f"走 100 步之后损失降到 {loss(W):.3f}")
+    chapter_says("13-training.md", f"得到的表损失是 {floor:.3f}")

@@ -422,6 +422,141 @@ def block_forward(x, w, n_heads, causal=False):
 ]
 
 
+# --- chapter 13: backward passes and a training loop, as a learner writes them ---
+ANSWERS += [
+    ("cross-entropy-grad", "one-hot minus softmax", """
+def cross_entropy_grad(logits, targets):
+    z = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    y = np.eye(logits.shape[1])[targets]
+    return (y - p) / len(targets)
+""", "wrong_value", "wrong-sign"),
+    ("cross-entropy-grad", "forgot 1/N", """
+def cross_entropy_grad(logits, targets):
+    z = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    p[np.arange(len(targets)), targets] -= 1
+    return p
+""", "wrong_value", "no-mean"),
+    ("cross-entropy-grad", "softmax down the columns", """
+def cross_entropy_grad(logits, targets):
+    z = logits - logits.max(axis=0, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(axis=0, keepdims=True)
+    p[np.arange(len(targets)), targets] -= 1
+    return p / len(targets)
+""", "wrong_value", "softmax-axis-0"),
+    ("cross-entropy-grad", "no max shift", """
+def cross_entropy_grad(logits, targets):
+    p = np.exp(logits) / np.exp(logits).sum(axis=-1, keepdims=True)
+    p[np.arange(len(targets)), targets] -= 1
+    return p / len(targets)
+""", "not_finite", None),
+    ("cross-entropy-grad", "returns one row per class", """
+def cross_entropy_grad(logits, targets):
+    z = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    p[np.arange(len(targets)), targets] -= 1
+    return (p / len(targets)).T
+""", "wrong_shape", None),
+    ("attention-backward", "no causal mask", """
+def attention_backward(q, k, v, d_out):
+    s = q @ k.T / np.sqrt(q.shape[1])
+    w = np.exp(s - s.max(1, keepdims=True))
+    w /= w.sum(1, keepdims=True)
+    dw = d_out @ v.T
+    ds = w * (dw - (dw * w).sum(1, keepdims=True)) / np.sqrt(q.shape[1])
+    return ds @ k, ds.T @ q, w.T @ d_out
+""", "wrong_value", "no-mask"),
+    ("attention-backward", "softmax backward is only w * dw", """
+def attention_backward(q, k, v, d_out):
+    n = len(q)
+    s = np.where(np.tri(n, dtype=bool), q @ k.T / np.sqrt(q.shape[1]), -np.inf)
+    w = np.exp(s - s.max(1, keepdims=True))
+    w /= w.sum(1, keepdims=True)
+    ds = w * (d_out @ v.T) / np.sqrt(q.shape[1])
+    return ds @ k, ds.T @ q, w.T @ d_out
+""", "wrong_value", "softmax-diagonal-only"),
+    ("attention-backward", "dS not scaled", """
+def attention_backward(q, k, v, d_out):
+    n = len(q)
+    s = np.where(np.tri(n, dtype=bool), q @ k.T / np.sqrt(q.shape[1]), -np.inf)
+    w = np.exp(s - s.max(1, keepdims=True))
+    w /= w.sum(1, keepdims=True)
+    dw = d_out @ v.T
+    ds = w * (dw - (dw * w).sum(1, keepdims=True))
+    return ds @ k, ds.T @ q, w.T @ d_out
+""", "wrong_value", "backward-no-scale"),
+    ("attention-backward", "dv = w @ d_out", """
+def attention_backward(q, k, v, d_out):
+    n = len(q)
+    s = np.where(np.tri(n, dtype=bool), q @ k.T / np.sqrt(q.shape[1]), -np.inf)
+    w = np.exp(s - s.max(1, keepdims=True))
+    w /= w.sum(1, keepdims=True)
+    dw = d_out @ v.T
+    ds = w * (dw - (dw * w).sum(1, keepdims=True)) / np.sqrt(q.shape[1])
+    return ds @ k, ds.T @ q, w @ d_out
+""", "wrong_value", "dv-not-transposed"),
+    ("attention-backward", "returns two of three", """
+def attention_backward(q, k, v, d_out):
+    return q * 0, k * 0
+""", "wrong_type", None),
+    ("bigram-training", "gradient ascent", """
+def train_bigram(ids, vocab_size, steps, lr):
+    W = np.zeros((vocab_size, vocab_size))
+    X = np.eye(vocab_size)[ids[:-1]]
+    Y = np.eye(vocab_size)[ids[1:]]
+    for _ in range(steps):
+        z = X @ W
+        p = np.exp(z - z.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        W += lr * X.T @ (p - Y) / len(X)
+    return W
+""", "wrong_value", "wrong-sign"),
+    ("bigram-training", "sum instead of mean", """
+def train_bigram(ids, vocab_size, steps, lr):
+    W = np.zeros((vocab_size, vocab_size))
+    X = np.eye(vocab_size)[ids[:-1]]
+    Y = np.eye(vocab_size)[ids[1:]]
+    for _ in range(steps):
+        z = X @ W
+        p = np.exp(z - z.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        W -= lr * X.T @ (p - Y)
+    return W
+""", "wrong_value", "no-mean"),
+    ("bigram-training", "softmax across positions", """
+def train_bigram(ids, vocab_size, steps, lr):
+    W = np.zeros((vocab_size, vocab_size))
+    X = np.eye(vocab_size)[ids[:-1]]
+    Y = np.eye(vocab_size)[ids[1:]]
+    for _ in range(steps):
+        z = X @ W
+        p = np.exp(z - z.max(0, keepdims=True))
+        p /= p.sum(0, keepdims=True)
+        W -= lr * X.T @ (p - Y) / len(X)
+    return W
+""", "wrong_value", "softmax-axis-0"),
+    ("bigram-training", "fancy index does not accumulate", """
+def train_bigram(ids, vocab_size, steps, lr):
+    x, y = ids[:-1], ids[1:]
+    W = np.zeros((vocab_size, vocab_size))
+    for _ in range(steps):
+        z = W[x]
+        p = np.exp(z - z.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        p[np.arange(len(x)), y] -= 1
+        dW = np.zeros_like(W)
+        dW[x] += p / len(x)
+        W -= lr * dW
+    return W
+""", "wrong_value", "fancy-index-add"),
+    ("bigram-training", "returns the loss, not the table", """
+def train_bigram(ids, vocab_size, steps, lr):
+    return 0.631
+""", "wrong_shape", None),
+]
+
+
 @pytest.mark.parametrize("exercise, label, source, status, mistake", ANSWERS,
                          ids=[f"{a[0]}: {a[1]}" for a in ANSWERS])
 def test_typical_wrong_answer_gets_its_feedback(exercise, label, source, status, mistake):
@@ -576,6 +711,43 @@ def block_forward(x, w, n_heads, causal=False):
     x = x + o @ w["W_O"]
     h = ln(x, w["ln2_gamma"], w["ln2_beta"])
     return x + np.maximum(0, h @ w["W_1"] + w["b_1"]) @ w["W_2"] + w["b_2"]
+"""),
+]
+
+
+ALTERNATIVES += [
+    ("cross-entropy-grad", "log-sum-exp and a one-hot matrix", """
+def cross_entropy_grad(logits, targets):
+    m = logits.max(axis=-1, keepdims=True)
+    log_p = logits - m - np.log(np.exp(logits - m).sum(axis=-1, keepdims=True))
+    return (np.exp(log_p) - np.eye(logits.shape[1])[targets]) / logits.shape[0]
+"""),
+    ("attention-backward", "loops over the rows", """
+def attention_backward(q, k, v, d_out):
+    n, d = q.shape
+    dq, dk, dv = np.zeros_like(q), np.zeros_like(k), np.zeros_like(v)
+    for i in range(n):
+        s = k[:i + 1] @ q[i] / np.sqrt(d)
+        w = np.exp(s - s.max())
+        w /= w.sum()
+        dv[:i + 1] += np.outer(w, d_out[i])
+        dw = v[:i + 1] @ d_out[i]
+        ds = w * (dw - w @ dw) / np.sqrt(d)
+        dq[i] = ds @ k[:i + 1]
+        dk[:i + 1] += np.outer(ds, q[i])
+    return dq, dk, dv
+"""),
+    ("bigram-training", "one-hot matrices, as in makemore", """
+def train_bigram(ids, vocab_size, steps, lr):
+    W = np.zeros((vocab_size, vocab_size))
+    X = np.eye(vocab_size)[ids[:-1]]
+    Y = np.eye(vocab_size)[ids[1:]]
+    for _ in range(steps):
+        z = X @ W
+        p = np.exp(z - z.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        W = W - lr * X.T @ (p - Y) / len(X)
+    return W
 """),
 ]
 

@@ -93,6 +93,8 @@ def _expected(ex, case, repeat):
         return None, best
     if error is not None:
         raise error
+    if case.expect is not None:  # an answer of its own, computed apart from the reference
+        return case.expect(*case.copy_inputs()), best
     return value, best
 
 

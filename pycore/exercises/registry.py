@@ -1,9 +1,9 @@
 """Every exercise by id, in book order, and what the page needs to show one."""
-from . import attention, block, heads, kvcache, norms, params, positional, sampling, softmax
-from . import vectors, vit
+from . import attention, backprop, bigram, block, heads, kvcache, norms, params, positional
+from . import sampling, softmax, vectors, vit
 
 EXERCISES = {ex.id: ex for module in (vectors, softmax, attention, heads, positional, norms,
-                                      sampling, kvcache, params, vit, block)
+                                      sampling, kvcache, params, vit, backprop, bigram, block)
              for ex in module.EXERCISES}
 
 

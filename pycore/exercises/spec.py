@@ -22,6 +22,8 @@ class Case:
     hard: bool = False  # the edge case named when everything passes
     run: Optional[Callable] = None  # run(fn, *inputs) -> output, when one call is not enough
     call: str = ""  # how `run` calls the function, shown instead of the plain call
+    expect: Optional[Callable] = None  # expect(*inputs) -> the expected result, when it comes
+    # from somewhere other than the reference (a gradient by finite differences)
 
     def copy_inputs(self):
         """Fresh copies of the arguments, in order: no call can change the case itself."""
