@@ -279,7 +279,7 @@ ATTENTION = Exercise(
         "dW = d_out @ v.T。",
         "softmax 的反向按行做：dS = W * (dW - sum(dW * W, 行内))。被遮住的位置 W = 0，"
         "梯度自然是 0，不用再另外屏蔽。",
-        "S = q @ k.T / sqrt(d_k)：dq = dS @ k / sqrt(d_k)，dk = dS.T @ q / sqrt(d_k)。",
+        "前向是 S = q @ k.T / sqrt(d_k)，所以 dq = dS @ k / sqrt(d_k)，dk 要转置：dS.T @ q / sqrt(d_k)。",
     ),
     reference=att_reference,
     reference_name="pycore.attention.attention_backward (causal)",
