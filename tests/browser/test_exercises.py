@@ -216,3 +216,57 @@ def test_every_exercise_passes_its_solution_and_tells_a_wrong_answer_why(fresh_c
 
 def digits_rounded(text):
     return re.sub(r"-?\d+\.\d+(?:e[+-]?\d+)?|\d{7,}", lambda m: f"{float(m.group(0)):.6g}", text)
+
+
+TRAINING = "13-training.html"
+BIGRAM = "bigram-training"
+
+
+def test_the_reader_s_training_loop_is_accepted_and_a_wrong_one_told_why(fresh_context, server):
+    """Chapter 13: a loop written differently from the model solution (one-hot matrices) is
+    accepted; one that adds the gradient back with dW[x] += d is told where and why."""
+    from tests.test_pycore_exercises_answers import ALTERNATIVES, ANSWERS, HEADER
+    page = open_exercise(fresh_context, server + TRAINING, BIGRAM)
+    root = page.locator(f'[data-exercise="{BIGRAM}"]')
+    mine = HEADER + [a[2] for a in ALTERNATIVES if a[0] == BIGRAM][0].lstrip("\n")
+    fb = run_check(root, mine)
+    assert fb.get_attribute("data-status") == "passed", fb.inner_text()
+    assert "书里的诗句：100 步后的损失" in fb.locator(".fb-message").inner_text()
+    fancy = HEADER + [a[2] for a in ANSWERS if a[:2] == (BIGRAM, "fancy index does not accumulate")][0].lstrip("\n")
+    fb = run_check(root, fancy)
+    here = check(BIGRAM, fancy, seed=int(root.get_attribute("data-seed")))
+    assert fb.get_attribute("data-status") == here["status"] == "wrong_value"
+    assert here["mistake"] == "fancy-index-add"
+    assert "np.add.at" in fb.locator(".fb-advice").inner_text()
+    assert digits_rounded(fb.locator(".fb-message").inner_text()) == digits_rounded(here["message"])
+
+
+def test_the_progress_file_downloads_and_pycore_verifies_it(fresh_context, server, tmp_path):
+    """The progress page's export: the file the browser downloads passes `verify` (its sum and
+    the re-check of the code that passed); the same file with one field changed does not."""
+    import json
+
+    from pycore.exercises import progress
+    page = open_exercise(fresh_context, server + TRAINING, BIGRAM)
+    root = page.locator(f'[data-exercise="{BIGRAM}"]')
+    assert run_check(root, describe(BIGRAM)["solution"]).get_attribute("data-status") == "passed"
+    root.locator("[data-part=code]").fill("# 通过之后又改了代码\n")  # saved, but not what passed
+    root.locator("[data-part=code]").dispatch_event("input")
+    page.goto(server + "exercises.html")
+    with page.expect_download() as download:
+        page.locator("[data-action=export-progress]").click()
+    path = tmp_path / "progress.json"
+    download.value.save_as(path)
+    assert download.value.suggested_filename == "tbook-progress.json"
+    text = path.read_text(encoding="utf-8")
+    report = progress.verify(text)
+    assert report["ok"], report["problems"]
+    rows = {r["id"]: r for r in report["exercises"]}
+    assert set(rows) == set(__import__("pycore.exercises").exercises.ids())
+    assert rows[BIGRAM]["passed"] and rows[BIGRAM]["recheck"] == "passed"
+    assert not rows["softmax"]["passed"] and rows["softmax"]["recheck"] is None
+    assert page.locator("[data-part=export-status]").inner_text() == "已下载 tbook-progress.json"
+    data = json.loads(text)
+    data["exercises"][0]["passed"] = True  # a teacher's student marks one more as done
+    edited = progress.verify(json.dumps(data, ensure_ascii=False, indent=2), recheck=False)
+    assert not edited["ok"] and "校验和对不上" in edited["problems"][0]
