@@ -27,7 +27,7 @@ ids: (n,) 整数，一段文本的字编号；vocab_size: 字表大小 V。
   损失：-(1/N) * sum_t log softmax(logits[t])[ids[t+1]]；
   梯度：dlogits = (softmax(logits) - onehot(ids[1:])) / N，再加回 W 的对应行；
   更新：W = W - lr * dW。
-书里的诗句（{len(POEM_VOCAB)} 个字）训练 {bigram.STEPS} 步、lr = {bigram.LR:g}，损失从 ln {len(POEM_VOCAB)} ≈ \
+书里的诗句（{len(POEM_VOCAB)} 个不同的字）训练 {bigram.STEPS} 步、lr = {bigram.LR:g}，损失从 ln {len(POEM_VOCAB)} ≈ \
 {np.log(len(POEM_VOCAB)):.3f} 降到 {bigram.loss(bigram.train(POEM_IDS, len(POEM_VOCAB)), POEM_IDS):.3f}。
 """
 
@@ -142,7 +142,7 @@ EXERCISE = Exercise(
         f"写函数 train_bigram(ids, vocab_size, steps, lr)：从全零的表开始，用整段文本做 steps "
         f"步梯度下降（前向、损失、梯度、更新），返回训练好的 (V, V) 表。检查的内容：一步之后"
         f"的表、0 步、同一个字出现多次、没出现过的字、几步之后；然后在书里的 "
-        f"{len(POEM_IDS)} 个字的诗句上训练 {bigram.STEPS} 步（lr = {bigram.LR:g}），检查程序"
+        f"{len(POEM_IDS)} 个字符的诗句上训练 {bigram.STEPS} 步（lr = {bigram.LR:g}），检查程序"
         f"拿你返回的表自己算损失，应当降到 "
         f"{bigram.loss(bigram.train(POEM_IDS, len(POEM_VOCAB)), POEM_IDS):.3f}；"
         "最后是一批随机生成的文本。"),
