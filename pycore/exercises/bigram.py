@@ -172,7 +172,8 @@ EXERCISE = Exercise(
              run=trained_loss, hard=True,
              call=f"W = train_bigram(ids, {len(POEM_VOCAB)}, {bigram.STEPS}, {bigram.LR:g})；"
                   "检查程序用 W 在这段文本上算平均交叉熵",
-             note="检查程序用你返回的表，在这段诗句上自己算出平均交叉熵。"),
+             note="检查程序用你返回的表，在这段诗句上自己算出平均交叉熵。前面的小用例都对、"
+                  "只有这里不对时，多半是循环提前结束了，或者步数、学习率被写死了。"),
     ],
     random=_random,
     rtol=1e-7,
