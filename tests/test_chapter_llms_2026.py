@@ -1,0 +1,56 @@
+"""Every number chapter 10b states is what pycore computes: each sentence below is looked up in
+the chapter with pycore's value written in, so a change on either side fails here. The sizes
+of the stated configurations are recomputed from their definitions (pycore/moe.py,
+pycore/params.py) beside the widgets' views."""
+from pathlib import Path
+
+import pytest
+
+from pycore import moe
+from pycore.widgets import compute
+
+CHAPTER = (Path(__file__).resolve().parent.parent / "book" / "10b-llms-2026.md").read_text(
+    encoding="utf-8")
+MIXTRAL = {"d_model": 4096, "n_layers": 32, "vocab": 32000, "d_ff": 14336, "n_heads": 32,
+           "n_kv_heads": 8}
+
+
+def f3(x):
+    return f"{x:.3f}"
+
+
+def moe_quotes():
+    v = compute("moe-router", {})
+    e = v["experts"]
+    hot = compute("moe-router", {"temperature": 4.0})
+    cold = compute("moe-router", {"temperature": 0.25})
+    top1 = compute("moe-router", {"k": 1})
+    function_words = [v["routes"][i] for i in (1, 4, 6, 8)]   # 没有 因为 太 了
+    assert len(set(function_words)) == 1
+    first, second = function_words[0].split(" · ")
+    busiest = v["loads"].index(v["busiest"])
+    dense = moe.sizes(**MIXTRAL, experts=1, k=1)["total"]
+    s = moe.sizes(**MIXTRAL, experts=8, k=2)
+    assert hot["loads"] == v["loads"] and hot["chosen"] == v["chosen"]  # T keeps the order
+    return [
+        "负载依次是 " + "、".join(str(x) for x in v["loads"][:e]),
+        f"{['零', '一', '两', '三'][v['idle']]}个专家一个词都没接到，最忙的 E{busiest + 1} 接了 "
+        f"{v['busiest']} 个，而均衡时每个专家该接 {v['balanced']:.2f} 个；均衡损失是 {f3(v['loss'])}",
+        f"一起去了 {first.split()[0]} 和 {second.split()[0]}，门控都是 {first.split()[1]} 和 "
+        f"{second.split()[1]}",
+        f"门控变成 {hot['routes'][1].split(' · ')[0].split()[1]} 和 "
+        f"{hot['routes'][1].split(' · ')[1].split()[1]}），$P$ 也更均匀，均衡损失降到 {f3(hot['loss'])}",
+        f"损失升到 {f3(cold['loss'])}",
+        f"负载更挤，损失是 {f3(top1['loss'])}",
+        f"一个专家 {s['expert']:,} 个参数",
+        f"合计约 {s['shared'] / 1e8:.1f} 亿",
+        f"$E=8$ 时是 {v['total']:,}，约 {v['total_text']}",
+        f"$k=2$ 时只有 {v['active']:,}，约 {v['active_text']}，是总数的 {100 * v['active_share']:.1f}%",
+        f"按 {v['active_text'][:-1]}B 算，显存却要按 {v['total_text'][:-1]}B 准备",
+        f"是 {dense / 1e9:.2f}B，八个专家却只有 {v['total_text']} 而不是 {8 * dense / 1e9:.1f}B",
+    ]
+
+
+@pytest.mark.parametrize("text", moe_quotes())
+def test_moe_numbers_are_pycore_s(text):
+    assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
