@@ -54,3 +54,28 @@ def moe_quotes():
 @pytest.mark.parametrize("text", moe_quotes())
 def test_moe_numbers_are_pycore_s(text):
     assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
+
+
+def kv_quotes():
+    from pycore import params
+    mha = compute("kv-heads", {"kv_heads": 32})
+    gqa = compute("kv-heads", {"kv_heads": 8})
+    mqa = compute("kv-heads", {"kv_heads": 1})
+    mla = compute("kv-heads", {"mla": True})
+    llama = params.count(**params.PRESETS["LLaMA-7B"]["config"])["total"]
+    assert mha["total"] > 2 * llama          # "比 fp16 的 7B 权重还大"
+    return [
+        f"MHA 时每个 token 要存 {mha['per_token_text']}，32K（{mha['context']:,}）个 token 的上下文"
+        f"就是 {mha['total_text']}，比 fp16 的 7B 权重（约 {2 * llama / 1e9:.1f} GB）还大",
+        f"8 个键值头（每 {gqa['group']} 个查询头共用一个）是四分之一，{gqa['per_token_text']}、"
+        f"整段 {gqa['total_text']}",
+        f"MQA 只剩 {mqa['per_token_text']}、{mqa['total_text']}",
+        f"每个 token 是 {mla['per_token_text']}，是 MHA 的 {mla['vs_mha']:.4f} 倍，整段 "
+        f"{mla['total_text']}",
+        f"只有 $576/256={mla['per_token'] / mqa['per_token']:.2f}$ 组键值头的 GQA",
+    ]
+
+
+@pytest.mark.parametrize("text", kv_quotes())
+def test_kv_numbers_are_pycore_s(text):
+    assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
