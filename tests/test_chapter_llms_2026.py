@@ -79,3 +79,25 @@ def kv_quotes():
 @pytest.mark.parametrize("text", kv_quotes())
 def test_kv_numbers_are_pycore_s(text):
     assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
+
+
+def window_quotes():
+    one = compute("sliding-window", {"layers": 1})
+    two = compute("sliding-window", {})
+    three = compute("sliding-window", {"layers": 3})
+    wide = compute("sliding-window", {"w": 5, "layers": 1})
+    w = dict(zip([c["label"] for c in one["heat"]["cols"]], one["weights"]))
+    assert w["因为"] == pytest.approx(w["它"]) and w["小猫"] == 0
+    return [
+        f"“它”在一层里只看得到{one['seen_text'].replace('、它', '、它自己')}",
+        f"权重是马路 {f3(w['马路'])}，因为和它各 {f3(w['它'])}",
+        f"叠两层，感受野是 {two['field']} 个词，最远到“{two['first']}”",
+        f"叠到三层，感受野变成 {three['field']}，“{three['first']}”的信息终于有路可走",
+        f"“小猫”直接回到“它”的窗口里，权重 {f3(wide['weights'][0])}",
+        f"$32\\times4096={32 * 4096}$",
+    ]
+
+
+@pytest.mark.parametrize("text", window_quotes())
+def test_window_numbers_are_pycore_s(text):
+    assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
