@@ -9,7 +9,8 @@ import pytest
 from pycore import moe
 from pycore.widgets import compute
 
-CHAPTER = (Path(__file__).resolve().parent.parent / "book" / "10b-llms-2026.md").read_text(
+CHAPTER_DIR = Path(__file__).resolve().parent.parent / "book"
+CHAPTER = (CHAPTER_DIR / "10b-llms-2026.md").read_text(
     encoding="utf-8")
 MIXTRAL = {"d_model": 4096, "n_layers": 32, "vocab": 32000, "d_ff": 14336, "n_heads": 32,
            "n_kv_heads": 8}
@@ -100,4 +101,33 @@ def window_quotes():
 
 @pytest.mark.parametrize("text", window_quotes())
 def test_window_numbers_are_pycore_s(text):
+    assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
+
+
+def rope_and_vocab_quotes():
+    from pycore import positional
+    v = compute("rope-scaling", {})
+    waves = 2 * 3.141592653589793 / positional.frequencies(128)
+    ch3 = (CHAPTER_DIR / "03-embeddings.md").read_text(encoding="utf-8")
+    for fact in ("32,000", "128,256", "约 15 万", "256,000"):         # the table is chapter 3's
+        assert fact in ch3
+    llama3 = 128256 * 4096
+    return [
+        f"约 {waves[0]:.1f} 个 token 转一圈；最慢的一对要 {int(waves[-1]) // 10000} 万多个 token",
+        f"64 对里有 {v['slow_pairs']} 对在训练中连一圈都没转完（波长超过 {v['train_len']}）",
+        f"拉长 8 倍读 {v['stretched_text']} 个 token",
+        f"波长也从 {v['fastest'][0]:.1f} 变成 {v['fastest'][1]:.1f}",
+        f"NTK 的底数变成约 {v['ntk_base']:,.0f}",
+        f"最慢一对从约 {v['slowest'][0]:,.0f} 变成约 {v['slowest'][2]:,.0f}",
+        f"YaRN 保留 {v['yarn_kept']} 对、插值 {v['yarn_interpolated']} 对，中间 {v['yarn_ramp']} "
+        f"对按比例过渡，$\\mathbf{{q}}$ 和 $\\mathbf{{k}}$ 各乘 {v['yarn_factor']:.3f}",
+        f"输入和输出两张表各有 {llama3:,} 个参数，合计约 {2 * llama3 / 1e8:.1f} 亿",
+        f"换成 32,000 的词表只要约 {2 * 32000 * 4096 / 1e8:.1f} 亿",
+        "| GPT-2 | 50,257 |", "| Llama 3 | 128,256 |", "| Gemma | 256,000 |",
+        "46.70B，每个 token 只激活 12.88B",
+    ]
+
+
+@pytest.mark.parametrize("text", rope_and_vocab_quotes())
+def test_rope_and_vocab_numbers_are_pycore_s(text):
     assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
