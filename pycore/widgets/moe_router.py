@@ -29,9 +29,11 @@ PARAMS = {
 CONFIG = {"d_model": 4096, "n_layers": 32, "vocab": 32000, "d_ff": 14336, "n_heads": 32,
           "n_kv_heads": 8}
 
+SIZE_TOP = 50.0  # billions: the sizes chart's fixed axis holds E = 8 (46.70B)
+
 # The picture, SVG units: token names, then one column per expert; load bars below.
-LABEL_W, HEAD_H, CELL_W, ROW_H = 44, 22, 40, 24
-GAP, BAR_H, FOOT_H = 26, 64, 16
+LABEL_W, HEAD_H, CELL_W, ROW_H = 52, 24, 54, 30
+GAP, BAR_H, FOOT_H = 26, 72, 18
 
 
 def billions(n):
@@ -110,4 +112,9 @@ def view(experts, k, temperature, seed):
         "total_text": billions(size["total"]), "active_text": billions(size["active"]),
         "active_share": size["active"] / size["total"],
         "fig": picture(probs, chosen, gates, loads_all, experts, k_used),
+        "sizes": figure.hbars(
+            [size["shared"] / 1e9, size["total"] / 1e9, size["active"] / 1e9],
+            ["共用部分", "总参数", "每 token 激活"], width=320, label_w=84, value_w=64,
+            top=SIZE_TOP, bottom=0.0,
+            texts=[billions(size[k]) for k in ("shared", "total", "active")]),
     }

@@ -4,6 +4,7 @@ recompute the router, and the page's numbers and picture are pycore's: E columns
 cells framed in every row, each expert's bar as tall as its load."""
 import math
 
+from pycore.widgets.moe_router import BAR_H, CELL_W, LABEL_W
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 PAGE = "10b-llms-2026.html"
@@ -40,10 +41,14 @@ def check_picture(root, view):
     e, k = view["experts"], view["k_used"]
     assert shown["cols"] == [f"E{j + 1}" for j in range(e)]
     assert shown["chosen"] == [k] * 9
-    # a bar's height is its load over the nine tokens of the 64-unit bar area
-    assert shown["heights"] == [round(64 * n / 9, 2) for n in view["loads"][:e]]
-    assert math.isclose(shown["base"] - shown["balanced"], 64 * (9 * k / e) / 9, abs_tol=0.01)
-    assert shown["width"] == 44 + 40 * e
+    # a bar's height is its load over the nine tokens of the bar area
+    assert shown["heights"] == [round(BAR_H * n / 9, 2) for n in view["loads"][:e]]
+    assert math.isclose(shown["base"] - shown["balanced"], BAR_H * (9 * k / e) / 9, abs_tol=0.01)
+    assert shown["width"] == LABEL_W + CELL_W * e
+    # the sizes chart: the total's bar is as many times the active one's as the counts are
+    total, active = root.locator(".moe-size rect.mark").evaluate_all(
+        "els => els.slice(1).map(e => Number(e.getAttribute('width')))")
+    assert math.isclose(total / active, view["total"] / view["active"], rel_tol=0.01)
 
 
 def test_moe_router_static_numbers_equal_pycore(browser, server):
