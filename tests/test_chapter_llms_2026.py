@@ -40,7 +40,7 @@ def moe_quotes():
         f"一起去了 {first.split()[0]} 和 {second.split()[0]}，门控都是 {first.split()[1]} 和 "
         f"{second.split()[1]}",
         f"门控变成 {hot['routes'][1].split(' · ')[0].split()[1]} 和 "
-        f"{hot['routes'][1].split(' · ')[1].split()[1]}），$P$ 也更均匀，均衡损失降到 {f3(hot['loss'])}",
+        f"{hot['routes'][1].split(' · ')[1].split()[1]}），$P_i$ 也更均匀，均衡损失降到 {f3(hot['loss'])}",
         f"损失升到 {f3(cold['loss'])}",
         f"负载更挤，损失是 {f3(top1['loss'])}",
         f"一个专家 {s['expert']:,} 个参数",
