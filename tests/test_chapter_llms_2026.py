@@ -52,10 +52,6 @@ def moe_quotes():
     ]
 
 
-@pytest.mark.parametrize("text", moe_quotes())
-def test_moe_numbers_are_pycore_s(text):
-    assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
-
 
 def kv_quotes():
     from pycore import params
@@ -77,10 +73,6 @@ def kv_quotes():
     ]
 
 
-@pytest.mark.parametrize("text", kv_quotes())
-def test_kv_numbers_are_pycore_s(text):
-    assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
-
 
 def window_quotes():
     one = compute("sliding-window", {"layers": 1})
@@ -98,10 +90,6 @@ def window_quotes():
         f"$32\\times4096={32 * 4096}$",
     ]
 
-
-@pytest.mark.parametrize("text", window_quotes())
-def test_window_numbers_are_pycore_s(text):
-    assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
 
 
 def rope_and_vocab_quotes():
@@ -128,6 +116,9 @@ def rope_and_vocab_quotes():
     ]
 
 
-@pytest.mark.parametrize("text", rope_and_vocab_quotes())
-def test_rope_and_vocab_numbers_are_pycore_s(text):
+QUOTES = moe_quotes() + kv_quotes() + window_quotes() + rope_and_vocab_quotes()
+
+
+@pytest.mark.parametrize("text", QUOTES)
+def test_the_chapter_says_pycore_s_numbers(text):
     assert text in CHAPTER, f"chapter 10b no longer says {text!r}"
