@@ -68,3 +68,19 @@ def preset_summary(name, tokens=None, bytes_per_value=2):
             "cache_bytes": per_token * tokens,
             "madds_per_token": kv_madds_per_token(p["d_model"], p["n_layers"],
                                                   p["n_kv_heads"], p["d_head"])}
+
+
+def kv_head_of(query_head, n_heads, n_kv_heads):
+    """The K/V head a query head reads under grouped-query attention: the n_heads query heads
+    are cut into n_kv_heads consecutive groups of n_heads / n_kv_heads, each sharing one K/V
+    head (n_kv_heads = n_heads: multi-head attention; 1: multi-query attention)."""
+    if n_heads % n_kv_heads:
+        raise ValueError(f"n_kv_heads ({n_kv_heads}) must divide n_heads ({n_heads})")
+    return query_head // (n_heads // n_kv_heads)
+
+
+def latent_bytes_per_token(n_layers, d_latent, d_rope, bytes_per_value=2):
+    """Multi-head latent attention caches, per layer and token, one compressed vector c of
+    d_latent numbers (K and V of every head are up-projected from it) and one shared RoPE key
+    of d_rope numbers: L * (d_latent + d_rope) * bytes_per_value."""
+    return n_layers * (d_latent + d_rope) * bytes_per_value

@@ -362,7 +362,7 @@ QUERIES = [
     ("它", ("04-attention.html", "13b-trained-model.html"), None),
     ("d_k", "04-attention.html", None), ("n²", "04-attention.html", "sec:attention-cost"),
     ("正弦位置编码", "06-positional-encoding.html", "sec:sinusoidal"),
-    ("梯度裁剪", "13-training.html", None), ("GQA", "05-multi-head.html", "sec:mqa-gqa"),
+    ("梯度裁剪", "13-training.html", None), ("GQA", ("05-multi-head.html", "10b-llms-2026.html"), "gqa"),
     ("softmx", "02-softmax.html", None), ("Chinchila", "13-training.html", None),  # typos
     # English names of the glossary's terms find the Chinese text
     ("position encoding", "06-positional-encoding.html", None),
