@@ -126,7 +126,7 @@ def weight_legend(width=180, height=10):
     """The legend of the weight scale: the swatches, 0 and 1 at its ends and WEIGHT_MARKS
     where their steps fall (sqrt(w) of the width), and the note saying it is fixed."""
     key = legend(0.0, 1.0, width=width, height=height, digits=0)
-    key.update(scale="weights", note="权重：固定 0–1 刻度（按 √权重 分档），全书相同",
+    key.update(scale="weights", note="全书统一 0–1 刻度",
                marks=[{"x": r(math.sqrt(m) * width), "text": f"{m:g}"} for m in WEIGHT_MARKS])
     return key
 

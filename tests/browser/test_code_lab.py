@@ -205,7 +205,7 @@ def test_the_weights_are_a_heatmap_as_large_as_the_code_returns(book_pages):
     assert cells.nth(1).get_attribute("data-seq") == "0"
     assert root.locator(".lab-heat .cell[data-masked]").count() == 15  # causal: 6 * 5 / 2 zeros
     assert root.locator(".lab-heat .legend-row").inner_text().split() == \
-        ["0", "0.1", "0.5", "1", "权重：固定", "0–1", "刻度（按", "√权重", "分档），全书相同"]
+        ["0", "0.1", "0.5", "1", "全书统一", "0–1", "刻度"]
     cells.nth(6 + 0).hover()  # row 1, column 0
     assert root.locator(".lab-heat [data-readout]").inner_text() == \
         f"1 → 0：{view['weights'][1][0]:.4f}"
