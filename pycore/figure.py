@@ -227,12 +227,14 @@ def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
                    "masked": h_row[j] if h_row else False}
                   for j, (v, c) in enumerate(zip(row, c_row))]
     kind = "div" if diverging else "seq"
-    key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
-                 width=min(180, label_w + n_cols * cell), scaled=scaled, digits=digits)
+    width = min(180, label_w + n_cols * cell)
     if weights:
-        key = weight_legend(width=min(180, label_w + n_cols * cell))
-    elif scaled == "row":
-        key["lo"], key["hi"] = "行内最小", "行内最大"
+        key = weight_legend(width=width)
+    else:
+        key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
+                     width=width, scaled=scaled, digits=digits)
+        if scaled == "row":
+            key["lo"], key["hi"] = "行内最小", "行内最大"
     return {"width": label_w + n_cols * cell, "height": label_h + n_rows * cell,
             "cell": cell, "label_w": label_w, "label_h": label_h,
             "rows": [{"i": i, "y": label_h + i * cell + cell / 2, "label": str(t)}

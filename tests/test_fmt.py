@@ -38,6 +38,8 @@ def test_the_tables_and_the_figures_colour_a_weight_alike():
     fig = figure.heatmap([ws.tolist()], ["q"], [str(i) for i in range(len(ws))], weights=True)
     assert [f"s{c['c']}" for c in fig["cells"]] == [fmt.shade(w) for w in ws]
     assert fig["legend"]["scale"] == "weights" and (fig["legend"]["lo"], fig["legend"]["hi"]) == ("0", "1")
+    # the legend's inner marks where their steps fall: 180 * sqrt(0.1) = 56.92, 180 * sqrt(0.5) = 127.28
+    assert figure.weight_legend()["marks"] == [{"x": 56.92, "text": "0.1"}, {"x": 127.28, "text": "0.5"}]
 
 
 def test_sci_is_three_significant_digits():
