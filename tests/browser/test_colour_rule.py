@@ -73,13 +73,21 @@ def luminance(css):
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
 
-@pytest.fixture(scope="module", params=["light", "dark"])
+@pytest.fixture(scope="module", params=["light", "dark", "dark-chosen"])
 def theme(request, browser, server):
-    context = browser.new_context(color_scheme=request.param, viewport={"width": 1280, "height": 900})
+    """A page in the light theme, in the dark one (the system's setting), or in the dark one
+    the reader chose on a light system (the toggle's data-theme)."""
+    scheme = "light" if request.param == "dark-chosen" else request.param
+    # no transitions: a colour read just after the theme changes is its end colour
+    context = browser.new_context(color_scheme=scheme, reduced_motion="reduce",
+                                  viewport={"width": 1280, "height": 900})
     page = context.new_page()
 
     def open_page(href):
         page.goto(server + href)
+        if request.param == "dark-chosen":
+            page.evaluate("document.documentElement.dataset.theme = 'dark'")
+            assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == "dark"
         return page
     yield request.param, open_page
     context.close()
