@@ -56,8 +56,34 @@ function shortcuts() {
 }
 
 let unmark = () => {};
+// A region that scrolls sideways (a wide formula or table on a phone, a widget's 数值 opened)
+// is one Tab stop while it scrolls, so that a keyboard reader can scroll it with the arrow
+// keys; one that fits is no stop at all. Watched for its size: a fold that opens, a window
+// that turns. (The regions with overflow-x: auto of book.css and figures.css.)
+const SCROLLERS = ".display-formula, .formula, .chapter > table, .scroll, .ex-main";
+const scrollStops = new ResizeObserver((entries) => entries.forEach(({ target: el }) => {
+  const scrolls = el.scrollWidth > el.clientWidth + 1;
+  if (scrolls && !el.hasAttribute("tabindex")) {
+    el.tabIndex = 0;
+    el.dataset.scrollStop = "";
+  } else if (!scrolls && "scrollStop" in el.dataset) {
+    el.removeAttribute("tabindex");
+    delete el.dataset.scrollStop;
+  }
+}));
+
+function watchScrollers() {
+  scrollStops.disconnect();
+  document.querySelectorAll(SCROLLERS).forEach((el) => scrollStops.observe(el));
+}
+
 export function enableReading() {
   shortcuts();
   unmark = markCurrentSection();
-  document.addEventListener("tbook:page", () => { unmark(); unmark = markCurrentSection(); });
+  watchScrollers();
+  document.addEventListener("tbook:page", () => {
+    unmark();
+    unmark = markCurrentSection();
+    watchScrollers();
+  });
 }

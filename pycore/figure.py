@@ -8,9 +8,12 @@ curve end points, axis ticks), built with these functions; the templates
 Conventions:
 - Coordinates are SVG user units of the figure's viewBox, y pointing down.
 - Colours are class indices, never colour values: a sequential map of SEQ classes
-  (`data-seq="0".."8"`, perceptual, dark to light; CSS --seq-k) for magnitudes such as weights
+  (`data-seq="0".."8"`, perceptual, light to dark; CSS --seq-k) for magnitudes such as weights
   and probabilities, and a diverging map of DIV classes (`data-div="0".."8"`, 4 = zero; CSS
-  --div-k) for signed values. The stylesheet tunes both for the light and the dark theme.
+  --div-k) for signed values. The book's colour rule (docs/widgets.md, "Colour"): attention
+  weights on one fixed scale (weight_classes), embeddings and activations on the diverging
+  map (ACTIVATION_LIMIT for the running example's vectors); the sequential map is the same
+  ink in both themes (darker = larger), the diverging one's zero is the page's own tone.
 - Every figure that uses a colour map carries its legend (`legend`), which says whether the map
   is scaled per row or over the whole figure.
 - Text the page shows (value labels, readouts) is formatted here too, with `fmt`: pycore/fmt.py,
@@ -21,9 +24,8 @@ import math
 
 import numpy as np
 
-from .fmt import number
+from .fmt import SEQ, number, weight_classes  # noqa: F401  (SEQ: data-seq 0 .. 8)
 
-SEQ = 9          # classes of the sequential map: data-seq 0 (smallest) .. 8 (largest)
 TICKS = 7        # tick slots of every axis: a live view redraws the same elements, so an
                  # axis always has TICKS of them, the unused ones hidden
 DIV = 9          # classes of the diverging map: data-div 0 (most negative) .. 8; 4 is zero
@@ -102,6 +104,33 @@ def tick_label(value, step):
     return fmt(value, digits)
 
 
+# ---------------------------------------------------------------- the book's colour rule
+
+# Attention weights are drawn on ONE scale in every figure of the book (weight_classes, in
+# pycore/fmt.py with the weights tables' shades): the sequential map over a fixed 0..1, so that
+# the same head looks the same in every chapter, a sharper head (a larger logit scale, a
+# trained head) darker and a soft one paler; class k for sqrt(w) in [k/9, (k+1)/9).
+WEIGHT_MARKS = (0.1, 0.5)  # the weight legend's inner labels: where the steps fall
+# The running example's embeddings and activations (the 0/1 features, X + PE, a LayerNorm's
+# output) on the diverging map over one fixed range, so that one matrix looks the same in
+# every figure: |value| 2.5 gets the strongest colour (a LayerNorm's outputs stay within it).
+ACTIVATION_LIMIT = 2.5
+
+
+def weight_class(value):
+    """weight_classes of one weight: weight_class(0.21) -> 4, weight_class(1/81) -> 1."""
+    return int(weight_classes(value))
+
+
+def weight_legend(width=180, height=10):
+    """The legend of the weight scale: the swatches, 0 and 1 at its ends and WEIGHT_MARKS
+    where their steps fall (sqrt(w) of the width), and the note saying it is fixed."""
+    key = legend(0.0, 1.0, width=width, height=height, digits=0)
+    key.update(scale="weights", note="全书统一 0–1 刻度",
+               marks=[{"x": r(math.sqrt(m) * width), "text": f"{m:g}"} for m in WEIGHT_MARKS])
+    return key
+
+
 # ---------------------------------------------------------------- legend
 
 def legend(lo, hi, *, kind="seq", width=180, height=10, scaled="global", digits=2):
@@ -169,21 +198,24 @@ def _bar_ticks(lo, hi, plot_bottom, plot_top):
 
 def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
             diverging=False, digits=2, label_w=44, label_h=22, selected_row=None,
-            selected_col=None, masked=None, row_name="", col_name=""):
+            selected_col=None, masked=None, row_name="", col_name="", weights=False):
     """A labelled heatmap. Each cell {i, j, x, y, w, h, c (colour class), v (value), text (the
     value at `digits`), say (the readout: "row → col：value"), masked}; rows/cols [{i, x|y,
     label}]; the selected row and column (for a highlight band); and the legend.
 
     scaled='row' colours each row over its own range (a row of attention weights), 'global'
     over the whole matrix (or [lo, hi] if given). diverging=True uses the diverging map around
-    0. masked: a same-shape matrix of booleans, cells drawn as hidden (the causal mask)."""
+    0. masked: a same-shape matrix of booleans, cells drawn as hidden (the causal mask).
+    weights=True: attention weights, on the book's one weight scale (weight_classes; lo, hi
+    and scaled are not used)."""
     m = _float_rows(matrix)
     n_rows, n_cols = len(m), len(m[0]) if m else 0
     flat = [x for row in m for x in row]
     g_lo = min(flat) if lo is None else lo
     g_hi = max(flat) if hi is None else hi
     limit = max(abs(g_lo), abs(g_hi))
-    classes = _cell_classes(m, scaled, g_lo, g_hi, limit, diverging)
+    classes = weight_classes(m).tolist() if weights else \
+        _cell_classes(m, scaled, g_lo, g_hi, limit, diverging)
     hidden = [[bool(x) for x in row] for row in masked] if masked is not None else None
     row_names, col_names = [str(t) for t in rows], [str(t) for t in cols]
     xs = [label_w + j * cell for j in range(n_cols)]
@@ -195,10 +227,14 @@ def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
                    "masked": h_row[j] if h_row else False}
                   for j, (v, c) in enumerate(zip(row, c_row))]
     kind = "div" if diverging else "seq"
-    key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
-                 width=min(180, label_w + n_cols * cell), scaled=scaled, digits=digits)
-    if scaled == "row":
-        key["lo"], key["hi"] = "行内最小", "行内最大"
+    width = min(180, label_w + n_cols * cell)
+    if weights:
+        key = weight_legend(width=width)
+    else:
+        key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
+                     width=width, scaled=scaled, digits=digits)
+        if scaled == "row":
+            key["lo"], key["hi"] = "行内最小", "行内最大"
     return {"width": label_w + n_cols * cell, "height": label_h + n_rows * cell,
             "cell": cell, "label_w": label_w, "label_h": label_h,
             "rows": [{"i": i, "y": label_h + i * cell + cell / 2, "label": str(t)}
@@ -635,7 +671,7 @@ def cross_curves(top_tokens, bottom_tokens, row, query, *, width=400, height=170
 # ---------------------------------------------------------------- dense heatmap
 
 def dense_heatmap(matrix, rows, cols, *, cell_w=7.0, cell_h=14.0, label_w=44.0, label_h=4.0,
-                  diverging=True, lo=None, hi=None, digits=3, readout=True):
+                  diverging=True, lo=None, hi=None, digits=3, readout=True, weights=False):
     """A heatmap of many small cells whose colours change together, such as a hidden state
     (tokens × features), computed with NumPy and returned as columns, like histogram's bars:
     cell k = i * n_cols + j sits at cells.x[k], cells.y[k] (a grid fixed by the shape) and
@@ -644,10 +680,14 @@ def dense_heatmap(matrix, rows, cols, *, cell_w=7.0, cell_h=14.0, label_w=44.0, 
     max(|lo|, |hi|) when given), else sequentially on [lo, hi] (default: the values' range).
     cells.i, cells.j: each cell's row and column; rows [{i, y (the label's centre), top,
     label}], cols [{j, x (the label's centre), label}], and the legend. readout=False: no cells.say
-    (a figure too dense to read cell by cell, read row by row instead)."""
+    (a figure too dense to read cell by cell, read row by row instead). weights=True:
+    attention weights, on the book's one weight scale (weight_classes)."""
     m = np.asarray(matrix, dtype=float)  # (n_rows, n_cols)
     n_rows, n_cols = m.shape
-    if diverging:
+    if weights:
+        diverging, classes = False, weight_classes(m)
+        key = weight_legend(width=min(180.0, label_w + n_cols * cell_w))
+    elif diverging:
         limit = float(np.abs(m).max()) if lo is None and hi is None else max(abs(lo), abs(hi))
         half = DIV // 2
         t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
@@ -876,15 +916,17 @@ def heatmap_paths(heat):
     return {"paths": paths[:n], "masked_d": paths[n]["d"]}
 
 
-def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label_w=44,
-                  label_h=22, scaled="global", row_name="", col_name="", masked=None):
+def heatmap_slots(matrix, rows, cols, slots, *, lo=0.0, hi=1.0, cell=32, digits=2, label_w=44,
+                  label_h=22, scaled="global", row_name="", col_name="", masked=None,
+                  weights=False):
     """A heatmap whose size changes from one view to the next (at most slots x slots): the
     page keeps slots x slots cells and slots labels per axis at fixed places, and viewbox
     and vw (its width in px: one unit per px) frame the part a view uses, so the others fall
     outside it. Cells are heatmap()'s, row-major over the slots, each with `hidden` (unused:
     no text, no readout); rows/cols get `hidden` too (unused: no label).
-    lo and hi fix the colour map's range (the unused cells must not widen it). masked: as in
-    heatmap(), for the used cells."""
+    lo and hi fix the colour map's range (the unused cells must not widen it); weights=True
+    draws attention weights on the book's one weight scale instead. masked: as in heatmap(),
+    for the used cells."""
     m = [[float(x) for x in row] for row in matrix][:slots]
     n_r, n_c = len(m), len(m[0]) if m else 0
     padded_m = [[m[i][j] if i < n_r and j < n_c else lo for j in range(slots)]
@@ -896,7 +938,7 @@ def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label
              for j in range(slots)] for i in range(slots)]
     fig = heatmap(padded_m, names(rows), names(cols), cell=cell, lo=lo, hi=hi, digits=digits,
                   label_w=label_w, label_h=label_h, scaled=scaled, row_name=row_name,
-                  col_name=col_name, masked=hide)
+                  col_name=col_name, masked=hide, weights=weights)
     for c in fig["cells"]:
         c["hidden"] = c["i"] >= n_r or c["j"] >= n_c
         if c["hidden"]:
@@ -910,7 +952,7 @@ def heatmap_slots(matrix, rows, cols, slots, *, lo, hi, cell=32, digits=2, label
     vw, vh = label_w + n_c * cell, label_h + n_r * cell
     fig.update({"slots": slots, "n_rows": n_r, "n_cols": n_c, "vw": vw, "vh": vh,
                 "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})
-    fig["legend"] = legend(lo, hi, scaled=scaled, digits=digits)
+    fig["legend"] = weight_legend() if weights else legend(lo, hi, scaled=scaled, digits=digits)
     return fig
 # ---------------------------------------------------------------- raster heatmap
 
@@ -1103,8 +1145,8 @@ def bars_slots(values, labels, slots, *, slot=34, axis_space=30, **kw):
     return fig
 
 
-def heatmap_sized(matrix, tokens, slots, *, selected_row, selected_col, lo, hi, masked=None,
-                  **kw):
+def heatmap_sized(matrix, tokens, slots, *, selected_row, selected_col, lo=0.0, hi=1.0,
+                  masked=None, **kw):
     """heatmap_slots() over a sentence (rows and columns both its tokens), with the selected
     row and column as bands framed to the used part: row_band {x, y, w, h}, col_band too."""
     fig = heatmap_slots(matrix, tokens, tokens, slots, lo=lo, hi=hi, masked=masked, **kw)

@@ -8,8 +8,8 @@ those texts (docs/widgets.md).
 """
 import numpy as np
 
-SHADE_STEPS = 9  # a heatmap table cell's shade class: s0 (value 0) .. s9 (1), in ninths (book.css)
-SHADES = [f"s{k}" for k in range(SHADE_STEPS + 1)]
+SEQ = 9  # classes of the sequential map (pycore/figure.py): 0 (smallest) .. 8 (largest)
+SHADES = [f"s{k}" for k in range(SEQ)]  # a weights table cell's class: s0 .. s8 (book.css)
 
 
 def number(value, digits):
@@ -22,15 +22,21 @@ def sci(value):
     return f"{value:.2e}"
 
 
+def weight_classes(values):
+    """The book's one scale for attention weights (docs/widgets.md, "Colour"): the class of
+    the sequential map of every weight of an array, floor(SEQ * sqrt(w)) with w clipped to
+    [0, 1] and the top class SEQ - 1, on a fixed 0..1 so that the same head looks the same
+    in every figure; square-root steps, so that a soft head over ten tokens (weights about
+    0.1) spans several classes while 1 stays the end. The figures (pycore/figure.py) and the
+    weights tables (shade) both colour by it."""
+    w = np.clip(np.asarray(values, dtype=float), 0.0, 1.0)
+    return np.minimum(np.floor(np.sqrt(w) * SEQ), SEQ - 1).astype(int)
+
+
 def shade(value):
-    """The shade class of a heatmap cell showing value (0..1): s0 .. s9, the nearest ninth,
-    a tie to even like number(): shade(0.5) -> "s4"."""
-    return SHADES[int(_steps(value))]
-
-
-def _steps(values):
-    """shade's class numbers, elementwise (np.round: a tie to even)."""
-    return np.clip(np.round(np.asarray(values, dtype=float) * SHADE_STEPS), 0, SHADE_STEPS).astype(int)
+    """The shade class of a weights table cell showing value: s0 .. s8, its class on the
+    weight scale (weight_classes): shade(0.5) -> "s6", shade(1.0) -> "s8"."""
+    return SHADES[int(weight_classes(value))]
 
 
 def _is_number(v):
@@ -77,4 +83,4 @@ def _matrix(rows, digits):
     text, title = f"{{:.{digits}f}}".format, "{:.4f}".format  # number(v, digits), number(v, 4)
     return {"text": [[text(v) for v in row] for row in rows],
             "title": [[title(v) for v in row] for row in rows],
-            "shade": [[SHADES[k] for k in _steps(row).tolist()] for row in rows]}
+            "shade": [[SHADES[k] for k in weight_classes(row).tolist()] for row in rows]}

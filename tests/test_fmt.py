@@ -21,10 +21,25 @@ def test_a_tie_rounds_to_even_on_the_binary_value():
     assert fmt.number(np.float64(0.125), 2) == "0.12" and fmt.number(7, 0) == "7"
 
 
-def test_a_shade_is_the_nearest_ninth_a_tie_to_even():
-    assert [fmt.shade(v) for v in (0.0, 0.5, 0.5 + 1e-9, 1.0, -0.2, 1.3)] == \
-        ["s0", "s4", "s5", "s9", "s0", "s9"]
-    assert fmt.shade(np.float64(0.5)) == "s4"
+def test_a_shade_is_the_weight_scale_class_in_square_root_steps():
+    # class k holds the weights w with k/9 <= sqrt(w) < (k + 1)/9, i.e. k^2/81 <= w < (k+1)^2/81:
+    # each boundary checked from both sides, by the squares, not by a square root
+    for k in range(1, 9):
+        assert fmt.shade(k * k / 81 + 1e-9) == f"s{k}" and fmt.shade(k * k / 81 - 1e-9) == f"s{k - 1}"
+    # by hand: 0.093 (a soft head's weight) is 0.305 of the way in sqrt, 0.21 is 0.458
+    assert [fmt.shade(v) for v in (0.0, 0.093, 0.21, 0.5, 1.0, -0.2, 1.3)] == \
+        ["s0", "s2", "s4", "s6", "s8", "s0", "s8"]
+    assert fmt.shade(np.float64(0.5)) == "s6"
+
+
+def test_the_tables_and_the_figures_colour_a_weight_alike():
+    # a weights table's shade and a heatmap cell's class are one rule: the same class number
+    ws = np.linspace(0.0, 1.0, 1001)
+    fig = figure.heatmap([ws.tolist()], ["q"], [str(i) for i in range(len(ws))], weights=True)
+    assert [f"s{c['c']}" for c in fig["cells"]] == [fmt.shade(w) for w in ws]
+    assert fig["legend"]["scale"] == "weights" and (fig["legend"]["lo"], fig["legend"]["hi"]) == ("0", "1")
+    # the legend's inner marks where their steps fall: 180 * sqrt(0.1) = 56.92, 180 * sqrt(0.5) = 127.28
+    assert figure.weight_legend()["marks"] == [{"x": 56.92, "text": "0.1"}, {"x": 127.28, "text": "0.5"}]
 
 
 def test_sci_is_three_significant_digits():
@@ -35,7 +50,7 @@ def test_the_build_and_the_figures_format_with_it():
     assert render.num(0.125, 2) == figure.fmt(0.125, 2) == fmt.number(0.125, 2)
     env = render.make_env()
     html = env.from_string("{{ 0.125|num(2) }} {{ 0.5|shade }} {{ 1e-15|sci }}").render()
-    assert html == "0.12 s4 1.00e-15"
+    assert html == "0.12 s6 1.00e-15"
 
 
 def test_page_texts_are_those_the_page_names_and_the_view_holds():
@@ -48,7 +63,7 @@ def test_page_texts_are_those_the_page_names_and_the_view_holds():
         "p:2": "0.12", "n:0": "3", "tiny:e": "1.00e-15", "bars.0.v:1": "0.5",
         "lean.1.v:1": "0.2",  # 0.25, a tie: to even
         "m:1": {"text": [["0.1", "0.5"]], "title": [["0.1250", "0.5000"]],
-                "shade": [["s1", "s4"]]},
+                "shade": [["s3", "s6"]]},  # sqrt(0.125) = 0.354: 3.2 ninths
         "none:2": {"text": [], "title": [], "shade": []}}  # a table of no rows (code-lab)
 
 

@@ -59,6 +59,6 @@ def test_the_book_batch_reacts_to_a_wrong_caption():
     assert swap["texts"][0] == right["texts"][4]
     # the picture: the value in a cell is the matrix's, its ink flips on the strong end
     cell = right["heat_i2t"]["cells"][0]
-    assert cell["text"] == f"{right['image_to_text'][0][0]:.2f}" and cell["strong"] == (cell["c"] >= 5)
+    assert cell["text"] == f"{right['image_to_text'][0][0]:.2f}" and cell["strong"] == (cell["c"] >= 6)
     assert [(f["x"], f["y"]) for f in right["heat_cos"]["frames"]] == \
         [(36 + 40 * i, 22 + 40 * i) for i in range(5)]

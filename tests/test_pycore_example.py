@@ -230,8 +230,7 @@ def test_attention_draws_what_the_figure_helpers_draw(ex, query, scale, causal):
     strongest = int(np.argmax(weights[i]))
     curves = figure.attention_curves_slots(ex_checked["tokens"], weights[i], i, 12,
                                            masked=hidden[i])
-    heat = figure.heatmap_sized(weights, ex_checked["tokens"], 12, lo=0.0,
-                                hi=float(weights.max()), selected_row=i,
+    heat = figure.heatmap_sized(weights, ex_checked["tokens"], 12, weights=True, selected_row=i,
                                 selected_col=strongest, masked=hidden, row_name="查询",
                                 col_name="键")
     # the view keeps the cells' places apart (the sentence's part): laid back into the cells

@@ -34,3 +34,29 @@ def test_no_hint_of_the_book_points_or_tabs_on_a_touch_screen():
     for hint in found:
         touch = touch_words(hint)
         assert "指向" not in touch and "Tab" not in touch and "轻轻" not in touch, (hint, touch)
+
+
+def readouts():
+    """Every readout line's idle text of the book: the macro readout_line's argument."""
+    found = []
+    for path in sorted((TEMPLATES / "widgets").glob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        found += re.findall(r'readout_line\("([^"]+)"\)', text)
+        # a readout written by hand escapes the rule: none may say anything before it is pointed at
+        assert not re.search(r'data-readout[^>]*>[^<{]', text), path.name
+    return found
+
+
+def test_a_readout_says_how_to_point_in_the_words_of_the_pointer():
+    found = readouts()
+    assert len(found) > 20
+    for text in found:
+        touch = touch_words(text)
+        assert "指向" in text and "指向" not in touch and "Tab" not in touch, (text, touch)
+        assert "轻点" in touch and not touch.startswith("（"), (text, touch)
+    # the macro draws both, for figures.css to show the pointer's own
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
+    env.filters.update(json=str, num=str, shade=str)
+    line = str(env.get_template("widgets/_macros.html").module.readout_line("指向（或用 Tab 选中）一个格子"))
+    assert '<span class="how-mouse">指向（或用 Tab 选中）一个格子</span>' in line
+    assert '<span class="how-touch">轻点一个格子</span>' in line

@@ -48,12 +48,18 @@ function readoutOf(root, el) {
 
 export function enableLinking(root) {
   root.querySelectorAll("[data-roving]").forEach(rovingParts);
-  const idle = new Map([...root.querySelectorAll("[data-readout]")].map((r) => [r, r.textContent]));
+  // what each readout says until something is pointed at: its hint for the mouse and the
+  // one for a finger (_macros.html readout_line; figures.css shows the pointer's own)
+  const idle = new Map([...root.querySelectorAll("[data-readout]")]
+    .map((r) => [r, [...r.childNodes].map((n) => n.cloneNode(true))]));
   let lit = [];
   const clear = () => {
     lit.forEach((el) => el.classList.remove("linked"));
     lit = [];
-    idle.forEach((text, readout) => { readout.textContent = text; });
+    idle.forEach((nodes, readout) => {
+      if (readout.textContent !== nodes.map((n) => n.textContent).join(""))
+        readout.replaceChildren(...nodes.map((n) => n.cloneNode(true)));
+    });
   };
   const point = (event) => {
     const el = event.target.closest?.("[data-tokens], [data-say]");

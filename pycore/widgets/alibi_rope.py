@@ -58,12 +58,12 @@ def _slope_text(h):
     return f"1/{2 ** h}"  # H = 8: slope 2^(-8h/8)
 
 
-def _heat(matrix, masked, lo, hi, query_pos, cols, digits):
+def _heat(matrix, masked, lo, hi, query_pos, cols, digits, weights=False):
     """One of the two heatmaps, its first head's row framed (_framed moves the frame)."""
     rows = [f"头 {h}" for h in range(1, H + 1)]
     heat = figure.heatmap(np.where(masked, 0.0, matrix), rows, cols, cell=CELL, lo=lo, hi=hi,
                           digits=digits, label_w=40, selected_row=0,
-                          selected_col=query_pos, masked=masked)
+                          selected_col=query_pos, masked=masked, weights=weights)
     for c in heat["cells"]:
         if c["masked"]:
             c["say"] = f"{rows[c['i']]} → {cols[c['j']]}：被因果掩码挡住"
@@ -165,5 +165,5 @@ def _heads(query, causal):
     lowest = float(-SLOPES[0] * (len(TOKENS) - 1))  # the steepest head at the longest distance
     pen = _heat(bias, masked, lowest, 0.0, i, TOKENS, 2)
     pen["legend"]["lo"] = figure.fmt(lowest, 1)
-    w_heat = _heat(weights, masked, 0.0, float(weights.max()), i, TOKENS, 3)
+    w_heat = _heat(weights, masked, None, None, i, TOKENS, 3, weights=True)
     return rows, masked[0], (pen, w_heat)

@@ -109,9 +109,8 @@ def weights(sentence, scale, causal):
     sen = sentence
     n, s = sen["n"], MAX_TOKENS
     w_all, out, scores = attention(sen["_q"], sen["_k"], sen["_v"], causal=causal, scale=scale)
-    hi = float(w_all.max())
-    # figure.seq_class over [0, hi] for the whole matrix at once: the same floating-point steps
-    classes = np.clip(np.floor(w_all / hi * figure.SEQ), 0, figure.SEQ - 1).astype(int)
+    # the book's one weight scale (figure.weight_classes), the whole matrix at once
+    classes = figure.weight_classes(w_all)
     w, cls = w_all.tolist(), classes.tolist()
     says = sen["_says"]
     cells = []
@@ -126,7 +125,7 @@ def weights(sentence, scale, causal):
     return {"scale": scale, "causal": causal,
             "weights": padded(w_all, s, s),  # (n, n) in (s, s), rows sum to 1
             "scores": padded(scores, s, s),  # scale * Q K^T / sqrt(d_k), before mask, softmax
-            "heat": {"cells": cells, "legend": figure.legend(0.0, hi, digits=2)},
+            "heat": {"cells": cells, "legend": figure.weight_legend()},
             "_w": w, "_out": out.tolist()}
 
 

@@ -47,7 +47,7 @@ PARAMS = {
 CELL, LABEL_W, LABEL_H = 40, 36, 22
 ROWS = [f"图{i + 1}" for i in range(len(IMAGES))]
 COLS = [f"文{j + 1}" for j in range(len(CAPTIONS))]
-STRONG = 5  # a cell of this colour class or darker takes the page's background as its ink
+STRONG = 6  # a cell of this colour class or darker takes the light ink (book.css --seq-ink-dark)
 
 
 def captions_of(change):

@@ -224,7 +224,7 @@ def view(seed, causal, time_limit, code=None, interrupted=None):
         # the weights as a heatmap on a fixed 0..1 scale, as many cells as lab_report returned;
         # in a causal run, the future's exact zeros drawn as the mask
         "heat": figure.heatmap_slots(weights, range(len(weights)), range(len(weights)), MAX_HEAT,
-                                     lo=0.0, hi=1.0, cell=30, label_w=30, label_h=20,
+                                     weights=True, cell=30, label_w=30, label_h=20,
                                      row_name="查询", col_name="键",
                                      masked=[[causal and j > i and x == 0.0
                                               for j, x in enumerate(row)]

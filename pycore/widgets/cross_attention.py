@@ -47,7 +47,7 @@ def matrix(scale):
     """The whole (13, 9) cross-attention at this scale and its heatmap but what a step draws."""
     scale = float(scale)
     ca = CA.cross_attention(scale=scale)
-    heat = figure.heatmap(ca["weights"], TARGET, SOURCE, cell=CELL, lo=0.0, hi=1.0,
+    heat = figure.heatmap(ca["weights"], TARGET, SOURCE, cell=CELL, weights=True,
                           selected_row=0, label_w=58, row_name="译文", col_name="原文")
     heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
     return {"scale": scale, "n_steps": N_STEPS, "features": CA.ENCODER_FEATURES,

@@ -52,11 +52,14 @@ def pairwise(matrix, tokens, say, digits, cell=30):
 def table_heatmap(e, tokens, cell=36, label_w=44, label_h=26):
     """The embedding table (n tokens x 6 features) in MAX_TOKENS rows: figure.heatmap of the
     rows padded with zeros, the spare rows hidden (no label, no readout) and below the
-    viewBox, which frames the used rows."""
+    viewBox, which frames the used rows. An embedding is drawn as every embedding and
+    activation of the running example is (the book's colour rule): the diverging map over
+    +-figure.ACTIVATION_LIMIT, 0 the neutral middle."""
     n = len(tokens)
     labels = list(tokens) + [""] * (MAX_TOKENS - n)
-    table = figure.heatmap(padded(e, MAX_TOKENS), labels, FEATURES, cell=cell, lo=0.0,
-                           hi=max(1.0, float(e.max())), digits=0, label_w=label_w,
+    limit = figure.ACTIVATION_LIMIT
+    table = figure.heatmap(padded(e, MAX_TOKENS), labels, FEATURES, cell=cell, lo=-limit,
+                           hi=limit, diverging=True, digits=1, label_w=label_w,
                            label_h=label_h)
     for c in table["cells"]:
         c["hidden"] = c["i"] >= n

@@ -28,7 +28,8 @@ from .attention import padded, slots
 
 LAYOUT_NAMES = {"post": "Post-LN（原论文、BERT）", "pre": "Pre-LN（GPT-2 以后）"}
 MAX_STEPS = 8
-TONE_FULL = 2.5  # |value| that gets the darkest colour, the same at every step
+TONE_FULL = figure.ACTIVATION_LIMIT  # |value| of the strongest colour, the same at every step
+                                    # and for every embedding of the book (its colour rule)
 # The picture, in SVG units: row labels, the n x 6 heatmap, then the bars of each row's mean
 # (on [-1, 1]) and standard deviation (on [0, 2], a line at 1). Row slot i sits at the same
 # place whatever n is; the viewBox ends below the sentence's last row.

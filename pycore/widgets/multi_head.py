@@ -116,7 +116,7 @@ def sentence(example=None):
     head_a, head_b = full["heads"]
     heat = {}
     for h in full["heads"]:
-        fig = figure.heatmap_slots(h["weights"], tokens, tokens, MAX_TOKENS, lo=0.0, hi=1.0,
+        fig = figure.heatmap_slots(h["weights"], tokens, tokens, MAX_TOKENS, weights=True,
                                    cell=CELL, row_name="查询", col_name="键")
         heat[h["name"]] = {k: v for k, v in fig.items() if k not in BAND_KEYS}
     peaks = np.argmax(head_b["weights"], axis=1)  # (n,): i - 1 for every i >= 1

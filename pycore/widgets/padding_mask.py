@@ -114,7 +114,7 @@ def figures(batch, side, causal, mask):
     effect = v["effect"][b]
     change = effect["max_diff_from_alone"] if mask else effect["max_output_change"]
     labels = ["pad" if t == PAD else t for t in tokens]  # short enough for a column
-    heat = figure.heatmap(weights, labels, labels, cell=CELL, lo=0.0, hi=1.0, masked=~allowed,
+    heat = figure.heatmap(weights, labels, labels, cell=CELL, weights=True, masked=~allowed,
                           selected_row=0, label_w=48)
     heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
     heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds

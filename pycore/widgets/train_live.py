@@ -146,7 +146,7 @@ def drawn_head(seed, steps, head, adjective, page=None):
     layer, h = (int(x) for x in head.split("-"))
     w = maps["weights"][b, layer, h]  # (T, T)
     noun = maps["answer_position"][b]
-    heat = figure.dense_heatmap(w, words, words, diverging=False, lo=0.0, hi=1.0, digits=3,
+    heat = figure.dense_heatmap(w, words, words, weights=True, digits=3,
                                 cell_w=HEAT_CELL, cell_h=HEAT_CELL, label_w=44.0, label_h=22.0)
     on = maps["on_answer"][b]  # (L, H)
     best = np.unravel_index(int(np.argmax(on)), on.shape)
@@ -170,8 +170,7 @@ def fixed():
     """The grids of the pictures, the same at every step."""
     blank = [""] * T
     heat = figure.dense_heatmap(np.zeros((T, T)), blank, blank, cell_w=HEAT_CELL,
-                                cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, diverging=False,
-                                lo=0.0, hi=1.0)
+                                cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, weights=True)
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]
     curves = figure.attention_curves(blank, np.ones(T) / T, T - 1, width=400, height=110)
     return {"geometry": {"heat": heat, "curves": {k: curves[k] for k in

@@ -123,7 +123,7 @@ def fixed():
     zeros = np.zeros((T, T))
     blank = [""] * T
     heat = figure.dense_heatmap(zeros, blank, blank, cell_w=HEAT_CELL, cell_h=HEAT_CELL,
-                                label_w=44.0, label_h=22.0, diverging=False, lo=0.0, hi=1.0)
+                                label_w=44.0, label_h=22.0, weights=True)
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]  # causal: never seen
     stream = figure.dense_heatmap(np.zeros((T, D_MODEL)), blank, [""] * D_MODEL, readout=False,
                                   **STREAM)
@@ -327,7 +327,7 @@ def attn_matrix(sentence, stage, head, live=False):
         return {}
     words, layer = sentence["_words"], layer_of(stage)
     heat = figure.dense_heatmap(attention_weights(sentence, layer)[head], words, words,
-                                diverging=False, lo=0.0, hi=1.0, cell_w=HEAT_CELL,
+                                weights=True, cell_w=HEAT_CELL,
                                 cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, digits=4)
     return {"attn": {
         "head": head, "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"]},

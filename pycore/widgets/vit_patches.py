@@ -168,7 +168,8 @@ def weights(patches, index, temperature):
         "top_index": top, "top_row": rows[top], "top_col": cols[top], "top_weight": row[top],
         "mean_distance": vit.mean_attention_distance(row, index, (h, w), P),
         "overlay": figure.class_paths(classes, P),
-        "legend": figure.legend(0.0, largest, digits=4),
+        # one row over 196 or more patches: scaled to its own top (docs/widgets.md, "Colour")
+        "legend": figure.legend(0.0, largest, digits=4, scaled="row"),
         "top": [patch_rect(int(i), P) for i in top],
         "bars": bars_path(row / largest),
     }

@@ -92,11 +92,12 @@ def test_values_are_written_and_written_back(book_pages):
     # matrix cells' titles and shades, which the build leaves out
     assert first["texts"] == ["猫", "0.25", "1.00e-15"] and first["width"] == "10"
     assert not first["hidden"]
-    # 0.5 is s4: 4.5 ninths, a tie, to even (pycore/fmt.py shade, as the build shades it)
-    assert first["cells"] == [["0.0", "0.0000", "s0"], ["0.5", "0.5000", "s4"]]
+    # 0.5 is s6: sqrt(0.5) = 0.707, 6.4 ninths (pycore/fmt.py shade, the book's weight scale,
+    # as the build shades it); 0.9 is s8: 8.5 ninths
+    assert first["cells"] == [["0.0", "0.0000", "s0"], ["0.5", "0.5000", "s6"]]
     assert second["texts"] == ["狗", "0.75", "2.00e-15"] and second["width"] == "20"
     assert second["hidden"]
-    assert second["cells"] == [["0.9", "0.9000", "s8"], ["0.5", "0.5000", "s4"]]
+    assert second["cells"] == [["0.9", "0.9000", "s8"], ["0.5", "0.5000", "s6"]]
     # back to a: every remembered value is written again
     assert again["texts"] == first["texts"] and again["width"] == "10"
     assert not again["hidden"] and again["cells"] == first["cells"]

@@ -63,7 +63,7 @@ def test_code_lab_static_page_shows_the_code_and_its_output(browser, server):
     assert shown_shapes(root) == trace and trace[-1][1] == "(2, 32, 128)"
     assert root.locator(".lab-error").is_hidden()
     cells = root.locator('table[data-matrix="weights"] td')
-    assert cells.count() == 36 and cells.first.get_attribute("class") == "s9"  # weight 1.00
+    assert cells.count() == 36 and cells.first.get_attribute("class") == "s8"  # weight 1.00: the top class
     page.close()
 
 
@@ -204,7 +204,8 @@ def test_the_weights_are_a_heatmap_as_large_as_the_code_returns(book_pages):
     assert cells.first.get_attribute("data-seq") == "8"  # weight 1
     assert cells.nth(1).get_attribute("data-seq") == "0"
     assert root.locator(".lab-heat .cell[data-masked]").count() == 15  # causal: 6 * 5 / 2 zeros
-    assert root.locator(".lab-heat .legend-row").inner_text().split() == ["0.00", "1.00", "全图统一刻度"]
+    assert root.locator(".lab-heat .legend-row").inner_text().split() == \
+        ["0", "0.1", "0.5", "1", "全书统一", "0–1", "刻度"]
     cells.nth(6 + 0).hover()  # row 1, column 0
     assert root.locator(".lab-heat [data-readout]").inner_text() == \
         f"1 → 0：{view['weights'][1][0]:.4f}"

@@ -49,6 +49,28 @@ def test_no_page_scrolls_sideways_and_every_control_is_a_finger_wide(phone, serv
     page.close()
 
 
+def test_a_readout_speaks_to_the_pointer_in_use(phone, browser, server):
+    """A figure's readout line, before anything is pointed at, is worded for a finger on a
+    touch screen (轻点, no Tab) and for a mouse on a desktop; pointing at a cell says its value,
+    and leaving it brings back the pointer's own words."""
+    readouts = ".widget [data-readout]"
+    page = open_settled(phone, server + "04-attention.html")
+    said = [t for t in page.locator(readouts).all_inner_texts() if t]
+    assert said and all("轻点" in t and "指向" not in t and "Tab" not in t for t in said), said
+    page.close()
+    desk = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = open_settled(desk, server + "04-attention.html")
+    line = page.locator('[data-widget="attention"] [data-readout]')
+    idle = line.inner_text()
+    assert idle.startswith("指向") and "轻点" not in idle
+    cell = page.locator('[data-widget="attention"] .heat rect.cell:not([data-hidden])').first
+    cell.hover()
+    assert line.inner_text() == cell.get_attribute("data-say")
+    page.mouse.move(0, 0)  # out of the widget
+    assert line.inner_text() == idle
+    desk.close()
+
+
 def test_the_index_and_the_embed_pages_fit_a_phone(phone, server, site):
     for href in page_names(site):
         if href.endswith(".html") and not href[:2].isdigit():

@@ -170,7 +170,7 @@ def test_the_picture_shows_each_heads_row_and_the_layers_shapes(book_pages):
         assert widths.index(max(widths)) == strongest
     assert root.locator(".key-figure .big").all_inner_texts() == ["0.2101", "0.7948"]
     legends = root.locator(".legend text").all_text_contents()
-    assert legends == ["0.00", "1.00", "0.00", "1.00"]
+    assert legends == ["0", "0.1", "0.5", "1"] * 2  # the book's one weight scale, twice
     block = lambda name: root.locator(f".mh-blocks .block.{name} rect")
     assert block("w-o").get_attribute("height") == str(12 * 7)  # 12 x 6: 12 rows of 7 units
     heads_button(root, "B").click()
@@ -180,8 +180,12 @@ def test_the_picture_shows_each_heads_row_and_the_layers_shapes(book_pages):
     assert root.locator(".mh-blocks .head-b").get_attribute("data-hidden") is None
     assert block("w-o").get_attribute("height") == block("w-o").get_attribute("width") == "42"
     assert root.locator(".mh").get_attribute("data-heads") == "B"
-    assert float(root.locator('.mh-head[data-head="A"]').evaluate(
+    # head A's pictures dimmed, its title (which says it is left out) not: it stays readable
+    assert float(root.locator('.mh-head[data-head="A"] .curves').evaluate(
         "e => getComputedStyle(e).opacity")) < 1
+    title = root.locator('.mh-head[data-head="A"] .mh-head-title')
+    assert float(title.evaluate("e => getComputedStyle(e).opacity")) == 1
+    assert "未送进 W_O" in title.evaluate("e => getComputedStyle(e, '::after').content")
     assert root.locator('[data-bind="blocks.concat.text"]').text_content() == "拼接 9 × 6"
 
 
