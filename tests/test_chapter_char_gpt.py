@@ -68,3 +68,19 @@ def test_the_head_ablations_and_attention_the_section_quotes():
         assert head[k]["line_end"] > none["line_end"] and head[k]["other"] < none["other"]
     for k in ((2, 0), (2, 2)):
         assert head[k]["line_end"] < none["line_end"] and head[k]["other"] > none["other"]
+
+
+def test_the_logit_lens_numbers_the_section_quotes():
+    from pycore.gpt import poem_inside
+    _, _, record = poem_run.poem_model()
+    lens = poem_inside.lens_profile()
+    pct = lambda share: f"{100 * share:.1f} %"  # noqa: E731
+    ppl, right = lens["perplexity"], lens["right"]
+    for text in (f"有 {pct(lens['echo'][0])} 的位置最看好的“下一个字”正是刚读到的那个字",
+                 f"困惑度约有 {ppl[0] / 1e4:.0f} 万，比在 {len(record['vocab']):,} 个字里瞎猜还差",
+                 f"第 0 层之后，困惑度降到 {ppl[1]:.2f}，第 1 层之后是 {ppl[2]:.2f}，"
+                 f"第 2 层之后就是模型自己的 {ppl[3]:.2f}",
+                 f"从 {pct(right[0])} 依次升到 {pct(right[1])}、{pct(right[2])} 和 {pct(right[3])}"):
+        assert text in CHAPTER, f"chapter 13b no longer says {text!r}"
+    assert ppl[0] > len(record["vocab"])  # worse than a uniform guess, as the prose says
+    assert ppl == sorted(ppl, reverse=True) and right == sorted(right)

@@ -114,3 +114,11 @@ def test_the_attention_profile_by_loops():
     assert p["previous"][2, 3] == pytest.approx(previous / (B * (T - 1)))
     assert p["line_end_share"] == pytest.approx(share / (B * T))
     assert p["uniform_entropy"] == pytest.approx(np.mean([np.log(i + 1) for i in range(T)]))
+
+
+def test_the_lens_last_stream_scores_the_recorded_perplexity():
+    _, _, record = poem_run.poem_model()
+    lens = poem_inside.lens_profile()
+    assert lens["perplexity"][-1] == pytest.approx(record["final"]["subset"]["perplexity"],
+                                                   rel=1e-9)
+    assert all(0.0 <= share <= 1.0 for key in ("right", "echo") for share in lens[key])

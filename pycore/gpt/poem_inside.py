@@ -10,6 +10,7 @@ residual stream would predict, and what each head is needed for.
                        with each head switched off (ablation.forward), split into the
                        characters that end a line (punctuation, a line break) and the others
     attention_profile()  where each head's weight goes on the same subset
+    lens_profile()     how well the lens of each stream predicts the same subset
 
 The residual stream after the embedding is the first block's input, after block i < L - 1 the
 next block's input, after the last block the final LayerNorm's input: all three are in
@@ -126,3 +127,23 @@ def attention_profile():
     return {"line_ends": mean(on_ends), "previous": mean(previous), "itself": mean(itself),
             "entropy": mean(entropy), "line_end_share": float(share.mean()),
             "uniform_entropy": float(np.log(seen).mean())}
+
+
+@functools.lru_cache(maxsize=1)
+def lens_profile():
+    """The logit lens at every position of the held-out subset, one row per stream (after the
+    embedding, after each block): "perplexity" (exp of the mean cross-entropy of the true next
+    character), "right" (the share of positions whose most probable character is the true next
+    one) and "echo" (the share whose most probable character is the one just read)."""
+    params, cfg, _ = poem_run.poem_model()
+    x, t, _, _ = heldout_windows()
+    _, cache = model.forward(params, cfg, x)
+    out = {"perplexity": [], "right": [], "echo": []}
+    for stream in streams(cache):  # (B, T, D)
+        p = lens(params, stream)  # (B, T, V)
+        top = p.argmax(axis=-1)
+        true = np.take_along_axis(p, t[..., None], axis=-1)[..., 0]  # (B, T)
+        out["perplexity"].append(float(np.exp(-np.log(true).mean())))
+        out["right"].append(float((top == t).mean()))
+        out["echo"].append(float((top == x).mean()))
+    return out

@@ -26,7 +26,7 @@ SHOW = 16       # characters of the heatmap: the last ones read
 LENS_TOP = 5    # next characters per row of the lens
 LABELS = {"\n": "↵", " ": "␣"}  # characters the eye cannot see, as labels
 LENS = {"cell": 52, "label_w": 84, "label_h": 22}
-HEAT = {"cell": 30, "label_w": 30, "label_h": 22}
+HEAT = {"cell": 26, "label_w": 28, "label_h": 22}
 
 PARAMS = {
     "layer": {"type": "choice", "choices": [0, 1, 2], "default": 2,
