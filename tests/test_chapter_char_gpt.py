@@ -84,3 +84,34 @@ def test_the_logit_lens_numbers_the_section_quotes():
         assert text in CHAPTER, f"chapter 13b no longer says {text!r}"
     assert ppl[0] > len(record["vocab"])  # worse than a uniform guess, as the prose says
     assert ppl == sorted(ppl, reverse=True) and right == sorted(right)
+
+
+def test_the_embedding_map_numbers_the_section_quotes():
+    import numpy as np
+
+    from pycore.gpt import poem_inside
+    params, _, record = poem_run.poem_model()
+    vocab = record["vocab"]
+    pca = poem_inside.embedding_pca(params)
+    xy, share = pca["xy"], pca["share"]
+    rank_corr = np.corrcoef(np.arange(len(vocab)), xy[:, 0])[0, 1]  # vocab: most frequent first
+    pc2 = [vocab[i] for i in np.argsort(xy[:, 1])]
+
+    def cos(a, b):
+        ids, sims = poem_inside.neighbours(params, vocab.index(a), 1)
+        assert vocab[ids[0]] == b
+        return f"{sims[0]:.2f}"
+
+    i = vocab.index("春")
+    d = np.linalg.norm(xy - xy[i], axis=1)
+    d[i] = np.inf
+    qiu_rank = int(np.where(np.argsort(d) == vocab.index("秋"))[0][0]) + 1
+    for text in (f"第一主成分独占了 {100 * share[0]:.1f} % 的方差，第二主成分只有 {100 * share[1]:.1f} %",
+                 f"相关系数是 {rank_corr:.2f}，常见的字在左", f"2,658 个字就是 {len(vocab):,} 个点",
+                 f"最低的一头是“{'、'.join(pc2[:6])}”",
+                 f"离“春”最近的是“秋”（{cos('春', '秋')}），离“江”最近的是“南”（{cos('江', '南')}）",
+                 f"“秋”只是离“春”第 {qiu_rank} 近的点",
+                 f"只留下了 {100 * share.sum():.1f} % 的方差"):
+        assert text in CHAPTER, f"chapter 13b no longer says {text!r}"
+    assert rank_corr > 0  # frequent (small ids) at small x: on the left
+    assert set(pc2[-4:]) == set("桥江烟帘")

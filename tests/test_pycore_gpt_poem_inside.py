@@ -122,3 +122,32 @@ def test_the_lens_last_stream_scores_the_recorded_perplexity():
     assert lens["perplexity"][-1] == pytest.approx(record["final"]["subset"]["perplexity"],
                                                    rel=1e-9)
     assert all(0.0 <= share <= 1.0 for key in ("right", "echo") for share in lens[key])
+
+
+def test_the_pca_of_points_on_a_line_by_hand():
+    # four points on the line y = x, around (1, 1): all the variance on one axis, the
+    # projection the signed distance from the centre along (1, 1) / sqrt 2
+    e = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]) + 0.5
+    pca = poem_inside.embedding_pca({"tok_emb": e})
+    np.testing.assert_allclose(pca["share"], [1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(pca["xy"][:, 0], np.array([-1.5, -0.5, 0.5, 1.5]) * np.sqrt(2))
+    np.testing.assert_allclose(pca["xy"][:, 1], 0.0, atol=1e-12)
+
+
+def test_the_pca_of_the_embeddings_by_the_covariance_eigenvectors(committed):
+    params, _, _ = committed
+    e = params["tok_emb"] - params["tok_emb"].mean(axis=0)
+    values, vectors = np.linalg.eigh(np.cov(e, rowvar=False, bias=True))  # ascending
+    top = vectors[:, ::-1][:, :2]  # (D, 2): the two largest
+    pca = poem_inside.embedding_pca(params)
+    np.testing.assert_allclose(pca["share"], values[::-1][:2] / values.sum(), rtol=1e-9)
+    for axis in range(2):  # the same axis; its sign: the largest loading positive
+        v = top[:, axis] * np.sign(top[np.abs(top[:, axis]).argmax(), axis])
+        np.testing.assert_allclose(pca["xy"][:, axis], e @ v, atol=1e-9)
+
+
+def test_neighbours_by_hand():
+    e = np.array([[1.0, 0.0], [2.0, 0.1], [0.0, 3.0], [-1.0, 0.0], [1.0, 1.0]])
+    ids, sims = poem_inside.neighbours({"tok_emb": e}, 0, 3)
+    assert ids.tolist() == [1, 4, 2]  # same way, 45 degrees, 90 degrees (itself left out)
+    np.testing.assert_allclose(sims, [2 / np.hypot(2, 0.1), 1 / np.sqrt(2), 0.0], atol=1e-12)

@@ -11,6 +11,8 @@ residual stream would predict, and what each head is needed for.
                        characters that end a line (punctuation, a line break) and the others
     attention_profile()  where each head's weight goes on the same subset
     lens_profile()     how well the lens of each stream predicts the same subset
+    embedding_pca(params), neighbours(params, i, k)   the character embeddings in 2-D, and
+                       the characters nearest one of them
 
 The residual stream after the embedding is the first block's input, after block i < L - 1 the
 next block's input, after the last block the final LayerNorm's input: all three are in
@@ -147,3 +149,29 @@ def lens_profile():
         out["right"].append(float((top == t).mean()))
         out["echo"].append(float((top == x).mean()))
     return out
+
+
+# --- the character embeddings -----------------------------------------------------------------
+
+def embedding_pca(params, components=2):
+    """The rows of the token embedding (V, D), centred, projected on their first principal
+    axes (NumPy's SVD): {"xy": (V, components), "share": (components,) the fraction of the
+    variance along each axis}. An axis's sign is the one whose largest loading is positive,
+    so CPython and Pyodide draw the same picture."""
+    centred = params["tok_emb"] - params["tok_emb"].mean(axis=0)  # (V, D)
+    u, s, vt = np.linalg.svd(centred, full_matrices=False)  # s falls
+    sign = np.sign(vt[np.arange(components), np.abs(vt[:components]).argmax(axis=1)])
+    return {"xy": u[:, :components] * s[:components] * sign,
+            "share": s[:components] ** 2 / (s ** 2).sum()}
+
+
+def neighbours(params, i, k):
+    """The k characters (ids) whose embeddings point most nearly the way character i's does
+    (cosine similarity in all D dimensions, i itself left out), most similar first, and their
+    similarities."""
+    e = params["tok_emb"]
+    unit = e / np.linalg.norm(e, axis=1, keepdims=True)  # (V, D)
+    cos = unit @ unit[i]  # (V,)
+    cos[i] = -np.inf
+    order = np.argsort(-cos, kind="stable")[:k]
+    return order, cos[order]
