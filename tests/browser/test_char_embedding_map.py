@@ -6,25 +6,19 @@ import numpy as np
 import pytest
 
 from pycore.gpt import poem_inside, poem_run
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (after_update, assert_drawn, assert_shows, params_of,
+                                   pycore_view)
 
 NAME = "char-embedding-map"
 
 
-def waited(root, act):
-    before = updates(root)
-    act()
-    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
-                                arg=[root.element_handle(), before])
-
-
 def typed(root, text):
-    waited(root, lambda: root.locator(".cem-query").fill(text))
+    after_update(root, lambda: root.locator(".cem-query").fill(text))
 
 
 def shown_neighbours(root):
     """The bars the page shows: [(character, similarity)] of the rows not hidden."""
-    return root.locator(".cem-bars g.bar:not([data-hidden])").evaluate_all(
+    return root.locator("svg[data-cem=bars] g.bar:not([data-hidden])").evaluate_all(
         "gs => gs.map(g => [g.querySelector('.label').textContent,"
         " Number(g.querySelector('.value').textContent)])")
 
@@ -44,7 +38,7 @@ def test_a_typed_character_marks_pycores_neighbours(book_pages, char, k):
     root = book_pages(NAME).widget(NAME)
     typed(root, char)
     if params_of(root)["k"] != k:
-        waited(root, lambda: root.locator("[data-control=k]").fill(str(k)))
+        after_update(root, lambda: root.locator("[data-control=k]").fill(str(k)))
     view = pycore_view(NAME, query=char, k=k)
     assert_shows(root, view, min_count=20)
     assert_drawn(root, view, min_count=20)
@@ -79,6 +73,6 @@ def test_reset_brings_back_the_first_character(book_pages):
     root = book_pages(NAME).widget(NAME)
     first = root.locator(".cem-query").input_value()
     typed(root, "山")
-    waited(root, lambda: root.locator("[data-action=reset]").click())
+    after_update(root, lambda: root.locator("[data-action=reset]").click())
     assert root.locator(".cem-query").input_value() == first != "山"
     assert_shows(root, pycore_view(NAME, query=first), min_count=20)

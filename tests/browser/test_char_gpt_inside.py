@@ -6,21 +6,14 @@ import numpy as np
 import pytest
 
 from pycore.gpt import poem_inside
-from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import (after_update, assert_drawn, assert_shows, params_of,
+                                   pycore_view)
 
 NAME = "char-gpt-inside"
 
 
-def waited(root, act):
-    """Do act() and wait until the page has drawn the view it asked for."""
-    before = updates(root)
-    act()
-    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
-                                arg=[root.element_handle(), before])
-
-
 def typed(root, text):
-    waited(root, lambda: root.locator(".cgi-text").fill(text))
+    after_update(root, lambda: root.locator(".cgi-text").fill(text))
 
 
 def pick(root, name, value):
@@ -29,7 +22,7 @@ def pick(root, name, value):
     if params_of(root)[name] == value:
         button.click()
     else:
-        waited(root, button.click)
+        after_update(root, button.click)
 
 
 def page_cells(root):
@@ -125,7 +118,7 @@ def test_reset_brings_back_the_first_text_and_head(book_pages):
     first = root.locator(".cgi-text").input_value()
     typed(root, "白日依山尽，")
     pick(root, "layer", 0)
-    waited(root, lambda: root.locator("[data-action=reset]").click())
+    after_update(root, lambda: root.locator("[data-action=reset]").click())
     assert root.locator(".cgi-text").input_value() == first != "白日依山尽，"
     assert params_of(root) == {"layer": 2, "head": 3}
     assert_is_pycores(root, first, 2, 3)
