@@ -17,7 +17,7 @@ picking a head sends the heatmap, never the lens.
 import numpy as np
 
 from .. import figure
-from ..gpt import poem_inside, poems
+from ..gpt import poem_inside, poem_run, poems
 from . import char_gpt
 
 DATA_FILES = char_gpt.DATA_FILES
@@ -72,7 +72,7 @@ def reading(text=None):
     text = char_gpt.default_text() if text is None else text
     if not isinstance(text, str):
         text = ""
-    _, cfg, record = poem_inside.poem_run.poem_model()
+    _, cfg, record = poem_run.poem_model()
     L = cfg["n_layers"]
     if not text:
         r, weights, probs, vocab = None, np.zeros((L, cfg["n_heads"], 0, 0)), None, None
@@ -82,6 +82,7 @@ def reading(text=None):
     chars = [] if r is None else r["chars"][-SHOW:]
     n = len(chars)
     return {"text": text, "note": char_gpt.note_of(r), "n": n, "n_cols": n + 1,
+            "context": cfg["n_positions"],
             "n_read": 0 if r is None else len(r["chars"]),
             "slots": [{"label": label(c)} for c in chars] + [{"label": ""}] * (SHOW - n),
             "lens": lens_figure(probs, vocab, L),
