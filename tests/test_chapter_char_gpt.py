@@ -115,3 +115,16 @@ def test_the_embedding_map_numbers_the_section_quotes():
         assert text in CHAPTER, f"chapter 13b no longer says {text!r}"
     assert rank_corr > 0  # frequent (small ids) at small x: on the left
     assert set(pc2[-4:]) == set("桥江烟帘")
+
+
+def test_the_widget_shows_the_line_end_head_by_default():
+    from pycore.gpt import poem_inside
+    from pycore.widgets import char_gpt, char_gpt_inside
+    defaults = {k: spec["default"] for k, spec in char_gpt_inside.PARAMS.items()}
+    assert defaults == {"layer": 2, "head": 3}
+    assert "上面的小部件默认画的就是它：框里那句诗从逗号起，每一行放在标点上的注意力都在 0.95 以上" in CHAPTER
+    text = char_gpt.default_text()
+    w = poem_inside.inside(text)["weights"][2, 3]
+    ends = [j for j, c in enumerate(text) if c in poem_inside.LINE_ENDS]
+    assert text[ends[0]] == "，"
+    assert min(w[i, [j for j in ends if j <= i]].sum() for i in range(ends[0], len(text))) > 0.95
