@@ -291,10 +291,52 @@ def poem_run_claims(r):
             f"goes on to step {s['steps']:,}", f"--stop {r['steps']}` (writes"]
 
 
+def poem_inside_claims():
+    """The section on the poem model's inside: pycore.gpt.poem_inside on the held-out subset."""
+    from pycore.gpt import poem_inside
+    r, a = poem_inside.head_losses(), poem_inside.attention_profile()
+    lens, params = poem_inside.lens_profile(), poem_run.poem_model()[0]
+    pca = poem_inside.embedding_pca(params)
+    ppl = lambda split: " | ".join(f"{np.exp(split[k]):.2f}"  # noqa: E731
+                                   for k in ("all", "line_end", "other"))
+    n, e = r["targets"], r["line_ends"]
+    rows = [f"| head off | all {n} | line ends ({e}) | others ({n - e}) | weight on line ends |",
+            "|---|---|---|---|---|",
+            f"| none | {ppl(r['none'])} | {a['line_end_share']:.3f} for even weights |"]
+    rows += [f"| layer {i} head {j} | {ppl(s)} | {a['line_ends'][i, j]:.3f} |"
+             for (i, j), s in r["heads"].items()]
+    rows += [f"| all of layer {i} | {ppl(s)} | |" for i, s in r["layers"].items()]
+    corr = np.corrcoef(np.arange(len(params["tok_emb"])), pca["xy"][:, 0])[0, 1]
+    heads, none = r["heads"], r["none"]
+    line_ender = max(heads, key=lambda k: heads[k]["line_end"])
+    # heads whose loss off rises on the line ends (by 0.3 nats or more) and falls on the
+    # rest, and heads whose loss rises on the rest (0.1 nats or more) and falls on line ends
+    ends = [k for k in heads if heads[k]["line_end"] > none["line_end"] + 0.3
+            and heads[k]["other"] < none["other"]]
+    chars = [k for k in heads if heads[k]["other"] > none["other"] + 0.1
+             and heads[k]["line_end"] < none["line_end"]]
+    assert len({i for i, _ in ends}) == len({i for i, _ in chars}) == 1
+    assert a["entropy"][0].min() > a["entropy"][1:].max()  # layer 0 the most even
+    said = lambda ks: f"layer {ks[0][0]}'s heads {ks[0][1]} and {ks[1][1]}"  # noqa: E731
+    return rows + [
+        "embedding (block 0's input)",
+        f"Layer {line_ender[0]} head {line_ender[1]} looks at the line ends",
+        f"{said(ends)} help with the same; {said(chars)} help with the other characters",
+        "and layer 0's heads spread their weight nearly evenly",
+        f"at most {a['previous'].max():.3f} of a head's weight",
+        f"(entropy {a['entropy'][0].min():.2f} to {a['entropy'][0].max():.2f} nats; "
+        f"{a['uniform_entropy']:.2f} for even weights)",
+        f"({100 * lens['echo'][0]:.1f} % of the positions)",
+        "the perplexity falls block by block: " + ", ".join(f"{p:,.2f}" for p in lens["perplexity"]),
+        f"({100 * pca['share'][0]:.1f} % and {100 * pca['share'][1]:.1f} % of the variance",
+        f"correlation {corr:.2f} with the vocabulary's rank",
+    ]
+
+
 @pytest.fixture(scope="module")
 def claims():
     return (corpus_claims() + model_claims() + learned_claims() + live_claims() + api_claims()
-            + poem_claims())
+            + poem_claims() + poem_inside_claims())
 
 
 def test_the_doc_states_every_checked_figure(claims):

@@ -61,6 +61,14 @@ def updates(root):
     return int(root.get_attribute("data-updates") or 0)
 
 
+def after_update(root, act):
+    """Do act() (type, click) and wait until the widget has drawn the view it asked for."""
+    before = updates(root)
+    act()
+    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
+                                arg=[root.element_handle(), before])
+
+
 def page_names(site):
     """Every page a reader opens (index and chapters) plus two embed pages, one of a widget and
     one of a chapter: the other embed pages repeat those markups (tests/browser/test_embed.py

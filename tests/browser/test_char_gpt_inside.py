@@ -1,0 +1,124 @@
+"""Browser tests of the char-gpt-inside widget (pycore/widgets/char_gpt_inside.py,
+assets/widgets/char-gpt-inside.js): text typed into its box and a layer and head picked reach
+the poem model in Pyodide, and the page's attention cells and logit-lens rows are those
+pycore computes in this CPython; junk gets a note and never breaks the page."""
+import numpy as np
+import pytest
+
+from pycore.gpt import poem_inside
+from tests.browser.harness import (after_update, assert_drawn, assert_shows, params_of,
+                                   pycore_view)
+
+NAME = "char-gpt-inside"
+
+
+def typed(root, text):
+    after_update(root, lambda: root.locator(".cgi-text").fill(text))
+
+
+def pick(root, name, value):
+    """Click the button of `value` in the choice `name` (a button already chosen asks nothing)."""
+    button = root.locator(f"[data-control={name}] [data-value='{value}']")
+    if params_of(root)[name] == value:
+        button.click()
+    else:
+        after_update(root, button.click)
+
+
+def page_cells(root):
+    """The heatmap's used cells as the page shows them: (row, col) -> value, read from each
+    cell's readout ("字 → 字：0.1234")."""
+    says = root.locator("svg.heat-slots rect.cell").evaluate_all(
+        "cells => cells.map(c => c.getAttribute('data-say'))")
+    return [float(s.rsplit("：", 1)[1]) for s in says if s]
+
+
+def lens_rows(root):
+    """The lens's rows as the page shows them: [[(char, p), ...] per stage]."""
+    chars = root.locator(".cgi-lens-grid .cgi-char").all_text_contents()
+    ps = [float(p) for p in root.locator(".cgi-lens-grid .cgi-p").all_text_contents()]
+    k = 5
+    return [list(zip(chars[i:i + k], ps[i:i + k])) for i in range(0, len(chars), k)]
+
+
+def assert_is_pycores(root, text, layer, head):
+    """Every number, cell and lens row of the page equals pycore's, computed here: the view
+    and, under it, poem_inside.inside."""
+    view = pycore_view(NAME, text=text, layer=layer, head=head)
+    assert_shows(root, view, min_count=40)
+    assert_drawn(root, view, min_count=40)
+    w = poem_inside.inside(text)["weights"][layer, head]  # (T, T)
+    n = min(len(w), 16)
+    expected = [w[i, j] for i in range(len(w) - n, len(w)) for j in range(len(w) - n, len(w))]
+    np.testing.assert_allclose(page_cells(root), expected, atol=5e-5)
+    lens = poem_inside.inside(text)["lens"]  # (4, V): after the embedding, after each block
+    for shown, probs in zip(lens_rows(root), lens):
+        top = np.sort(probs)[::-1][:5]
+        np.testing.assert_allclose([p for _, p in shown], top, atol=5e-4)
+    return view
+
+
+def test_static_numbers_equal_pycore(browser, server):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(server + "13b-trained-model.html")
+    root = page.locator(f'[data-widget="{NAME}"]').first
+    assert_shows(root, pycore_view(NAME, **params_of(root)), min_count=40)
+    assert_drawn(root, pycore_view(NAME, **params_of(root)), min_count=40)
+    page.close()
+
+
+@pytest.mark.parametrize("text,layer,head", [("春风又绿江南岸，明月何时照我还", 1, 0),
+                                             ("床前明月光，疑是地上霜。\n举头望明月，", 2, 3)])
+def test_typed_text_and_a_picked_head_give_pycores_numbers(book_pages, text, layer, head):
+    root = book_pages(NAME).widget(NAME)
+    typed(root, text)
+    pick(root, "layer", layer)
+    pick(root, "head", head)
+    view = assert_is_pycores(root, text, layer, head)
+    assert root.locator(".cgi-lens-grid .cgi-char").all_text_contents() == \
+        [c["char"] for c in view["lens"]["cells"]]
+    # the lens's last row is the model's output: char-gpt's distribution of the same text
+    top = pycore_view("char-gpt", text=text)["top"]
+    same_label = {"（未知）": "未知"}  # the unknown token, shorter in the lens's cells
+    assert [c for c, _ in lens_rows(root)[-1]] == [same_label.get(t["char"], t["char"])
+                                                    for t in top[:5]]
+
+
+def test_the_line_end_head_looks_at_punctuation(book_pages):
+    """Layer 2 head 3, the chapter's head that watches the line ends: on a poem its rows put
+    most of their weight on the commas, full stops and line breaks."""
+    root = book_pages(NAME).widget(NAME)
+    text = "白日依山尽，黄河入海流。"
+    typed(root, text)
+    pick(root, "layer", 2)
+    pick(root, "head", 3)
+    cells = np.array(page_cells(root)).reshape(len(text), len(text))
+    ends = [j for j, c in enumerate(text) if c in poem_inside.LINE_ENDS]
+    assert cells[6:, ends].sum(axis=1).min() > 0.5  # every query after the comma
+
+
+@pytest.mark.parametrize("text,note", [
+    ("", "文本是空的"),
+    ("<img src=x onerror=alert(1)>😀", "不在词表里"),
+    ("月" * 10_000, "前面 9936 个字它看不到"),
+])
+def test_junk_gets_a_note_and_the_page_keeps_working(book_pages, text, note):
+    root = book_pages(NAME).widget(NAME)
+    typed(root, text)
+    assert note in root.locator(".cgi-note").text_content()
+    assert root.get_attribute("data-state") == "live"
+    assert root.locator("svg.heat-slots image, svg.heat-slots img, .cgi-lens img").count() == 0
+    assert_shows(root, pycore_view(NAME, text=text, **params_of(root)), min_count=40)
+    typed(root, "白日依山尽，")  # and it still answers
+    assert_is_pycores(root, "白日依山尽，", **params_of(root))
+
+
+def test_reset_brings_back_the_first_text_and_head(book_pages):
+    root = book_pages(NAME).widget(NAME)
+    first = root.locator(".cgi-text").input_value()
+    typed(root, "白日依山尽，")
+    pick(root, "layer", 0)
+    after_update(root, lambda: root.locator("[data-action=reset]").click())
+    assert root.locator(".cgi-text").input_value() == first != "白日依山尽，"
+    assert params_of(root) == {"layer": 2, "head": 3}
+    assert_is_pycores(root, first, 2, 3)
