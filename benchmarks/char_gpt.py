@@ -3,7 +3,7 @@
     python3 benchmarks/char_gpt.py
 
 Runs itself twice: in this CPython (a child process) and inside Pyodide under Node.js
-(bookbuild/bytecode.mjs, the repository mounted at /work; needs `python3 build.py` once for
+(bookbuild/runtime/bytecode.mjs, the repository mounted at /work; needs `python3 build.py` once for
 the runtime). Each prints RESULT {json}: median and p95 (ms) of one forward pass over 64
 characters (model.forward + the last position's logits), and of poem_run.next_char, which the
 widget calls (the same plus reading the text and the sampling stages). Wall-clock figures move
@@ -55,8 +55,8 @@ def summary(f, n=40):
 def main():
     root = Path(__file__).resolve().parent.parent  # (Pyodide runs timings() only: no __file__)
     sys.path.insert(0, str(root))
-    from bookbuild import vendor
-    from bookbuild.bytecode import node
+    from bookbuild.runtime import vendor
+    from bookbuild.runtime.bytecode import node
     from benchmarks.gpt import result_of
 
     done = subprocess.run([sys.executable, __file__], capture_output=True, text=True, cwd=root,
@@ -66,7 +66,7 @@ def main():
     if node() is None or not (runtime / "pyodide.mjs").exists():
         print("Pyodide: skipped (no Node.js or no runtime: run `python3 build.py` once)")
         return
-    done = subprocess.run([node(), str(root / "bookbuild" / "bytecode.mjs"), str(runtime),
+    done = subprocess.run([node(), str(root / "bookbuild" / "runtime" / "bytecode.mjs"), str(runtime),
                            str(root), __file__], capture_output=True, text=True)
     print("Pyodide:", json.dumps(result_of(done, "Pyodide")))
 

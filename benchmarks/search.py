@@ -124,7 +124,7 @@ def copy_book(dest, times):
 BUILD = """
 import json, sys, tempfile, time
 from pathlib import Path
-from bookbuild import search
+from bookbuild.renderers import search
 from bookbuild.pipeline import build
 book = build(sys.argv[1], sys.argv[2], log=lambda *a: None)
 with tempfile.TemporaryDirectory() as tmp:
