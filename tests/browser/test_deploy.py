@@ -73,7 +73,8 @@ def controller_cache(page):
 def wait_for_caches(page, done, timeout=90):
     """The Cache Storage names once done(names) holds. Polled from here: wait_for_function
     takes a returned Promise for a truthy value and would not wait for caches.keys(). The new
-    worker fetches the whole book before it takes over, which takes a while on a busy machine."""
+    worker fetches the runtime and the open page before it takes over, which takes a while on
+    a busy machine."""
     deadline = time.monotonic() + timeout
     while not done(keys := page.evaluate("caches.keys()")):
         assert time.monotonic() < deadline, f"the caches stayed {keys}"
