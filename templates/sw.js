@@ -40,7 +40,8 @@ const VERSIONED = new RegExp(String.raw`\/pyodide\/|\/assets\/pycore-[0-9a-f]+\.
 const fresh = (url) => new Request(url, { cache: "no-cache" });
 
 const absolute = (u) => new URL(u, SCOPE).href;
-const chosen = async () => Boolean(await (await caches.open(CHOICE)).match(WHOLE_BOOK));
+// read without caches.open(), which would create the cache: it exists only once chosen
+const chosen = async () => Boolean(await caches.match(WHOLE_BOOK, { cacheName: CHOICE }));
 
 // A page and the data files its widgets load (the runtime's worker fetches those itself,
 // past this worker once it runs: it started on the first visit, before this worker did).
@@ -77,7 +78,7 @@ async function keepWholeBook(port) {
 }
 
 async function freeWholeBook() {
-  await (await caches.open(CHOICE)).delete(WHOLE_BOOK);
+  await caches.delete(CHOICE);
   const cache = await OWN;
   const open = new Set(await openPages());
   await Promise.all(KEEP.book.map(absolute).filter((u) => !open.has(u))
