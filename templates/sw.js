@@ -11,8 +11,9 @@
 //   A page that is not in the cache while offline gets the book's own offline page.
 // - A reader's data plan decides what is fetched in the background (build: output.py's
 //   offline_group). On install: the runtime, the shared assets, the offline page and the pages
-//   open now (the first visit, which the worker did not see) with their widgets' data files,
-//   so every page the reader opened works offline; later pages are kept as they are visited.
+//   open now (the first visit, which the worker did not see) with their images and widgets'
+//   data files, so every page the reader opened works offline; later pages are kept as they
+//   are visited.
 //   The rest of the book only when the reader chooses to keep the whole book (the button on
 //   the contents page: a message), a choice kept in a cache of its own so that an updated
 //   worker fetches the whole book again only then. Embed pages, never unless opened. With
@@ -43,8 +44,8 @@ const absolute = (u) => new URL(u, SCOPE).href;
 // read without caches.open(), which would create the cache: it exists only once chosen
 const chosen = async () => Boolean(await caches.match(WHOLE_BOOK, { cacheName: CHOICE }));
 
-// A page and the data files its widgets load (the runtime's worker fetches those itself,
-// past this worker once it runs: it started on the first visit, before this worker did).
+// A page with its images and the data files its widgets load (the runtime's worker fetches
+// those itself, past this worker: it started on the first visit, before this worker did).
 const withItsFiles = (pageUrl) => [pageKey(pageUrl),
   ...(KEEP.pageFiles[new URL(pageKey(pageUrl)).href.slice(SCOPE.length)] ?? []).map(absolute)];
 
@@ -142,8 +143,8 @@ const pageKey = (url) => {
   return key.href;
 };
 
-// A page's widgets' data files, fetched by the runtime's worker past this one, are kept as the
-// page is (the HTTP cache usually has them already) unless the reader saves data.
+// A page's widgets' data files (fetched by the runtime's worker past this one) and images are
+// kept as the page is (the HTTP cache usually has them already) unless the reader saves data.
 function keepFilesOf(event, url) {
   const files = withItsFiles(url).slice(1);
   const saveData = SAVE_DATA || event.request.headers.get("Save-Data") === "on";

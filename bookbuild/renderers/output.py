@@ -150,26 +150,28 @@ ON_DEMAND = re.compile(r"^print\.html$|\.(pdf|epub|ipynb)$|^(?!pyodide/).*\.whl$
 # - "install": what any opened page needs to work offline, fetched once the worker installs:
 #   the runtime (pyodide/, the pycore archive), the shared assets and the offline page;
 # - "book": the rest of the book, fetched only when the reader chooses to keep the whole book
-#   (chapter pages, search index, widget data files, previews);
+#   (chapter pages, search index, widget data files and images, previews);
 # - neither: embed pages (a copy of a chapter's widget, for other sites) and the on-demand
 #   files, cached only when opened.
 EMBED_PAGE = re.compile(r"^embed-[^/]*\.html$")
-DATA_FILE = re.compile(r"^assets/pycore-data/")
+PAGE_FILE = re.compile(r"^assets/(pycore-data|images)/")  # one page's, not every page's
 
 
 def offline_group(rel, offline_page):
     if ON_DEMAND.search(rel) or EMBED_PAGE.match(rel) or rel == "sw.js":
         return None
     if rel.startswith("pyodide/") or rel == offline_page or \
-            rel.startswith("assets/") and not DATA_FILE.match(rel):
+            rel.startswith("assets/") and not PAGE_FILE.match(rel):
         return "install"
     return "book"
 
 
-def data_files_of(html):
-    """The data files a page's widgets load (their data-files attributes), as site paths."""
-    return sorted({f"assets/pycore-data/{name.split('?')[0]}"
-                   for names in re.findall(r'data-files="([^"]*)"', html) for name in names.split()})
+def files_of(html):
+    """The files of assets/ only some pages need that this page loads, as site paths: its
+    widgets' data files (data-files attributes) and its images."""
+    data = {f"assets/pycore-data/{name.split('?')[0]}"
+            for names in re.findall(r'data-files="([^"]*)"', html) for name in names.split()}
+    return sorted(data | set(re.findall(r'(?:src|href)="(assets/images/[^"?]+)', html)))
 
 
 def write_service_worker(site_dir, render_sw, offline_page):
@@ -185,7 +187,7 @@ def write_service_worker(site_dir, render_sw, offline_page):
             groups[group].append(site_url(rel, site_dir))
             sizes[rel] = path.stat().st_size
         if rel.endswith(".html") and group is not None or EMBED_PAGE.match(rel):
-            needs = data_files_of(path.read_text(encoding="utf-8"))
+            needs = files_of(path.read_text(encoding="utf-8"))
             if needs:
                 page_files[rel] = [site_url(n, site_dir) for n in needs]
         h.update(rel.encode())
