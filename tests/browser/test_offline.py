@@ -11,7 +11,7 @@ import pytest
 from bookbuild.dev.serve import SiteHandler, make_server
 from playwright.sync_api import expect
 
-from tests.browser.harness import assert_shows, params_of, pycore_view
+from tests.browser.harness import assert_shows, params_of, pycore_view, run_axe
 
 RUNTIME = ("/pyodide/", "/assets/pycore-")
 ALL_SETTLED = "[data-widget][data-state=static], [data-widget][data-state=loading]"
@@ -126,7 +126,7 @@ def whole_book_bytes(site):
                if p.is_file() and not on_demand.search(p.relative_to(site).as_posix()))
 
 
-def test_the_whole_book_is_kept_on_request_and_freed(browser, recording_server, site):
+def test_the_whole_book_is_kept_on_request_and_freed(browser, recording_server, site, axe_source):
     RecordingHandler.hits.clear()
     context = browser.new_context()
     page = context.new_page()
@@ -142,6 +142,8 @@ def test_the_whole_book_is_kept_on_request_and_freed(browser, recording_server, 
     button.click()
     expect(status).to_have_text(re.compile("整本书已保存"), timeout=120_000)
     assert not [h for h in RecordingHandler.hits if h.lstrip("/").startswith("embed-")]
+    flagged = [v for v in run_axe(page, axe_source) if any("keep-book" in n for n in v["nodes"])]
+    assert flagged == []
 
     context.set_offline(True)
     for chapter in chapters(site):
