@@ -56,9 +56,11 @@ async function openPages() {
 
 async function install() {
   if (SAVE_DATA) return;
-  const urls = [...KEEP.install.map(absolute), ...await openPages(),
-                ...(await chosen() ? KEEP.book.map(absolute) : [])];
-  await (await OWN).addAll([...new Set(urls)].map(fresh));
+  const cache = await OWN;
+  await cache.addAll([...KEEP.install, ...(await chosen() ? KEEP.book : [])]
+    .map((u) => fresh(absolute(u))));
+  // an open page may be one the host does not have (a mistyped address): kept if it can be
+  await Promise.all((await openPages()).map((url) => cache.add(fresh(url)).catch(() => {})));
 }
 
 self.addEventListener("install", (event) => {
