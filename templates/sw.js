@@ -44,8 +44,9 @@ const absolute = (u) => new URL(u, SCOPE).href;
 // read without caches.open(), which would create the cache: it exists only once chosen
 const chosen = async () => Boolean(await caches.match(WHOLE_BOOK, { cacheName: CHOICE }));
 
-// A page with its images and the data files its widgets load (the runtime's worker fetches
-// those itself, past this worker: it started on the first visit, before this worker did).
+// A page with its images and the data files its widgets load: on the first visit the page and
+// the runtime's worker fetched them before this worker ran. (Afterwards they come through it:
+// clients.claim() takes over the runtime's worker too, and what it fetches is kept.)
 const withItsFiles = (pageUrl) => [pageKey(pageUrl),
   ...(KEEP.pageFiles[new URL(pageKey(pageUrl)).href.slice(SCOPE.length)] ?? []).map(absolute)];
 
@@ -145,17 +146,6 @@ const pageKey = (url) => {
   return key.href;
 };
 
-// A page's widgets' data files (fetched by the runtime's worker past this one) and images are
-// kept as the page is (the HTTP cache usually has them already) unless the reader saves data.
-function keepFilesOf(event, url) {
-  const files = withItsFiles(url).slice(1);
-  const saveData = SAVE_DATA || event.request.headers.get("Save-Data") === "on";
-  if (files.length && !saveData) {
-    event.waitUntil(OWN.then((cache) => Promise.all(files.map(async (file) =>
-      await cache.match(file) || keep(file, await fetch(file))))).catch(() => {}));
-  }
-}
-
 async function networkFirst(request, isPage) {
   try {
     return await keep(isPage ? pageKey(request.url) : request, await fetchFresh(request));
@@ -175,7 +165,6 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/__dev/")) return;  // the preview server's live reload
   const isPage = request.mode === "navigate" || url.pathname.endsWith(".html")
     || url.pathname.endsWith("/");
-  if (request.mode === "navigate") keepFilesOf(event, request.url);
   event.respondWith(VERSIONED.test(url.pathname + url.search) && !isPage
     ? cacheFirst(request) : networkFirst(request, isPage));
 });

@@ -171,9 +171,11 @@ SAVE_DATA = "Object.defineProperty(Navigator.prototype, 'connection', {get: () =
 
 
 def test_save_data_fetches_nothing_in_the_background(browser, recording_server):
-    """Save-Data on (the page's navigator.connection.saveData, overridden by an init script, and
-    the Save-Data header on every request): the service worker still keeps the pages the reader
-    opens, but fetches nothing of its own: no offline page, no runtime copy, no other chapter."""
+    """Save-Data on, as a browser with it on shows it: navigator.connection.saveData (an init
+    script), which the page passes to the worker, and the Save-Data header on every request
+    (extra_http_headers; the worker does not need it). The service worker still keeps the
+    pages the reader opens, but fetches nothing of its own: no offline page, no runtime copy,
+    no other chapter."""
     RecordingHandler.hits.clear()
     context = browser.new_context(extra_http_headers={"Save-Data": "on"})
     context.add_init_script(SAVE_DATA)
@@ -266,4 +268,27 @@ def test_a_page_is_cached_once_whatever_its_query(browser, server):
     offline = page.evaluate("""() => fetch('14-recap.html?example={"x":[]}')
         .then((r) => r.text()).then((t) => t.includes('<title>14. '), () => 'failed')""")
     assert offline is True
+    context.close()
+
+
+@pytest.mark.parametrize("save_data", [False, True])
+def test_what_a_visited_page_fetched_is_kept_even_when_saving_data(
+        browser, recording_server, save_data):
+    """Once the service worker runs, it also serves the runtime's worker (clients.claim), so a
+    widget's data files, fetched there, are kept as their page is opened; with Save-Data on
+    (navigator.connection overridden by an init script) that is all it keeps: the runtime,
+    fetched before the worker ran, is not fetched again in the background."""
+    context = browser.new_context()
+    if save_data:
+        context.add_init_script(SAVE_DATA)
+    page = context.new_page()
+    page.goto(recording_server + "01-dot-product.html")
+    settle(page)
+    page.evaluate(READY)
+    page.goto(recording_server + "11-vit.html")
+    settle(page)
+    kept = paths(page.evaluate(CACHED), recording_server)
+    assert {"11-vit.html", "assets/pycore-data/photo224.rgb"} <= kept
+    assert ("pyodide/pyodide.asm.wasm" in kept) is not save_data
+    assert ("offline.html" in kept) is not save_data
     context.close()
