@@ -60,11 +60,57 @@ async function mountAll(roots, modules, runtime) {
   }));
 }
 
-// The service worker keeps the runtime and every page for later chapters and offline reading.
-// Registered after the runtime booted, so its precache reuses what the page just downloaded.
+// The service worker keeps the runtime and the pages the reader opens, for later chapters and
+// offline reading. Registered after the runtime booted, so its precache reuses what the page
+// just downloaded. A reader who saves data (Save-Data) gets nothing fetched in the background:
+// the worker is told by its address, which it reads before it installs.
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || location.protocol !== "http:" && location.protocol !== "https:") return;
-  navigator.serviceWorker.register(new URL("sw.js", siteRoot)).catch((err) => console.warn("service worker:", err));
+  const script = new URL("sw.js", siteRoot);
+  if (navigator.connection?.saveData) script.search = "save-data=1";
+  navigator.serviceWorker.register(script).then(() => navigator.serviceWorker.ready)
+    .then(offerWholeBook).catch((err) => console.warn("service worker:", err));
+}
+
+const megabytes = (bytes) => Math.max(1, Math.round(bytes / 1e6));
+
+// The contents page's offer to keep the whole book for offline reading (or to free it): the
+// service worker fetches it, reporting each file, and remembers the choice.
+function offerWholeBook(registration) {
+  const box = document.querySelector(".keep-book");
+  if (!box || !registration.active) return;
+  const button = box.querySelector("button");
+  const status = box.querySelector("[aria-live]");
+  let kept = false;
+  const ask = (op, onReply) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = ({ data }) => onReply(data);
+    registration.active.postMessage({ op }, [port2]);
+  };
+  const show = ({ chosen, bytes }) => {
+    kept = chosen;
+    button.textContent = chosen ? `删除离线保存的整本书（释放约 ${megabytes(bytes)} MB）`
+      : `离线阅读整本书（约 ${megabytes(bytes)} MB）`;
+    button.disabled = false;
+    box.hidden = false;
+  };
+  ask("status", show);
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    status.textContent = kept ? "正在删除……" : "正在下载整本书……";
+    ask(kept ? "free-book" : "keep-book", (reply) => {
+      if (reply.total) {
+        status.textContent = `正在下载：${reply.done} / ${reply.total} 个文件`;
+      } else if (reply.error) {
+        status.textContent = `没能下载完（${reply.error}）。已下载的部分留着，再按一次接着下载。`;
+        button.disabled = false;
+      } else {
+        show(reply);
+        status.textContent = reply.chosen ? "整本书已保存：离线时每一节都能打开，小部件照常计算。"
+          : "已删除离线保存的整本书，只留下你打开过的页面。";
+      }
+    });
+  });
 }
 
 // Printing shows every widget's figure as it is now: open the folded parts of the text, but

@@ -7,8 +7,10 @@ Two views of the same visit:
            request (headers + body as received; requests answered from the memory/disk cache
            or the service worker count what they cost, i.e. nothing on the wire);
   server   every byte the server wrote (status line, headers, body), which also catches the
-           service worker's precache of the whole book that starts after the first chapter
-           is live (a separate worker, invisible to the page's network events).
+           service worker's precache (the runtime, the shared assets, the offline page and
+           the open page) that starts after the first chapter is live (a separate worker,
+           invisible to the page's network events). The rest of the book is fetched only at
+           the reader's request, which this script never makes.
 The preview server sends files uncompressed. For the files it sent with status 200, the script
 also reports what gzip -9 and brotli (quality 11; `pip install brotli`, else skipped) would make
 of them: what a static host serving precompressed files would transfer (plus headers).

@@ -209,9 +209,9 @@ def write_epub(site, book, run):
 
 
 def write_service_worker(site, book, run):
-    output.write_service_worker(site, lambda version, urls: render.cached(
+    output.write_service_worker(site, lambda version, keep: render.cached(
         run.memo, ("sw", version), lambda: run.tools.jinja.get_template("sw.js").render(
-            version=version, urls=urls, offline=render.OFFLINE_PAGE)))
+            version=version, keep=keep, offline=render.OFFLINE_PAGE)), render.OFFLINE_PAGE)
 
 
 # What the build makes of the checked book, in order, each renderer(site, book, run) over the

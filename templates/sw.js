@@ -9,9 +9,18 @@
 //   past the browser's HTTP cache (cache: "no-cache": revalidated with the host, so a static
 //   host's Last-Modified cannot hand back last week's page); the cache is the offline fallback.
 //   A page that is not in the cache while offline gets the book's own offline page.
-// - Everything is precached after the first visit (fetched past the HTTP cache too), so the
-//   whole book works offline. On update it deletes only its own older caches: other sites on
-//   the same origin (a shared user.github.io) keep theirs.
+// - A reader's data plan decides what is fetched in the background (build: output.py's
+//   offline_group). On install: the runtime, the shared assets, the offline page and the pages
+//   open now (the first visit, which the worker did not see) with their images and widgets'
+//   data files, so every page the reader opened works offline; later pages are kept as they
+//   are visited.
+//   The rest of the book only when the reader chooses to keep the whole book (the button on
+//   the contents page: a message), a choice kept in a cache of its own so that an updated
+//   worker fetches the whole book again only then. Embed pages, never unless opened. With
+//   Save-Data on (the page's navigator.connection.saveData, passed as ?save-data=1 in the
+//   worker's address; or the worker's own), nothing is fetched in the background at all.
+// - On update it deletes only its own older caches: other sites on the same origin (a shared
+//   user.github.io) keep theirs.
 const SCOPE = self.registration.scope;
 const PREFIX = `tbook ${SCOPE} `;  // this book's caches, and no one else's
 const CACHE = PREFIX + {{ version|json }};
@@ -21,16 +30,74 @@ const CACHE = PREFIX + {{ version|json }};
 // handle is open is only detached from its name, and writes through the handle go nowhere.
 // A retired worker does not write at all.
 const OWN = caches.open(CACHE);
-const URLS = {{ urls|json }};
+const KEEP = {{ keep|json }};  // {install, book, pageFiles, bookBytes}
 const OFFLINE = new URL({{ offline|json }}, SCOPE).href;
+const CHOICE = PREFIX + "choice";  // the reader's choice, kept across versions
+const WHOLE_BOOK = new URL("tbook-whole-book", SCOPE).href;
+const SAVE_DATA = new URL(location).searchParams.has("save-data")
+  || self.navigator.connection?.saveData === true;
 const VERSIONED = new RegExp(String.raw`\/pyodide\/|\/assets\/pycore-[0-9a-f]+\.zip$|` +
                              String.raw`\/search\/[a-z]+[0-9]+\.[0-9a-f]{10}\.json$|[?&]v=[0-9a-f]+$`);
 const fresh = (url) => new Request(url, { cache: "no-cache" });
 
+const absolute = (u) => new URL(u, SCOPE).href;
+// read without caches.open(), which would create the cache: it exists only once chosen
+const chosen = async () => Boolean(await caches.match(WHOLE_BOOK, { cacheName: CHOICE }));
+
+// A page with its images and the data files its widgets load: on the first visit the page and
+// the runtime's worker fetched them before this worker ran. (Afterwards they come through it:
+// clients.claim() takes over the runtime's worker too, and what it fetches is kept.)
+const withItsFiles = (pageUrl) => [pageKey(pageUrl),
+  ...(KEEP.pageFiles[new URL(pageKey(pageUrl)).href.slice(SCOPE.length)] ?? []).map(absolute)];
+
+async function openPages() {
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  return windows.map((c) => c.url).filter((u) => u.startsWith(SCOPE)).flatMap(withItsFiles);
+}
+
+async function install() {
+  if (SAVE_DATA) return;
+  const cache = await OWN;
+  await cache.addAll([...KEEP.install, ...(await chosen() ? KEEP.book : [])]
+    .map((u) => fresh(absolute(u))));
+  // an open page may be one the host does not have (a mistyped address): kept if it can be
+  await Promise.all((await openPages()).map((url) => cache.add(fresh(url)).catch(() => {})));
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(OWN
-    .then((cache) => cache.addAll(URLS.map((u) => fresh(new URL(u, SCOPE).href))))
-    .then(() => self.skipWaiting()));
+  event.waitUntil(install().then(() => self.skipWaiting()));
+});
+
+// The whole book, kept or freed at the reader's request (assets/book.js, the contents page).
+// Each reply goes to the message's port: {done, total} while fetching, then the state.
+async function keepWholeBook(port) {
+  const cache = await OWN;
+  const urls = [...KEEP.install, ...KEEP.book].map(absolute);
+  let done = 0;
+  for (const url of urls) {
+    if (!await cache.match(url)) await cache.add(fresh(url));
+    port.postMessage({ done: ++done, total: urls.length });
+  }
+  await (await caches.open(CHOICE)).put(WHOLE_BOOK, new Response("1"));
+}
+
+async function freeWholeBook() {
+  await caches.delete(CHOICE);
+  const cache = await OWN;
+  const open = new Set(await openPages());
+  await Promise.all(KEEP.book.map(absolute).filter((u) => !open.has(u))
+    .map((u) => cache.delete(u)));
+}
+
+const ACTIONS = { status: async () => {}, "keep-book": keepWholeBook, "free-book": freeWholeBook };
+
+self.addEventListener("message", (event) => {
+  const port = event.ports[0];
+  const action = ACTIONS[event.data?.op];
+  if (!port || !action) return;
+  event.waitUntil(action(port)
+    .then(async () => port.postMessage({ chosen: await chosen(), bytes: KEEP.bookBytes }))
+    .catch((err) => port.postMessage({ error: String(err.message ?? err) })));
 });
 
 // Caches of this book's earlier service workers, which named them "book-<hash>": recognised by
@@ -43,7 +110,7 @@ async function ownLegacyCache(key) {
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys()
     .then((keys) => Promise.all(keys.map(async (key) => {
-      if (key !== CACHE && (key.startsWith(PREFIX) || await ownLegacyCache(key))) {
+      if (key !== CACHE && key !== CHOICE && (key.startsWith(PREFIX) || await ownLegacyCache(key))) {
         await caches.delete(key);
       }
     })))

@@ -119,9 +119,31 @@ def test_the_service_worker_precaches_every_runtime_file(good_site):
         assert f'"pyodide/{path.name}"' in listed, path.name
 
 
+def sw_keeps(site):
+    text = (site / "sw.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"^const KEEP = (.*?);  //", text, re.M)[1])
+
+
+def test_the_service_worker_installs_the_runtime_and_keeps_the_book_only_on_request(good_site):
+    """On install: the runtime, the shared assets and the offline page, never a chapter; the
+    whole book (on the reader's request) lists every chapter and no embed page; its size is
+    the bytes of every file either list names."""
+    keep = sw_keeps(good_site)
+    install = [u.split("?")[0] for u in keep["install"]]
+    book = [u.split("?")[0] for u in keep["book"]]
+    assert "offline.html" in install and "assets/book.js" in install
+    assert not [u for u in install if u.endswith(".html") and u != "offline.html"]
+    pages = {p.name for p in good_site.glob("*.html")}
+    embeds = {p for p in pages if p.startswith("embed-")}
+    assert embeds and pages - embeds - {"print.html", "offline.html"} <= set(book)
+    assert not [u for u in install + book if u.startswith("embed-")]
+    assert not set(install) & set(book)
+    assert keep["bookBytes"] == sum((good_site / u).stat().st_size for u in install + book)
+
+
 def test_the_service_worker_precaches_the_search_index_as_named(good_site):
-    """Search works offline: sw.js lists meta.json and every part it names, by the names
-    search.js asks for (content-named parts carry no ?v=, and are served cache-first)."""
+    """Search works offline once the reader keeps the whole book: sw.js lists meta.json and
+    every part it names, by the names search.js asks for (content-named parts carry no ?v=, and are served cache-first)."""
     listed = (good_site / "sw.js").read_text(encoding="utf-8")
     meta = json.loads((good_site / "search" / "meta.json").read_text(encoding="utf-8"))
     assert '"search/meta.json"' in listed

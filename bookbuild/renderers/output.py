@@ -146,20 +146,56 @@ def site_url(rel, site_dir):
 ON_DEMAND = re.compile(r"^print\.html$|\.(pdf|epub|ipynb)$|^(?!pyodide/).*\.whl$")
 
 
-def write_service_worker(site_dir, render_sw):
-    """site/sw.js, listing the address of every file of the site (site_url) but the on-demand
-    ones; its version changes with any file. render_sw(version, urls) -> the text of sw.js
-    (templates/sw.js)."""
-    urls, h = [], hashlib.sha256(f"runtime {RECIPE}".encode())  # the site's runtime files change
+# What the service worker keeps, by how the reader asked for it (templates/sw.js):
+# - "install": what any opened page needs to work offline, fetched once the worker installs:
+#   the runtime (pyodide/, the pycore archive), the shared assets and the offline page;
+# - "book": the rest of the book, fetched only when the reader chooses to keep the whole book
+#   (chapter pages, search index, widget data files and images, previews);
+# - neither: embed pages (a copy of a chapter's widget, for other sites) and the on-demand
+#   files, cached only when opened.
+EMBED_PAGE = re.compile(r"^embed-[^/]*\.html$")
+PAGE_FILE = re.compile(r"^assets/(pycore-data|images)/")  # one page's, not every page's
+
+
+def offline_group(rel, offline_page):
+    if ON_DEMAND.search(rel) or EMBED_PAGE.match(rel) or rel == "sw.js":
+        return None
+    if rel.startswith("pyodide/") or rel == offline_page or \
+            rel.startswith("assets/") and not PAGE_FILE.match(rel):
+        return "install"
+    return "book"
+
+
+def files_of(html):
+    """The files of assets/ only some pages need that this page loads, as site paths: its
+    widgets' data files (data-files attributes) and its images."""
+    data = {f"assets/pycore-data/{name.split('?')[0]}"
+            for names in re.findall(r'data-files="([^"]*)"', html) for name in names.split()}
+    return sorted(data | set(re.findall(r'(?:src|href)="(assets/images/[^"?]+)', html)))
+
+
+def write_service_worker(site_dir, render_sw, offline_page):
+    """site/sw.js: the address (site_url) of every file it keeps, by offline_group, the data
+    files each page needs, and the bytes the whole book takes; its version changes with any
+    file. render_sw(version, offline) -> the text of sw.js (templates/sw.js)."""
+    groups, sizes = {"install": [], "book": []}, {}
+    page_files, h = {}, hashlib.sha256(f"runtime {RECIPE}".encode())  # the runtime files change
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(site_dir).as_posix()
-        if not ON_DEMAND.search(rel):
-            urls.append(site_url(rel, site_dir))
+        group = offline_group(rel, offline_page)
+        if group:
+            groups[group].append(site_url(rel, site_dir))
+            sizes[rel] = path.stat().st_size
+        if rel.endswith(".html") and group is not None or EMBED_PAGE.match(rel):
+            needs = files_of(path.read_text(encoding="utf-8"))
+            if needs:
+                page_files[rel] = [site_url(n, site_dir) for n in needs]
         h.update(rel.encode())
         if not rel.startswith("pyodide/"):  # the runtime is pinned by hash already
             h.update(path.read_bytes())
     version = h.hexdigest()[:16]
-    (site_dir / "sw.js").write_text(render_sw(version, urls), encoding="utf-8")
+    offline = {**groups, "pageFiles": page_files, "bookBytes": sum(sizes.values())}
+    (site_dir / "sw.js").write_text(render_sw(version, offline), encoding="utf-8")
 
 
 def _alive(pid):

@@ -2,9 +2,11 @@
 long to keep each file) never strands a reader: a chapter opened by its address shows the new
 text, the page is styled with the new stylesheet (online and offline), the service worker's
 new cache holds the new files, deletes only its own older caches, and an offline page it does
-not hold is the book's own "离线时没有这一节"."""
+not hold is the book's own "离线时没有这一节", and the new worker fetches the whole book
+again only for a reader who chose to keep it."""
 import http.server
 import os
+import re
 import shutil
 import threading
 import time
@@ -12,6 +14,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from bookbuild.renderers import output
 from bookbuild.pipeline import build
@@ -73,7 +76,8 @@ def controller_cache(page):
 def wait_for_caches(page, done, timeout=90):
     """The Cache Storage names once done(names) holds. Polled from here: wait_for_function
     takes a returned Promise for a truthy value and would not wait for caches.keys(). The new
-    worker fetches the whole book before it takes over, which takes a while on a busy machine."""
+    worker fetches the runtime and the open page before it takes over, which takes a while on
+    a busy machine."""
     deadline = time.monotonic() + timeout
     while not done(keys := page.evaluate("caches.keys()")):
         assert time.monotonic() < deadline, f"the caches stayed {keys}"
@@ -132,4 +136,47 @@ def test_a_deploy_on_a_static_host_never_pairs_a_new_page_with_old_files(
     page.goto(url + "no-such-chapter.html")
     assert page.locator("h1").inner_text() == "离线时没有这一节"
     assert page.locator(".toc a").count() >= 16  # the way back to what is stored
+    context.close()
+
+
+CACHED_PATHS = """async () => {
+    const paths = [];
+    for (const name of (await caches.keys()).filter((n) => n.startsWith('tbook ') && !n.endsWith(' choice'))) {
+        for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+    }
+    return paths;
+}"""
+
+
+@pytest.mark.parametrize("whole_book", [False, True])
+def test_an_update_fetches_the_whole_book_again_only_if_the_reader_chose_it(
+        browser, host, tmp_path, whole_book):
+    site, url = host
+    book = Path(shutil.copytree(ROOT / "book", tmp_path / "book"))
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    deploy(book, stage, site)
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url + "index.html")
+    page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
+    first = controller_cache(page)
+    if whole_book:
+        page.get_by_role("button", name=re.compile("离线阅读整本书")).click()
+        expect(page.locator(".keep-book [aria-live]")).to_have_text(re.compile("整本书已保存"),
+                                                                     timeout=120_000)
+
+    chapter = book / "05-multi-head.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace(
+        "\n\n", "\n\n这一句是新部署的。\n\n", 1), encoding="utf-8")
+    deploy(book, stage, site)
+    page.reload()
+    wait_for_caches(page, lambda k: first[0] not in k and any(n.startswith("tbook ") for n in k))
+    assert ("/05-multi-head.html" in page.evaluate(CACHED_PATHS)) is whole_book
+    context.set_offline(True)
+    page.goto(url + "05-multi-head.html")
+    if whole_book:
+        assert "这一句是新部署的。" in page.content()
+    else:
+        assert page.locator("h1").inner_text() == "离线时没有这一节"
     context.close()

@@ -235,8 +235,10 @@ def host(site):
 def test_a_chapter_opened_offline_after_one_visit_goes_live(engine, tab, host):
     url = f"http://127.0.0.1:{host.server_port}/"
     open_live(tab, url + "01-dot-product.html")
-    # the service worker has precached the book (book.js registers it once Python booted)
+    # the service worker has kept the runtime and the chapter opened (book.js registers it
+    # once Python booted); 04-attention was opened too, under its control
     tab.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    open_live(tab, url + "04-attention.html")
     host.shutdown()
     host.server_close()  # nothing listens: the origin is offline
     open_live(tab, url + "04-attention.html")

@@ -257,12 +257,16 @@ def test_more_results_on_demand_by_click_and_by_key(search_page):
 
 
 def test_search_works_offline_from_the_service_workers_cache(browser, server):
-    """After a first visit the service worker holds every part of the index: offline, a query
-    no page has asked for yet still finds its sections, snippets and more results."""
+    """Once the reader keeps the whole book (the contents page's button), the service worker
+    holds every part of the index: offline, a query no page has asked for yet still finds its
+    sections, snippets and more results."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(server + "index.html")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.get_by_role("button", name=re.compile("离线阅读整本书")).click()
+    expect(page.locator(".keep-book [aria-live]")).to_have_text(re.compile("整本书已保存"),
+                                                                 timeout=120_000)
     context.set_offline(True)
     page.goto(server + "01-dot-product.html")
     search(page, "梯度裁剪")
