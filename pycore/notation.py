@@ -50,13 +50,13 @@ SYMBOLS = (
     (r"d", "模型维度：每个 token 向量的长度", _bare("d"),
      ('00', '01', '03', '04', '05', '06', '07', '08', '09', '10', '10b', '11', '12', '14', '15')),
     (r"n", "个数：一句话的 token 数（序列长度）、一批里的样本数、图块数", _bare("n"),
-     ('00', '01', '02', '04', '05', '06', '07', '08', '09', '10', '10b', '11', '12', '15')),
+     ('00', '01', '02', '04', '05', '07', '08', '09', '10', '10b', '11', '12', '15')),
     (r"L", "层数", _bare("L"),
      ('00', '07', '09', '10', '10b', '11', '14', '15')),
     (r"\lvert\mathcal{V}\rvert", "词表大小", r"\\mathcal\{V\}",
      ('00', '03', '09', '10', '13', '14', '15')),
     (r"Q,\ K,\ V", "查询、键、值矩阵（每个 token 一行）", _bare("V"),
-     ('04', '08', '09', '12', '14')),
+     ('04', '08', '09', '12', '13', '14')),
     (r"W_Q,\ W_K,\ W_V,\ W_O", "注意力的投影矩阵", r"W_[QKVO]",
      ('03', '04', '05', '06', '08', '10', '10b', '13', '13b', '14', '15', '16')),
     (r"T", "softmax 的温度", _bare("T"),
@@ -65,6 +65,13 @@ SYMBOLS = (
      ('12',)),
     (r"m", "ALiBi 的斜率：每远一个位置扣的分", _bare("m"),
      ('06',)),
+    (r"i,\ j", "查询、键所在的位置（RoPE 转的角度、ALiBi 扣的分都由它们定）",
+     r"\((?:i-j|j-i)\)|(?<![\\_^A-Za-z{])[ij]\\theta",
+     ('06',)),
+    (r"\Pi", "置换矩阵：把词序打乱", r"\\Pi\b",
+     ('06',)),
+    (r"s_{\max}", "在线 softmax 里目前读到的最大分数", r"s_\{\\max\}",
+     ('04',)),
     (r"t", "时间上的序号：序列里的第 t 个位置，训练的第 t 步", _bare("t"),
      ('00', '04', '09', '13', '14')),
     (r"t_{\text{warm}}", "学习率预热的步数", r"t_\{\\text\{warm\}\}",
@@ -90,32 +97,46 @@ SYMBOLS = (
 )
 
 # Uses that say another meaning than the list's, found by their form: (chapter, TeX pattern,
-# what it is). Each is a widget's label the chapter must match (the rope, online-softmax,
-# lr-schedule and param-count widgets still write m, T, W and V this way); a use found that
-# is not listed here fails tests/test_notation.py, and so does a listed one no longer found.
-PENDING = (
-    ("04", r"m_\{\\text\{新\}\}|^m$|s_j-m\}|m=-\\infty|e\^\{m-",
-     "在线 softmax 的行最大值 m（online-softmax 小部件的标签）"),
-    ("06", r"m\\theta|n\\theta|n-m|m-n", "RoPE 的位置 m、n（rope 小部件的标签）"),
-    ("06", r"P\\,\\operatorname|\(PX\)|^P$", "置换矩阵 P（permutation 小部件的标签）"),
-)
+# what it is), for a widget's label the chapter must match until the widget follows the list.
+# A use found that is not listed here fails tests/test_notation.py, and so does a listed one
+# no longer found.
+PENDING = ()
 
 # Old meanings of the letters above that must not come back, found by their form: the
 # vocabulary as V, a sequence length or total steps as T, warmup as W, patches as N, a target
-# length as m.
+# length as m, the online softmax's running maximum as m, RoPE's positions as m and n, a
+# permutation matrix as P.
 RETIRED = (
     (r"(?<![_{])V\s*=\s*\d|\\ln V\b|\\times V\b|(?<![_{])V\\times d|(?<![_{])V\\?,?d\b", "词表大小写成 V"),
     (r"\(B,\s*T\b|T-W|W\^\{-1\.5\}|(?<![_{])W\s*=\s*\d|W\\le t", "序列长度、总步数、预热步数写成 T、W"),
     (r"N\s*=\s*\\frac\{H\}|N\\cdot M|N/M\^2", "图块数写成 N"),
     (r"m\\times n|m\\times d_k|m\\times m", "译文长度写成 m"),
+    (r"m_\{\\text\{新\}\}|s_j-m\}|e\^\{m-|m=-\\infty", "在线 softmax 的最大值写成 m"),
+    (r"[mn]\\theta|\b(?:n-m|m-n)\b", "RoPE 的位置写成 m、n"),
+    (r"\(PX\)|P\\,\\operatorname", "置换矩阵写成 P"),
 )
 
 # Widget labels that still write a retired meaning (a widget's files are changed with it):
-# (template, label, what it should say). tests/test_notation.py fails when one is gone, so
-# that this list is emptied as the widgets follow the book's symbols.
-WIDGET_LABELS = (
-    ("templates/widgets/param-count.html", "词表 V", "词表大小 |𝒱|"),
-    ("templates/widgets/lr-schedule.html", "预热步数 W", "预热步数 t_warm"),
-    ("templates/widgets/lr-schedule.html", "总步数 T", "总步数 t_total"),
-    ("pycore/widgets/padding_mask.py", "(B, T, d)", "(B, n, d)：序列长度是 n"),
+# (file, label, what it should say). tests/test_notation.py fails when one is gone, so that
+# this list only shrinks; it may be empty.
+WIDGET_LABELS = ()
+
+# Labels a widget once wrote with a retired meaning, and what the book writes instead: none may
+# come back in a widget's files (WIDGET_FILES) unless WIDGET_LABELS still lists it there.
+RETIRED_LABELS = (
+    ("词表 V", "词表大小 |𝒱|"),
+    ("预热步数 W", "预热步数 t_warm"),
+    ("总步数 T", "总步数 t_total"),
+    ("(B, T, d)", "(B, n, d)：序列长度是 n"),
+    ("查询位置 m", "查询位置 i"),
+    ("键位置 n", "键位置 j"),
+    ("m − n", "i − j"),
+    ("q_m", "q_i"),
+    ("A(PX)", "A(ΠX)"),
+    ("m = max(", "s_max = max("),
+    ("e^(s − m)", "e^(s − s_max)"),
 )
+
+# Where a widget's labels are written: its markup, its view, its script and its notebook lesson.
+WIDGET_FILES = ("templates/widgets/*.html", "pycore/widgets/*.py", "assets/widgets/*.js",
+                "bookbuild/lessons/*.py")

@@ -39,6 +39,10 @@ def test_online_softmax_static_numbers_equal_pycore(browser, server):
     assert_shows(root, view, min_count=9 * 3 + 6 * 3 + 9 * 5)
     assert_drawn(root, view, min_count=9 * 8 * 6)
     assert float(root.locator('[data-sci="random_diff"]').text_content()) < 1e-14
+    # the running maximum is chapter 04's s_max (pycore/notation.py), in every place it is named
+    assert root.locator(".os-progress").inner_text().endswith("s_max = 0.816，l = 1.884")
+    assert root.locator("th", has_text="s_max").count() == 1
+    assert root.locator('[data-bind="eq.m"]').text_content().startswith("s_max = 块内最大")
     page.close()
 
 
