@@ -135,6 +135,7 @@ RETIRED_LABELS = (
     ("A(PX)", "A(ΠX)"),
     ("m = max(", "s_max = max("),
     ("e^(s − m)", "e^(s − s_max)"),
+    ("m旧 − m新", "旧 s_max − 新 s_max"),
 )
 
 # Where a widget's labels are written: its markup, its view, its script and its notebook lesson.

@@ -49,7 +49,7 @@ def test_the_row_of_tired_finds_its_maximum_late():
     assert v["rescale"] == pytest.approx(math.exp(-A)) and round(math.exp(-A), 3) == 0.665
     assert v["l"] == pytest.approx(6 * math.exp(-A) + 2 * math.exp(-A) + 1)
     assert v["eq"]["m"] == "s_max = max(0.000, 0.408) = 0.408"
-    assert v["eq"]["scale"].startswith("缩放因子 e^(m旧 − m新) = e^(−0.408) = 0.665")
+    assert v["eq"]["scale"].startswith("缩放因子 e^(旧 s_max − 新 s_max) = e^(−0.408) = 0.665")
     assert v["eq"]["l"] == "l = 6.000 × 0.665 + 2.330 = 6.319"
     assert v["so_far"] == pytest.approx(full_row("累"), abs=1e-15)
 

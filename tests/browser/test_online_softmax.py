@@ -79,7 +79,7 @@ def test_smaller_tiles_and_a_late_maximum(book_pages):
     view = pycore_view("online-softmax", query="累", step=3)
     assert_shows(root, view)
     assert_drawn(root, view)
-    assert text(root, "eq.scale").startswith("缩放因子 e^(m旧 − m新) = e^(−0.408) = 0.665")
+    assert text(root, "eq.scale").startswith("缩放因子 e^(旧 s_max − 新 s_max) = e^(−0.408) = 0.665")
     root.locator(TILE).fill("1")  # nine tiles of one key: still at the third
     view = pycore_view("online-softmax", query="累", tile=1, step=3)
     assert_shows(root, view)
