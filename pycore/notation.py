@@ -114,6 +114,8 @@ RETIRED = (
     (r"m_\{\\text\{新\}\}|s_j-m\}|e\^\{m-|m=-\\infty", "在线 softmax 的最大值写成 m"),
     (r"[mn]\\theta|\b(?:n-m|m-n)\b", "RoPE 的位置写成 m、n"),
     (r"\(PX\)|P\\,\\operatorname", "置换矩阵写成 P"),
+    (r"M\\times M|n/M\^2|n\\cdot M\^2|M/2", "Swin 的窗口边长写成 M（M 是 08 的掩码矩阵）"),
+    (r"(?<![_{])H/g|查询头数 H", "头数写成 H（H 是熵）"),
 )
 
 # Widget labels that still write a retired meaning (a widget's files are changed with it):
@@ -136,6 +138,9 @@ RETIRED_LABELS = (
     ("m = max(", "s_max = max("),
     ("e^(s − m)", "e^(s − s_max)"),
     ("m旧 − m新", "旧 s_max − 新 s_max"),
+    ("窗口边长 M", "窗口边长 w"),
+    ("N / M²", "n / w²"),
+    ("M×M 窗口", "w×w 窗口"),
 )
 
 # Where a widget's labels are written: its markup, its view, its script and its notebook lesson.
