@@ -1,6 +1,7 @@
 """Widget positional-encoding: the sinusoidal table as a heatmap, one pair of dimensions as
-curves, PE(p).PE(p+k) against k for two starting positions, and the shift-as-rotation check.
-The math is pycore.positional; the pictures are pycore.figure's (a raster heatmap, line charts).
+curves, PE(p).PE(p+δ) against the offset δ (the parameter k) for two starting positions, and
+the shift-as-rotation check. The math is pycore.positional; the pictures are pycore.figure's
+(a raster heatmap, line charts).
 
 Positions 0 .. N_POS-1 are drawn. `pair` is clamped to d_model/2 - 1 (the slider's upper end
 follows d_model: `max_pair`). The two check numbers dot_diff and rot_error (~1e-15) are printed
@@ -83,14 +84,14 @@ def dims(d_model):
 
 
 def dots_chart(d_model, dots_0, series, probes=0):
-    """PE(p).PE(p+k) against k on axes from 0 (or the lowest value) to d/2, its value at k = 0
+    """PE(p).PE(p+δ) against δ on axes from 0 (or the lowest value) to d/2, its value at δ = 0
     (dots_0: the dot products from position 0, which fix the axis' low end)."""
-    say = lambda k, y: f"k = {k:.0f}：点积 {figure.fmt(y, 4)}（与起点无关）"  # noqa: E731
+    say = lambda k, y: f"δ = {k:.0f}：点积 {figure.fmt(y, 4)}（与起点无关）"  # noqa: E731
     return figure.line_chart(
         [{"x": KS_LIST, "y": y} for y in series],
         width=420, height=220, margin=(14, 12, 34, 40), x_domain=(0, N_POS - 1),
         y_domain=(min(0.0, float(dots_0.min())), d_model / 2),
-        x_label="偏移 k", y_label="PE(p)·PE(p+k)", probes=probes, say=say)
+        x_label="偏移 δ", y_label="PE(p)·PE(p+δ)", probes=probes, say=say)
 
 
 # Kept here, not as a part: a part's key holds d_model, and this chart is a function of the
