@@ -63,7 +63,7 @@ def test_rope_static_numbers_equal_pycore(browser, server):
     # positions are chapter 06's i (query) and j (key), not m and n (pycore/notation.py)
     assert root.locator(".ctl-range .ctl-name").all_inner_texts()[:2] == ["查询位置 i", "键位置 j"]
     assert root.locator(".key-figure").inner_text().startswith("分数 qi·kj")
-    assert root.locator("caption").all_inner_texts()[:2] == ["把 i 和 j 同时加 δ：分数不变", "分数只取决于 i − j"]
+    assert root.locator("caption").all_text_contents()[:2] == ["把 i 和 j 同时加 δ：分数不变", "分数只取决于 i − j"]
     page.close()
 
 
