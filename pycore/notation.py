@@ -73,7 +73,7 @@ SYMBOLS = (
     (r"s_{\max}", "在线 softmax 里目前读到的最大分数", r"s_\{\\max\}",
      ('04',)),
     (r"t", "时间上的序号：序列里的第 t 个位置，训练的第 t 步", _bare("t"),
-     ('00', '04', '09', '13', '14')),
+     ('00', '04', '06', '09', '10b', '13', '14')),
     (r"t_{\text{warm}}", "学习率预热的步数", r"t_\{\\text\{warm\}\}",
      ('13',)),
     (r"t_{\text{total}}", "训练的总步数", r"t_\{\\text\{total\}\}",
@@ -132,6 +132,8 @@ SYMBOLS = (
      ('10b',)),
     (r"n_{\text{字节}}", "每个数占的字节数", r"n_\{\\text\{字节\}\}",
      ('10b',)),
+    (r"p", "概率（一个 token 的、一条分布的，dropout 丢掉的比例）", _bare("p"),
+     ('02', '04', '09', '13')),
     (r"g", "梯度（梯度裁剪里的整个梯度向量）", _bare("g"),
      ('13',)),
     (r"d_c", "MLA 缓存的潜向量维度", r"d_c\b",
@@ -165,6 +167,7 @@ RETIRED = (
     (r"x/s\b|q\\,s\b|\bsL\b|p/s\b|\\ln s\b|\bs\^\{d", "量化步长、拉长倍数写成 s（s 是分数）"),
     (r"e\^\{-E/|\(kT\)|O\(n/k\)|\\log_k", "能量、卷积核宽度写成 E、k"),
     (r"p\+k\)|R\(k\)|\\omega_?i? k\b", "位置的偏移写成 k（k 是 top-k 的个数）"),
+    (r"PE\(p|\\omega_i\\?,p\b|p\\,\\theta|p/\\kappa", "位置写成 p（p 是概率）"),
 )
 
 # Widget labels that still write a retired meaning (a widget's files are changed with it):
@@ -197,6 +200,8 @@ RETIRED_LABELS = (
     ("步长 s =", "步长 Δ ="),
     ("偏移 k", "偏移 δ"),
     ("PE(p+k)", "PE(p+δ)"),
+    ("PE(p+δ)", "PE(t+δ)"),
+    ("起点 p", "起点 t"),
     ("N / M²", "n / w²"),
     ("M×M 窗口", "w×w 窗口"),
 )

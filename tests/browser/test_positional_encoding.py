@@ -122,9 +122,10 @@ def test_positional_encoding_static_numbers_equal_pycore(browser, server):
     assert_heatmap(root, view)
     assert_curves(root, view)
     assert_identities(root)
-    # the offset is chapter 06's δ (k is top-k's count: pycore/notation.py)
+    # the offset is chapter 06's δ (k is top-k's count), a position t (p is a probability)
     assert "偏移 δ" in root.locator(".ctl-range .ctl-name").all_inner_texts()
-    assert "点积 PE(p)·PE(p+δ) 只看距离 δ" in root.inner_text()
+    assert "点积 PE(t)·PE(t+δ) 只看距离 δ" in root.inner_text()
+    assert "第二条曲线的起点 t" in root.locator(".ctl-range .ctl-name").all_inner_texts()
     page.close()
 
 
