@@ -148,8 +148,7 @@ PENDING = ()
 
 # Old meanings of the letters above that must not come back, found by their form: the
 # vocabulary as V, a sequence length or total steps as T, warmup as W, patches as N, a target
-# length as m, the online softmax's running maximum as m, RoPE's positions as m and n, a
-# permutation matrix as P.
+# length as m, and each letter that once said two things in the book (the entry says which).
 RETIRED = (
     (r"(?<![_{])V\s*=\s*\d|\\ln V\b|\\times V\b|(?<![_{])V\\times d|(?<![_{])V\\?,?d\b", "词表大小写成 V"),
     (r"\(B,\s*T\b|T-W|W\^\{-1\.5\}|(?<![_{])W\s*=\s*\d|W\\le t", "序列长度、总步数、预热步数写成 T、W"),
@@ -199,7 +198,7 @@ RETIRED_LABELS = (
     ("L 与 s·L", "n_训 与 κ·n_训"),
     ("步长 s =", "步长 Δ ="),
     ("偏移 k", "偏移 δ"),
-    ("PE(p+k)", "PE(p+δ)"),
+    ("PE(p+k)", "PE(t+δ)"),
     ("PE(p+δ)", "PE(t+δ)"),
     ("起点 p", "起点 t"),
     ("N / M²", "n / w²"),
