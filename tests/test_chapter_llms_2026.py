@@ -45,7 +45,7 @@ def moe_quotes():
         f"负载更挤，损失是 {f3(top1['loss'])}",
         f"一个专家 {s['expert']:,} 个参数",
         f"合计约 {s['shared'] / 1e8:.1f} 亿",
-        f"$E=8$ 时是 {v['total']:,}，约 {v['total_text']}",
+        rf"$n_{{\text{{专家}}}}=8$ 时是 {v['total']:,}，约 {v['total_text']}",
         f"$k=2$ 时只有 {v['active']:,}，约 {v['active_text']}，是总数的 {100 * v['active_share']:.1f}%",
         f"按 {v['active_text'][:-1]}B 算，显存却要按 {v['total_text'][:-1]}B 准备",
         f"是 {dense / 1e9:.2f}B，八个专家却只有 {v['total_text']} 而不是 {8 * dense / 1e9:.1f}B",

@@ -13,6 +13,7 @@ import pytest
 from bookbuild.renderers import printbook
 from bookbuild.errors import BuildError
 from bookbuild.pipeline import build
+from pycore import notation
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -84,6 +85,7 @@ def test_the_epub_is_valid_epub_3_in_chinese_with_mathml_and_svg(made):
         assert names[0] == "mimetype" and z.read("mimetype") == b"application/epub+zip"
         opf = z.read(next(n for n in names if n.endswith(".opf"))).decode("utf-8")
         chapter = z.read(next(n for n in names if n.endswith("04-attention.xhtml"))).decode("utf-8")
+        symbols = z.read(next(n for n in names if n.endswith("notation.xhtml"))).decode("utf-8")
     assert "<dc:language>zh-CN</dc:language>" in opf and "交互式 Transformer" in opf
     assert re.search(r'href="04-attention\.xhtml"[^>]*properties="[^"]*mathml[^"]*svg', opf) or \
         re.search(r'properties="mathml svg"', opf)
@@ -91,6 +93,12 @@ def test_the_epub_is_valid_epub_3_in_chinese_with_mathml_and_svg(made):
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in chapter
     assert "<button" not in chapter and "<input" not in chapter  # a static figure
     assert "glossary.xhtml" in opf and "bibliography.xhtml" in opf
+    # the notation page, every symbol of pycore/notation.py as MathML, its chapters' links kept
+    assert re.search(r'<item [^>]*href="notation\.xhtml"[^>]*properties="mathml"', opf)
+    assert "<h1>符号表</h1>" in symbols
+    assert symbols.count("<tr><td><math") == len(notation.SYMBOLS)
+    assert 'href="04-attention.xhtml"' in symbols  # s_max, where it is introduced
+    assert '<itemref idref="ch-notation"' in opf  # in the reading order
     checker = shutil.which("epubcheck")
     assert checker, "epubcheck is missing: apt-get install epubcheck (CI installs it)"
     run = subprocess.run(["java", "-jar", str(Path(checker).resolve()), str(path)],

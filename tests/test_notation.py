@@ -57,6 +57,27 @@ def test_every_exception_is_still_needed():
             f"{template} no longer says {label!r}: remove it from notation.WIDGET_LABELS"
 
 
+def widget_files():
+    return sorted(f for pattern in notation.WIDGET_FILES for f in ROOT.glob(pattern))
+
+
+def test_no_retired_label_comes_back_in_a_widget():
+    files = widget_files()
+    assert len(files) > 100  # the globs still find the widgets' files
+    excused = {(template, label) for template, label, _ in notation.WIDGET_LABELS}
+    for label, should in notation.RETIRED_LABELS:
+        for path in files:
+            name = path.relative_to(ROOT).as_posix()
+            assert (name, label) in excused or label not in path.read_text(encoding="utf-8"), \
+                f"{name}: writes {label!r}, the book writes {should!r} (pycore/notation.py)"
+
+
+def test_every_label_still_to_change_is_a_retired_one():
+    retired = {label for label, _ in notation.RETIRED_LABELS}
+    for template, label, _ in notation.WIDGET_LABELS:
+        assert label in retired, f"{template}: add {label!r} to notation.RETIRED_LABELS"
+
+
 @pytest.mark.parametrize("tex,meaning,pattern,chapters", notation.SYMBOLS)
 def test_the_patterns_find_the_symbol_and_not_its_neighbours(tex, meaning, pattern, chapters):
     assert chapters and chapters[0] < "99", f"{tex}: no chapter uses it"

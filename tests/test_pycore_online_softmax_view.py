@@ -30,7 +30,7 @@ def test_the_row_of_it_tile_by_tile():
     first = compute("online-softmax", {"step": 1})
     assert first["so_far"][:3] == pytest.approx([1 / l1, E / l1, E / l1])  # 0.531, 0.235
     assert first["so_far"][3:] == [0] * 6
-    assert first["eq"]["l"] == "l = Σ e^(s − m) = 1.884"
+    assert first["eq"]["l"] == "l = Σ e^(s − s_max) = 1.884"
     last = compute("online-softmax", {"step": 3})
     assert last["so_far"] == pytest.approx(full_row("它"), abs=1e-15)
     assert last["so_far"][0] == pytest.approx(1 / l3) and round(1 / l3, 4) == 0.2101
@@ -48,8 +48,8 @@ def test_the_row_of_tired_finds_its_maximum_late():
     v = compute("online-softmax", {"query": "累", "step": 3})
     assert v["rescale"] == pytest.approx(math.exp(-A)) and round(math.exp(-A), 3) == 0.665
     assert v["l"] == pytest.approx(6 * math.exp(-A) + 2 * math.exp(-A) + 1)
-    assert v["eq"]["m"] == "m = max(0.000, 0.408) = 0.408"
-    assert v["eq"]["scale"].startswith("缩放因子 e^(m旧 − m新) = e^(−0.408) = 0.665")
+    assert v["eq"]["m"] == "s_max = max(0.000, 0.408) = 0.408"
+    assert v["eq"]["scale"].startswith("缩放因子 e^(旧 s_max − 新 s_max) = e^(−0.408) = 0.665")
     assert v["eq"]["l"] == "l = 6.000 × 0.665 + 2.330 = 6.319"
     assert v["so_far"] == pytest.approx(full_row("累"), abs=1e-15)
 

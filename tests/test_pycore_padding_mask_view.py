@@ -16,7 +16,7 @@ E1 = math.exp(1 / math.sqrt(6))  # 太 with a function word (太 and 了 share t
 def test_with_the_padding_mask_the_short_sentence_is_as_if_alone():
     v = compute("padding-mask", {})
     assert v["tokens"] == ["小猫", "太", "累", "了"] + ["<pad>"] * 5
-    assert v["shape"] == "(B, T, d) = (2, 9, 6)"
+    assert v["shape"] == "(B, n, d) = (2, 9, 6)"
     assert v["row"][:4] == pytest.approx([E2 / (E2 + 3)] + [1 / (E2 + 3)] * 3)
     assert v["row"][4:] == [0.0] * 5
     assert round(v["self_weight"], 3) == 0.430 and v["pad_share"] == 0.0

@@ -114,7 +114,7 @@ def test_param_count_view_stacks_the_exact_count():
     shares = [560 * g / 124_439_808 for g in groups]
     assert [s["w"] for s in segs] == [pytest.approx(w, abs=0.006) for w in shares]
     assert segs[3]["text"] == "0.03 %" and segs[2]["text"] == "45.5 %"
-    assert [p["name"] for p in v["parts"]][:2] == ["词嵌入 V·d", "位置嵌入表"]
+    assert [p["name"] for p in v["parts"]][:2] == ["词嵌入 |𝒱|·d", "位置嵌入表"]
 
 
 def test_param_count_view_draws_each_presets_error():

@@ -12,8 +12,8 @@ MOVED = {"query": "累", "tile": 2, "step": 3, "n": 16384, "block": 64, "d": 128
 
 
 def lesson(params, view, same):
-    step("一块一块地读键：记住目前为止的最大分数 m、分母 l 和加权和 acc。来了新的一块，若最大值变大，"
-         "就把旧的 l 和 acc 乘上 $e^{m_旧-m_新}$ 再加上这一块的贡献；任何时候 "
+    step(r"一块一块地读键：记住目前为止的最大分数 $s_{\max}$、分母 $l$ 和加权和 acc。来了新的一块，若最大值变大，"
+         r"就把旧的 $l$ 和 acc 乘上 $e^{s_{\max}-s_{\max}'}$（$s_{\max}'$ 是新的最大值）再加上这一块的贡献；任何时候 "
          "acc / l 都是已读键上的注意力输出。")
     from pycore import example
     X = example.EMBEDDINGS  # (9, 6)
@@ -30,7 +30,7 @@ def lesson(params, view, same):
         l = l * rescale + p.sum()
         acc = acc * rescale + p @ V[block]
         m = m_new
-    print(f"m = {m:.4f}，l = {l:.4f}")
+    print(f"s_max = {m:.4f}，l = {l:.4f}")
     same(m, view["m"])
     same(l, view["l"])
     same(acc / l, view["output"])

@@ -11,7 +11,7 @@ MOVED = {"preset": "LLaMA-7B", "d_model": 0, "layers": 0, "vocab": 0, "d_ff": 0,
 
 def lesson(params, view, same):
     step("粗估：每层约 $12d^2$（注意力 $4d^2$，前馈按 $d_{ff}=4d$ 算是 "
-         "$8d^2$），再加词嵌入 $Vd$；与逐项精确数出的总数相比，误差通常不到几个百分点。")
+         "$8d^2$），再加词嵌入 $\\lvert\\mathcal{V}\\rvert d$；与逐项精确数出的总数相比，误差通常不到几个百分点。")
     d, L, V = view["d_model"], view["layers"], view["vocab"]
     rough = 12 * L * d * d + V * d
     print(f"粗估 {rough:,}，精确 {view['exact']:,}")

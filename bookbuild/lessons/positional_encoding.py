@@ -17,7 +17,8 @@ def lesson(params, view, same):
     same(omega[view["pair"]], view["omega"])
     same(2 * np.pi / omega[view["pair"]], view["wavelength"])
 
-    step(r"$PE(p)\cdot PE(p+k) = \sum_i \cos(\omega_i k)$：只取决于相隔 k，与 p 无关。")
+    step(r"$PE(t)\cdot PE(t+\delta) = \sum_i \cos(\omega_i \delta)$：只取决于相隔 $\delta$（参数 k），"
+         r"与起点 $t$（参数 p）无关。")
     from pycore.positional import encode
     ks = np.array(view["ks"])
     closed_form = np.cos(np.outer(ks, omega)).sum(axis=1)  # (len(ks),)

@@ -11,8 +11,8 @@ MOVED = {"bits": 4, "symmetric": False, "granularity": "group", "group_size": 64
 
 
 def lesson(params, view, same):
-    step(r"对称量化：每一块（整个矩阵、每一列或每列的每一组）的缩放因子是 $s=\max|x|/(2^{b-1}-1)"
-         r"$，存 $q=\mathrm{round}(x/s)$，读回 $qs$。非对称量化多存一个零点 "
+    step(r"对称量化：每一块（整个矩阵、每一列或每列的每一组）的缩放因子是 $\Delta=\max|x|/(2^{b-1}-1)"
+         r"$，存 $q=\mathrm{round}(x/\Delta)$，读回 $q\Delta$。非对称量化多存一个零点 "
          r"$z$，把 $2^b$ 个整数铺满 $[\min, \max]$。")
     from pycore import quantize as Q
     W = Q.lab_weight("W_Q")  # (128, 128)：代码实验里的 W_Q

@@ -11,7 +11,7 @@ MOVED = {"q": [0.3, -1.2], "k": [1.5, 0.4], "m": 11, "n": 4, "theta": 0.2}
 
 
 def lesson(params, view, same):
-    step(r"把 q 转 $m\theta$、k 转 $n\theta$，它们的点积只取决于 $m-n$。")
+    step(r"查询在第 $i$ 个位置（参数 m），键在第 $j$ 个位置（参数 n）：把 q 转 $i\theta$、k 转 $j\theta$，它们的点积只取决于 $i-j$。")
     def rotate(v, angle):
         c, s = np.cos(angle), np.sin(angle)
         return np.array([[c, -s], [s, c]]) @ v
@@ -21,7 +21,7 @@ def lesson(params, view, same):
     same(q_rot, view["q_rot"])
     same(k_rot, view["k_rot"])
     same(q_rot @ k_rot, view["score"])
-    # 同样的 q、k 转过 (m - n)θ 的夹角：
+    # 同样的 q、k 转过 (i - j)θ 的夹角：
     offset = (params["m"] - params["n"]) * params["theta"]
     q, k = np.array(params["q"]), np.array(params["k"])
     same(rotate(q, offset) @ k, view["score"])

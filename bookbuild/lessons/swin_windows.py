@@ -10,7 +10,7 @@ MOVED = {"image_size": 384, "P": 8, "M": 5, "layer": "shifted"}
 
 
 def lesson(params, view, same):
-    step("全局注意力要 $N^2$ 个分数；切成每窗 $M^2$ 个块后，每个窗口只在内部算 $M^4$ 个。")
+    step("全局注意力要 $n^2$ 个分数；切成每窗 $w^2$ 个块后，每个窗口只在内部算 $w^4$ 个。")
     N = view["n_patches"]
     same(N * N, view["global"])
     same(view["n_windows"] * view["window_tokens"] ** 2, view["windowed"])

@@ -36,7 +36,10 @@ LIVE_ROLES = {"group", "radiogroup", "radio", "switch", "spinbutton", "slider", 
               "option", "progressbar", "button", "tab", "tablist", "combobox"}
 DROP_CLASSES = {"numbers", "widget-status", "readout", "widget-how", "lab-actions",
                 "runtime-notice", "anchor", "embed-open", "notebook-open"}
-EXTRA_PAGES = (("glossary.html", "术语表"), ("bibliography.html", "参考文献"))
+# the build pages an EPUB reader needs too, after the chapters (the notation page: every
+# symbol of the formulas with its meaning, as the site has it)
+EXTRA_PAGES = (("notation.html", "符号表"), ("glossary.html", "术语表"),
+               ("bibliography.html", "参考文献"))
 ARTICLE = re.compile(r'<article class="chapter[^"]*">(.*?)</article>', re.S)
 CSS = """body { font-family: serif; line-height: 1.7; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; } h3 { font-size: 1.1em; }
@@ -165,7 +168,7 @@ def write(site, book, number_of):
     style = epub.EpubItem(uid="css", file_name="book.css", media_type="text/css", content=CSS)
     ebook.add_item(style)
     documents = [(c.slug, c.title, c.html, pages[c.href]) for c in book.chapters]
-    for name, title in extras:  # the glossary and the bibliography, from the built pages
+    for name, title in extras:  # the notation, glossary and bibliography, from the built pages
         html = (site / name).read_text(encoding="utf-8")
         article = ARTICLE.search(html)
         documents.append((name[:-5], title, article.group(1) if article else "", pages[name]))

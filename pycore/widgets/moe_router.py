@@ -1,6 +1,6 @@
 """Widget moe-router: a mixture-of-experts router over the running example's nine tokens.
 
-The reader picks the number of experts E, how many each token goes to (k), the router's
+The reader picks the number of experts E (the book's n_专家), how many each token goes to (k), the router's
 temperature and its seed (pycore/moe.py). The picture is a token x expert grid of the
 router's probabilities, the k chosen cells of each row framed with their gates written in,
 and under each expert's column a bar of its load (how many tokens it got) against the load

@@ -4,11 +4,11 @@ tile of keys, as FlashAttention does, with the memory one tile saves beside it.
 The reader picks the query, the tile size (keys per tile) and steps through the tiles. The
 math is pycore.flash (tile_steps, example_steps, online_attention, memory); this module lays
 out the picture, one column per key:
-- the weights known after the tiles read so far (exp(s - m) / l for every key seen), as bars
+- the weights known after the tiles read so far (exp(s - s_max) / l for every key seen), as bars
   on a fixed 0-1 axis, each with a tick at its weight in the full softmax: the bars shrink as
   keys arrive and sit on their ticks after the last tile;
 - the tiles as frames round their keys (read, the current one, not read yet);
-- under each tile, the state after it: the running max m, the running sum l, and the six
+- under each tile, the state after it: the running max s_max (the view's "m"), the running sum l, and the six
   entries of the accumulator acc as cells on one colour scale.
 Then the memory of one head's scores: the full n × n matrix against one B × B tile, drawn to
 scale, for n, B, d and the number format.
@@ -58,7 +58,7 @@ PARAMS = {
               "help": "number format of scores, queries, keys and values"},
 }
 
-STATE_ROWS = ["m", "l"] + example.FEATURES  # acc's rows are named by their feature
+STATE_ROWS = ["s_max", "l"] + example.FEATURES  # acc's rows are named by their feature
 
 
 def _qkv():
@@ -167,19 +167,19 @@ def equations(s, t):
     """The current tile's update, written out with its numbers."""
     keys = " ".join(TOKENS[s["start"]:s["stop"]])
     if t == 0:
-        m = f"m = 块内最大 = {s['m']:.3f}（第一块，之前没有 m）"
+        m = f"s_max = 块内最大 = {s['m']:.3f}（第一块，之前没有 s_max）"
         scale = "缩放因子：第一块之前什么都没有（l = 0，acc = 0）"
-        l_text = f"l = Σ e^(s − m) = {s['l']:.3f}"
+        l_text = f"l = Σ e^(s − s_max) = {s['l']:.3f}"
     else:
-        m = f"m = max({s['m_prev']:.3f}, {s['tile_max']:.3f}) = {s['m']:.3f}"
+        m = f"s_max = max({s['m_prev']:.3f}, {s['tile_max']:.3f}) = {s['m']:.3f}"
         shift = f"{s['m_prev'] - s['m']:.3f}".replace("-", "−")
-        scale = (f"缩放因子 e^(m旧 − m新) = e^({shift}) = "
+        scale = (f"缩放因子 e^(旧 s_max − 新 s_max) = e^({shift}) = "
                  f"{s['rescale']:.3f}：之前的 l 和 acc 都乘它")
         l_text = (f"l = {s['l_prev']:.3f} × {s['rescale']:.3f} + "
                   f"{s['tile_sum']:.3f} = {s['l']:.3f}")
     return {"tile_keys": f"第 {t + 1} 块：{keys}（块内最大分数 {s['tile_max']:.3f}）",
             "m": m, "scale": scale, "l": l_text,
-            "acc": "acc = acc × 缩放因子 + Σ e^(s − m) v，输出 = acc / l"}
+            "acc": "acc = acc × 缩放因子 + Σ e^(s − s_max) v，输出 = acc / l"}
 
 
 def ledger(rows):

@@ -5,7 +5,7 @@ attention does with and without the padding mask.
 The reader picks a query word of the short sentence, the side the pads go on, and switches the
 padding mask and the causal mask. The math is pycore.padding (batch_view); this module lays
 out the picture:
-- the batch as a B × T grid of tokens (the pads drawn apart), with its shape (B, T, d);
+- the batch as a B × n grid of tokens (the pads drawn apart), with its shape (B, n, d);
 - the short sentence's three T × T masks: the padding mask (the pads' columns masked), the
   causal mask (j > i masked) and the mask in force (their AND, or whichever is on);
 - the short sentence's weights under the mask in force, as a heatmap with the query's row
@@ -125,7 +125,7 @@ def figures(batch, side, causal, mask):
                 else "因果掩码" if causal else "不加掩码")
     return {
         "side_name": SIDE_NAMES[side], "in_force": in_force,
-        "shape": "(B, T, d) = ({}, {}, {})".format(*v["shape"]),
+        "shape": "(B, n, d) = ({}, {}, {})".format(*v["shape"]),
         "lengths": f"{len(example.TOKENS)} 和 {len(SHORT)} 个词，短句补 {n_pads} 个 {PAD}",
         "batch": batch_grid(v["tokens"]),
         "tokens": tokens, "labels": labels,

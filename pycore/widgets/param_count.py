@@ -31,7 +31,7 @@ PARAMS = {
 }
 
 PART_NAMES = {
-    "token_embedding": "词嵌入 V·d", "position_embedding": "位置嵌入表",
+    "token_embedding": "词嵌入 |𝒱|·d", "position_embedding": "位置嵌入表",
     "token_type_embedding": "句子类型嵌入", "embedding_norm": "嵌入后的归一化",
     "attention": "注意力（L 层）", "mlp": "FFN（L 层）", "layer_norms": "层内归一化（L 层）",
     "final_norm": "最终归一化", "output": "输出矩阵（不共享时）", "pooler": "池化层",

@@ -1,6 +1,7 @@
 """Widget positional-encoding: the sinusoidal table as a heatmap, one pair of dimensions as
-curves, PE(p).PE(p+k) against k for two starting positions, and the shift-as-rotation check.
-The math is pycore.positional; the pictures are pycore.figure's (a raster heatmap, line charts).
+curves, PE(t).PE(t+δ) against the offset δ for two starting positions (the parameters p and k
+are chapter 06's t and δ), and the shift-as-rotation check. The math is pycore.positional; the
+pictures are pycore.figure's (a raster heatmap, line charts).
 
 Positions 0 .. N_POS-1 are drawn. `pair` is clamped to d_model/2 - 1 (the slider's upper end
 follows d_model: `max_pair`). The two check numbers dot_diff and rot_error (~1e-15) are printed
@@ -38,7 +39,7 @@ PARAMS = {
     "p": {"type": "int", "min": 1, "max": 500, "default": 10,
           "help": "second starting position of the dot-product curve (the first is 0)"},
     "k": {"type": "int", "min": 1, "max": 64, "default": 3,
-          "help": "offset of the rotation check PE(p) R(k) = PE(p + k)"},
+          "help": "offset δ of the rotation check PE(t + δ) = R(δ) PE(t)"},
 }
 
 def _table(pe, d_model, pair):
@@ -83,14 +84,14 @@ def dims(d_model):
 
 
 def dots_chart(d_model, dots_0, series, probes=0):
-    """PE(p).PE(p+k) against k on axes from 0 (or the lowest value) to d/2, its value at k = 0
+    """PE(t).PE(t+δ) against δ on axes from 0 (or the lowest value) to d/2, its value at δ = 0
     (dots_0: the dot products from position 0, which fix the axis' low end)."""
-    say = lambda k, y: f"k = {k:.0f}：点积 {figure.fmt(y, 4)}（与起点无关）"  # noqa: E731
+    say = lambda k, y: f"δ = {k:.0f}：点积 {figure.fmt(y, 4)}（与起点无关）"  # noqa: E731
     return figure.line_chart(
         [{"x": KS_LIST, "y": y} for y in series],
         width=420, height=220, margin=(14, 12, 34, 40), x_domain=(0, N_POS - 1),
         y_domain=(min(0.0, float(dots_0.min())), d_model / 2),
-        x_label="偏移 k", y_label="PE(p)·PE(p+k)", probes=probes, say=say)
+        x_label="偏移 δ", y_label="PE(t)·PE(t+δ)", probes=probes, say=say)
 
 
 # Kept here, not as a part: a part's key holds d_model, and this chart is a function of the
@@ -109,7 +110,7 @@ def pair_curves(omega):
     return curve_x, figure.line_chart(
         [{"name": "sin", "x": curve_x, "y": sin}, {"name": "cos", "x": curve_x, "y": cos}],
         width=420, height=232, margin=(14, 12, 34, 40), x_domain=(0, N_POS - 1),
-        y_domain=(-1, 1), x_label="位置 p", y_label="PE", probes=CURVE_PROBES, say=say)
+        y_domain=(-1, 1), x_label="位置 t", y_label="PE", probes=CURVE_PROBES, say=say)
 
 
 def chosen(dims, pair):

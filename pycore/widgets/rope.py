@@ -1,7 +1,7 @@
-"""Widget rope: a 2-D query q at position m and key k at position n, each rotated by its
-position times the frequency theta. The math is pycore.positional (rope, rope_score, rope_demo);
+"""Widget rope: a 2-D query q at position i and key k at position j (chapter 06's symbols;
+the parameters keep the names m and n), each rotated by its position times the frequency theta. The math is pycore.positional (rope, rope_score, rope_demo);
 the picture: q and k before and after their rotation as arrows on a grid, each rotation's angle
-as an arc, and the score as a function of the offset m - n with the current one marked.
+as an arc, and the score as a function of the offset i - j with the current one marked.
 """
 import math
 from functools import lru_cache
@@ -46,9 +46,9 @@ def score_chart(q, k, theta):
     chart = figure.line_chart(
         [{"name": "score", "x": xs.tolist(), "y": _scores(q, k, xs, theta).tolist()}],
         width=420, height=180, margin=(14, 12, 34, 44), x_domain=(-MAX_OFFSET, MAX_OFFSET),
-        y_domain=(-amp, amp), x_ticks=list(range(-30, 31, 10)), x_label="m − n",
-        y_label="q_m·k_n", probes=2 * MAX_OFFSET // 5 + 1,
-        say=lambda x, y: f"m − n = {x:.0f}：分数 {figure.fmt(y, 4)}")
+        y_domain=(-amp, amp), x_ticks=list(range(-30, 31, 10)), x_label="i − j",
+        y_label="q_i·k_j", probes=2 * MAX_OFFSET // 5 + 1,
+        say=lambda x, y: f"i − j = {x:.0f}：分数 {figure.fmt(y, 4)}")
     return chart, amp
 
 

@@ -2,7 +2,7 @@
 as trained, and after stretching the context s times by position interpolation, NTK-aware
 scaling and YaRN (pycore/rope_scaling.py).
 
-The reader picks s and the training context L. The chart is log10 of each pair's wavelength
+The reader picks s and the training context L (chapter 10b's κ and n_训). The chart is log10 of each pair's wavelength
 (tokens per full turn) against the pair's index, one line per method, with the training
 context and the stretched one as dashed levels: a pair under the lower level turned many
 times in training; above it, it never finished a turn.

@@ -1,5 +1,5 @@
-"""Widget swin-windows: the patch grid of an image cut into M x M windows (one layer), the
-shifted windows of the next layer, the cyclic roll that computes them, and the score counts.
+"""Widget swin-windows: the patch grid of an image cut into w x w windows (one layer; chapter
+11's w, the parameter M), the shifted windows of the next layer, the cyclic roll that computes them, and the score counts.
 
 The picture, in SVG units of one patch (the viewBox is the padded grid):
 - Windows are told apart by colour: every layer's pieces form a grid of row bands times column
@@ -41,11 +41,11 @@ PARAMS = {
 }
 
 CAPTIONS = {
-    "regular": "每个 M×M 窗口一种色调（四种相间），数字是窗口编号：一个图块只和同一窗口里的图块做注意力。",
+    "regular": "每个 w×w 窗口一种色调（四种相间），数字是窗口编号：一个图块只和同一窗口里的图块做注意力。",
     "shifted": "下一层的窗口向右下错开 {s} 个图块，跨在上一层窗口（虚线）的边界上，边上剩下较小的窗口；"
                "编号相同的图块互相注意。",
     "cyclic": "Swin 并不真的切出大小不一的窗口：它把整张网格向左上循环卷动 {s} 个图块（下面的小图），"
-              "再切规则的 M×M 窗口，窗口数不变。大图按卷动后所在的窗口着色：四个角的图块落进同一个窗口，"
+              "再切规则的 w×w 窗口，窗口数不变。大图按卷动后所在的窗口着色：四个角的图块落进同一个窗口，"
               "编号相同；小图里的虚线是掩码，同一窗口里来自不同区域的图块互不相看。",
 }
 
@@ -223,9 +223,9 @@ def windows(image_size, P, M):
     n = counts["n_patches"]
     note = ""
     if m != M:
-        note = f"网格只有 {h}×{w}，不比 M = {M} 大：窗口缩小为整个网格（M = {m}），不再移位。"
+        note = f"网格只有 {h}×{w}，不比 w = {M} 大：窗口缩小为整个网格（w = {m}），不再移位。"
     elif (Hp, Wp) != (h, w):
-        note = f"M = {m} 不能整除网格边长：网格补齐到 {Hp}×{Wp}（灰色），补齐的空图块也参与窗口计算。"
+        note = f"w = {m} 不能整除网格边长：网格补齐到 {Hp}×{Wp}（灰色），补齐的空图块也参与窗口计算。"
     return {
         "image_size": image_size, "P": P, "M": M,
         "M_used": m, "shift": layers["shift"], "shrunk": m != M,

@@ -68,6 +68,9 @@ def test_lr_schedule_static_numbers_equal_pycore(browser, server):
     shows_view(root, view)
     # the chapter's check: halfway through the cosine decay, 1.65e-4
     assert (shown(root, "lr.m"), shown(root, "lr.e")) == ("1.650", "-4")
+    # the sliders name the steps as chapter 13's formula does (pycore/notation.py)
+    names = root.locator(".ctl-range .ctl-name").all_inner_texts()
+    assert names[0] == "预热步数 t_warm" and names[2] == "总步数 t_total"
     page.close()
 
 

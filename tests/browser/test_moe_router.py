@@ -60,6 +60,9 @@ def test_moe_router_static_numbers_equal_pycore(browser, server):
     assert_drawn(root, view, min_count=9 * 8 * 5 + 8 * 5)
     check_picture(root, view)
     assert root.locator('[data-bind="loss"]').text_content() == "1.205"
+    # the number of experts is chapter 10b's n_专家 (E is the embedding matrix: pycore/notation.py)
+    assert "专家数 n_专家" in root.locator(".ctl-name").all_inner_texts()
+    assert root.locator(".key-figure").first.inner_text().startswith("负载均衡损失 n_专家·Σ f·P = 1.205")
     page.close()
 
 

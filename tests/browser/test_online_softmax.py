@@ -39,6 +39,10 @@ def test_online_softmax_static_numbers_equal_pycore(browser, server):
     assert_shows(root, view, min_count=9 * 3 + 6 * 3 + 9 * 5)
     assert_drawn(root, view, min_count=9 * 8 * 6)
     assert float(root.locator('[data-sci="random_diff"]').text_content()) < 1e-14
+    # the running maximum is chapter 04's s_max (pycore/notation.py), in every place it is named
+    assert root.locator(".os-progress").inner_text().endswith("s_max = 0.816，l = 1.884")
+    assert root.locator("th", has_text="s_max").count() == 1
+    assert root.locator('[data-bind="eq.m"]').text_content().startswith("s_max = 块内最大")
     page.close()
 
 
@@ -75,7 +79,7 @@ def test_smaller_tiles_and_a_late_maximum(book_pages):
     view = pycore_view("online-softmax", query="累", step=3)
     assert_shows(root, view)
     assert_drawn(root, view)
-    assert text(root, "eq.scale").startswith("缩放因子 e^(m旧 − m新) = e^(−0.408) = 0.665")
+    assert text(root, "eq.scale").startswith("缩放因子 e^(旧 s_max − 新 s_max) = e^(−0.408) = 0.665")
     root.locator(TILE).fill("1")  # nine tiles of one key: still at the third
     view = pycore_view("online-softmax", query="累", tile=1, step=3)
     assert_shows(root, view)

@@ -38,6 +38,7 @@ def test_padding_mask_static_numbers_equal_pycore(browser, server):
     assert_drawn(root, view, min_count=2 * 81 + 10)
     assert_heat(root, view["heat"])
     assert text(root, "pad_share") == "0.000"
+    assert text(root, "shape") == "(B, n, d) = (2, 9, 6)"  # the sequence length is n, as in 08
     page.close()
 
 

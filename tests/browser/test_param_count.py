@@ -77,6 +77,10 @@ def test_static_numbers_equal_pycore(browser, server):
     check(root, (768, 12, 50257), GPT2_SMALL, **params)
     assert text(root, "estimate_text") == "123,532,032"  # chapter 10
     assert text(root, "estimate_error_pct") == "-0.73"
+    # the vocabulary's size is |𝒱| as in the chapters' formulas (pycore/notation.py)
+    names = root.locator(".ctl-range .ctl-name").all_inner_texts()
+    assert names[2] == "词表大小 |𝒱|"
+    assert "12·L·d² + |𝒱|·d" in root.locator(".key-figure").inner_text()
     page.close()
 
 

@@ -106,6 +106,8 @@ def test_permutation_static_numbers_equal_pycore(browser, server):
     root = page.locator('[data-widget="permutation"]').first
     assert root.get_attribute("data-state") == "static"
     check(root, **params_of(root))
+    # the permutation is chapter 06's Π (P is a patch's side in 11 and 14: pycore/notation.py)
+    assert root.locator(".key-figure").inner_text().startswith("最大绝对差 max |A(ΠX) − Π·A(X)|")
     page.close()
 
 

@@ -122,6 +122,10 @@ def test_positional_encoding_static_numbers_equal_pycore(browser, server):
     assert_heatmap(root, view)
     assert_curves(root, view)
     assert_identities(root)
+    # the offset is chapter 06's δ (k is top-k's count), a position t (p is a probability)
+    assert "偏移 δ" in root.locator(".ctl-range .ctl-name").all_inner_texts()
+    assert "点积 PE(t)·PE(t+δ) 只看距离 δ" in root.inner_text()
+    assert "第二条曲线的起点 t" in root.locator(".ctl-range .ctl-name").all_inner_texts()
     page.close()
 
 
@@ -307,7 +311,7 @@ def test_pointing_reads_the_heatmap_rows_and_the_curves(book_pages):
     probes.first.focus()
     for _ in range(3):
         root.page.keyboard.press("ArrowRight")
-    assert root.locator(".pe-dots [data-readout]").inner_text() == "k = 3：点积 5.5431（与起点无关）"
+    assert root.locator(".pe-dots [data-readout]").inner_text() == "δ = 3：点积 5.5431（与起点无关）"
     top = float(probes.first.locator(".dot").get_attribute("cy"))
     assert top == view["dots_chart"]["plot"]["y"]  # d/2 at k = 0, the largest dot product
     assert all(float(c) > top for c in probes.locator(".dot").evaluate_all(

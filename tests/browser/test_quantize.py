@@ -36,6 +36,8 @@ def test_static_numbers_equal_pycore(browser, server):
     assert shown(root, "weight.after") == "16640"  # chapter 10: 16384 + 128 * 2
     assert shown(root, "weight.mean_abs") == "0.00049"
     assert shown(root, "llama.after_mib") == "520"
+    # the step is chapter 10's Δ (s is a score: pycore/notation.py)
+    assert "这一块的步长 Δ = " in root.inner_text()
     page.close()
 
 

@@ -60,6 +60,10 @@ def test_rope_static_numbers_equal_pycore(browser, server):
     root = page.locator('[data-widget="rope"]').first
     assert root.get_attribute("data-state") == "static"
     check(root, params_of(root))
+    # positions are chapter 06's i (query) and j (key), not m and n (pycore/notation.py)
+    assert root.locator(".ctl-range .ctl-name").all_inner_texts()[:2] == ["查询位置 i", "键位置 j"]
+    assert root.locator(".key-figure").inner_text().startswith("分数 qi·kj")
+    assert root.locator("caption").all_text_contents()[:2] == ["把 i 和 j 同时加 δ：分数不变", "分数只取决于 i − j"]
     page.close()
 
 
@@ -158,7 +162,7 @@ def test_the_chart_covers_every_offset_and_the_grid_follows_the_longest_vector()
     view = pycore_view("rope", theta=1.0)
     xs = [p["x"] for p in view["chart"]["probes"]]
     assert [p["say"].split("：")[0] for p in view["chart"]["probes"]] == \
-        [f"m − n = {o}" for o in range(-30, 31, 5)]
+        [f"i − j = {o}" for o in range(-30, 31, 5)]
     plot = view["chart"]["plot"]
     assert xs[0] == plot["x"] and xs[-1] == plot["x"] + plot["w"]
     # theta = 1: a period of 2 pi offsets needs steps of 1/4 for 24 samples: 241 points

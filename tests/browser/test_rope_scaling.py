@@ -34,6 +34,9 @@ def test_rope_scaling_static_numbers_equal_pycore(browser, server):
     assert_shows(root, view, min_count=8)
     assert_drawn(root, view, min_count=4 + 2)
     check_picture(root, view)
+    # chapter 10b's κ and n_训 (s is a score, L the layers: pycore/notation.py)
+    assert root.locator(".ctl-name").all_inner_texts()[:2] == ["拉长倍数 κ", "训练上下文 n_训"]
+    assert root.locator(".rs-key.level").inner_text() == "n_训 与 κ·n_训"
     page.close()
 
 

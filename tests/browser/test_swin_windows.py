@@ -168,6 +168,9 @@ def test_static_numbers_equal_pycore(browser, server):
     params = params_of(root)
     assert_shows(root, pycore_view(NAME, **params), min_count=15)
     assert np.array_equal(drawn_ids(root, 56, 56), swin.window_ids(56, 56, 7))
+    # the window's side is chapter 11's w, the patches n (pycore/notation.py)
+    assert "窗口边长 w" in root.locator(".ctl-range .ctl-name").all_inner_texts()
+    assert "（n / w² = " in root.locator(".key-figure").inner_text()
     page.close()
 
 
