@@ -235,7 +235,8 @@ def test_written_index_is_small_parts(site, index):
     assert meta["format"] == search.FORMAT
     files = {p.name: p.stat().st_size for p in folder.iterdir()}
     assert set(files) == {search.META, *shard_names(meta), *text_names(meta)}
-    assert size == sum(files.values()) < 1_200_000, f"search index is {size} bytes"  # ~0.9 MB
+    # ~1.2 MB for the 19 chapters: it grows with the book; a query fetches a few parts of it
+    assert size == sum(files.values()) < 1_500_000, f"search index is {size} bytes"
     assert files[search.META] < 30_000                           # ~14 kB: the sections
     assert max(files[n] for n in shard_names(meta)) < 30_000     # ~8 kB each
     assert all(re.fullmatch(r"[ct]\d+\.[0-9a-f]{10}\.json", n) for n in files if n != search.META)
