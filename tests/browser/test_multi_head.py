@@ -180,9 +180,11 @@ def test_the_picture_shows_each_heads_row_and_the_layers_shapes(book_pages):
     assert root.locator(".mh-blocks .head-b").get_attribute("data-hidden") is None
     assert block("w-o").get_attribute("height") == block("w-o").get_attribute("width") == "42"
     assert root.locator(".mh").get_attribute("data-heads") == "B"
-    # head A's pictures dimmed, its title (which says it is left out) not: it stays readable
-    assert float(root.locator('.mh-head[data-head="A"] .curves').evaluate(
-        "e => getComputedStyle(e).opacity")) < 1
+    # head A's pictures dimmed (they ease there in 160 ms: waited for), its title (which says
+    # it is left out) not: it stays readable
+    curves = root.locator('.mh-head[data-head="A"] .curves').element_handle()
+    root.page.wait_for_function("e => Number(getComputedStyle(e).opacity) < 1", arg=curves,
+                                timeout=10_000)
     title = root.locator('.mh-head[data-head="A"] .mh-head-title')
     assert float(title.evaluate("e => getComputedStyle(e).opacity")) == 1
     assert "未送进 W_O" in title.evaluate("e => getComputedStyle(e, '::after').content")
