@@ -1,8 +1,9 @@
 """The book in every reader's engine: Chromium (Playwright), Firefox (WebDriver BiDi) and WebKit
 (WebKitGTK's MiniBrowser, the engine of Safari), through the same few verbs (engines.py).
 
-A smoke suite, not the whole browser suite three times: each page is opened once per engine and
-every check is made on it. Every widget goes live, shows pycore's numbers (computed here in
+A smoke suite, not the whole browser suite three times: each page is opened once in Firefox and
+once in WebKit, and every check is made on it (Chromium runs the whole browser suite, every page
+and every widget included, so it is not opened a second time here). Every widget goes live, shows pycore's numbers (computed here in
 CPython for the parameters the page shows), and one input of the reader's own (a key on a
 slider, a click on a choice, a drag) makes it show pycore's numbers for its new parameters; no
 page scrolls sideways at a phone's 360 px. Then the code lab runs and 停止 ends a runaway loop,
@@ -25,6 +26,7 @@ from tests.browser.harness import assert_shows
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ("chromium", "firefox", "webkit")
+OTHER_ENGINES = ("firefox", "webkit")  # those the rest of the browser suite does not drive
 PAGES = ["index.html"] + [p.stem + ".html" for p in sorted((ROOT / "book").glob("*.md"))]
 SETTLED = """() => !document.querySelector(
     ':is([data-widget], [data-exercise]):is([data-state=static], [data-state=loading])')"""
@@ -124,6 +126,7 @@ AT_PHONE_WIDTH = """async ([url, width]) => {
 }"""
 
 
+@pytest.mark.parametrize("engine", OTHER_ENGINES, indirect=True)
 @pytest.mark.parametrize("href", PAGES)
 def test_every_page_goes_live_and_every_widget_answers_an_input(engine, tab, server, href):
     open_live(tab, server + href)

@@ -16,6 +16,10 @@ STEPPERS = {"cross-attention": ("step", None), "kv-cache": ("step", None),
 # one key give 9 steps. Its 3 tiles of three end a play two views after it starts, which on a
 # loaded machine can come before a press meant to pause it.
 SMALLEST_FIRST = {"online-softmax": "tile"}
+# The pause tests start a widget stepped back from its end (BPE) this many steps from the end:
+# a press meant to pause must land while it still plays, several play intervals later on a
+# loaded machine.
+PAUSE_BACK = 12
 
 PLAYING = "(b) => 'playing' in b.dataset"
 STOPPED = "(b) => !('playing' in b.dataset)"
@@ -57,10 +61,12 @@ def params_now(root, name):
     return params
 
 
-def start(book_pages, name):
-    """The widget, reset, at the step its play test starts from."""
+def start(book_pages, name, back=None):
+    """The widget, reset, at the step its play test starts from (`back` steps from the end,
+    for a widget stepped back from its end)."""
     root = book_pages(name).widget(name)
-    key, back = STEPPERS[name]
+    key, from_end = STEPPERS[name]
+    back = from_end and (back or from_end)
     if name in SMALLEST_FIRST:
         before = updates(root)
         root.locator(f"[data-control={SMALLEST_FIRST[name]}][data-kind=range]").focus()
@@ -96,7 +102,7 @@ def test_play_steps_to_the_last_step_one_view_each(book_pages, name):
 
 @pytest.mark.parametrize("name", STEPPERS)
 def test_a_step_press_and_pause_stop_the_advance(book_pages, name):
-    root, key = start(book_pages, name)
+    root, key = start(book_pages, name, back=PAUSE_BACK)
     play = play_of(root)
     # a press on the step back button while it plays pauses it, and steps back
     before = updates(root)
