@@ -744,20 +744,22 @@ def attention_curves(tokens, row, query, *, keys=None, width=400, height=170, ma
     fig = {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
            "query": query}
     if slots is not None:
-        _curves_in_slots(fig, slots)
+        _curves_in_slots(fig, slots, top_prefix, bottom_prefix)
     return fig
 
 
-def _curves_in_slots(fig, slots):
+def _curves_in_slots(fig, slots, top_prefix, bottom_prefix):
     """attention_curves(slots=...): the used tokens and curves `hidden` False, the spare ones
     up to `slots` hidden (no label, a curve of width 0)."""
     for t in fig["top"] + fig["bottom"] + fig["curves"]:
         t["hidden"] = False
     blank = {"x": 0, "label": "", "hidden": True}
     spare = range(len(fig["bottom"]), slots)
-    fig["top"] += [{**blank, "i": i, "y": fig["top"][0]["y"], "query": False} for i in spare]
-    fig["bottom"] += [{**blank, "i": i, "y": fig["bottom"][0]["y"], "wy": fig["height"] - 4}
-                      for i in spare]
+    fig["top"] += [{**blank, "i": i, "y": fig["top"][0]["y"], "query": False, "dim": False,
+                    "tokens": f"{top_prefix}{i}"} for i in spare]
+    fig["bottom"] += [{**blank, "i": i, "y": fig["bottom"][0]["y"], "wy": fig["height"] - 4,
+                       "tokens": f"{bottom_prefix}{i}"} for i in spare]
+    fig["slots"] = slots
     fig["curves"] += [{"j": j, "tokens": "", "d": "M0,0", "sw": 0, "op": 0, "weight": 0.0,
                        "text": "", "say": "", "masked": False, "seq": 0, "hidden": True}
                       for j in spare]

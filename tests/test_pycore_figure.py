@@ -406,7 +406,7 @@ def test_row_bars_start_at_zero_and_are_clipped_to_their_axis():
     assert [t["label"] for t in s["ticks"]] == ["0", "1", "2"]
 
 
-def test_attention_curves_slots_keep_the_used_curves_and_hide_the_rest():
+def test_attention_curves_in_slots_keep_the_used_curves_and_hide_the_rest():
     """Three tokens in five slots: the used ones are attention_curves()' (the heaviest
     weight gets the widest curve), the spare two are hidden and empty."""
     fig = figure.attention_curves(["a", "b", "c"], [0.5, 0.25, 0.25], 1, slots=5)
@@ -414,11 +414,11 @@ def test_attention_curves_slots_keep_the_used_curves_and_hide_the_rest():
     assert [c["hidden"] for c in fig["curves"]] == [False] * 3 + [True] * 2
     assert fig["curves"][0]["sw"] == 9.0 and fig["curves"][3]["sw"] == 0
     assert fig["top"][1]["x"] == 200 and fig["top"][1]["query"]  # 400 / 3 * 1.5
-    assert fig["bottom"][4] == {"x": 0, "label": "", "hidden": True, "i": 4,
+    assert fig["bottom"][4] == {"x": 0, "label": "", "hidden": True, "i": 4, "tokens": "4",
                                 "y": fig["bottom"][0]["y"], "wy": 166}
 
 
-def test_heatmap_sized_frames_the_selected_row_and_column_of_the_used_part():
+def test_a_heatmap_in_slots_frames_the_selected_row_and_column_of_the_used_part():
     fig = figure.heatmap([[0.5, 0.5], [0.25, 0.75]], ["a", "b"], ["a", "b"], slots=4,
                          selected_row=1, selected_col=0, lo=0.0, hi=0.75)
     assert fig["vw"] == 44 + 2 * 32 and fig["vh"] == 22 + 2 * 32
@@ -479,3 +479,20 @@ def test_one_mark_per_kind_with_options_and_no_variants():
         figure.heatmap([[1.0]], form="grid", slots=4)
     with pytest.raises(TypeError):
         figure.bars([1.0], ["a"], form="horizontal", height=3)
+
+
+def test_the_templates_draw_each_mark_with_the_macro_of_its_name():
+    """_marks.html has one macro per mark (bars, heatmap, attention_curves; options, not
+    variants), and no template calls a variant's old macro."""
+    import pathlib
+    import re
+    widgets = pathlib.Path(__file__).parent.parent / "templates" / "widgets"
+    marks = re.findall(r"{% macro (\w+)\(", (widgets / "_marks.html").read_text())
+    assert {"bars", "heatmap", "attention_curves"} <= set(marks)
+    old = {"bar_chart", "bar_chart_slots", "column_bars", "hbar_chart", "stack_bar",
+           "heat_paths", "live_heatmap", "heatmap_slots", "heatmap_sized",
+           "heatmap_slots_framed", "column_heatmap", "raster", "curves", "curves_slots",
+           "pair_curves", "sentence_curves"}
+    assert old & set(marks) == set()
+    calls = {m for p in widgets.glob("*.html") for m in re.findall(r"mk\.(\w+)\(", p.read_text())}
+    assert calls & old == set()

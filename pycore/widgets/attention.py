@@ -71,7 +71,7 @@ def sentence(example=None):
     frame = figure.heatmap(np.zeros((n, n)), tokens, tokens, slots=s, **HEAT)
     return {"tokens": tokens, "n": n, "features": FEATURES, "slots": slots(tokens),
             "q": padded(q, s), "k": padded(k, s), "v": padded(v, s),
-            "curves": {key: curves[key] for key in ("width", "height", "bottom")},
+            "curves": {key: curves[key] for key in ("width", "height", "bottom", "slots")},
             # the cells' places are the sentence's: a move of the scale brings their colours
             # and readouts alone (mk.heatmap_sized reads a cell's place here)
             "heat": {**{key: v for key, v in frame.items() if key not in LATER},
