@@ -5,6 +5,13 @@ curve end points, axis ticks), built with these functions; the templates
 (templates/widgets/_marks.html) only print them and the page's JavaScript only binds them
 (docs/widgets.md). Nothing is computed twice, in two languages.
 
+One function per mark, with options, not a function per variant: heatmap (its forms in
+HEAT_FORMS, slots, paths, bands), attention_curves (two sentences, slots, columns), bars
+(BAR_FORMS: vertical, horizontal, stacked; slots), line_chart, histogram; each mark's
+options are in its docstring, and a template draws it with the macro of the same name. The
+scales are apart from the marks: scale (linear), seq_class / div_class / color_classes
+(colour classes), nice_step / nice_ticks / nice_max (round ticks).
+
 Conventions:
 - Coordinates are SVG user units of the figure's viewBox, y pointing down.
 - Colours are class indices, never colour values: a sequential map of SEQ classes
@@ -129,6 +136,63 @@ def weight_legend(width=180, height=10):
     key.update(scale="weights", note="全书统一 0–1 刻度",
                marks=[{"x": r(math.sqrt(m) * width), "text": f"{m:g}"} for m in WEIGHT_MARKS])
     return key
+
+
+# ---------------------------------------------------------------- colour scales
+
+def color_classes(matrix, *, diverging=False, limit=None, lo=None, hi=None, scaled="global",
+                  weights=False):
+    """The colour scale of a matrix: (classes, kind, lo, hi), classes an int array of the
+    matrix's shape (the rule of div_class or seq_class for every entry, in a few NumPy calls),
+    kind "div" or "seq", and the range its legend spans.
+
+    diverging=True: around 0 on [-limit, limit] (default: max(|lo|, |hi|), lo and hi
+    defaulting to the values' min and max). Else sequential on [lo, hi], or with
+    scaled='row' each row over its own range. weights=True: attention weights on the book's
+    one weight scale (weight_classes; the other options are not used). A matrix NumPy cannot
+    take in one piece (ragged rows) or that holds a NaN or an infinity goes cell by cell
+    (where seq_class raises)."""
+    if weights:
+        return weight_classes(matrix), "seq", 0.0, 1.0
+    try:
+        a = np.array(matrix, dtype=float)
+    except ValueError:
+        a = None
+    flat = [float(x) for row in matrix for x in row] if a is None else a.ravel().tolist()
+    lo = min(flat) if lo is None else lo
+    hi = max(flat) if hi is None else hi
+    limit = max(abs(lo), abs(hi)) if limit is None else float(limit)
+    kind, key = ("div", (-limit, limit)) if diverging else ("seq", (lo, hi))
+    if a is None or a.ndim != 2 or not np.isfinite(a).all() or \
+            not all(math.isfinite(float(x)) for x in (lo, hi)):
+        rows = [[float(x) for x in row] for row in matrix]
+        out = [[div_class(v, limit) if diverging else
+                seq_class(v, *((min(row), max(row)) if scaled == "row" else (lo, hi)))
+                for v in row] for row in rows]
+        return out, kind, *key
+    if diverging:  # as div_class: round half to even, like Python's round
+        if limit <= 0:
+            return np.full(a.shape, DIV // 2), kind, *key
+        half = DIV // 2
+        return (half + np.rint(np.clip(a / limit, -1.0, 1.0) * half)).astype(int), kind, *key
+    if scaled == "row":
+        r_lo, r_hi = a.min(axis=1, keepdims=True), a.max(axis=1, keepdims=True)  # (n, 1)
+    else:
+        r_lo, r_hi = np.float64(lo), np.float64(hi)
+    return _seq(a, r_lo, r_hi), kind, *key
+
+
+def _seq(a, lo, hi):
+    """seq_class of every entry of the array a on [lo, hi] (arrays that broadcast)."""
+    flat = hi <= lo  # a row (or a matrix) of one value: seq_class's special case
+    span = np.where(flat, 1.0, hi - lo)
+    t = np.clip(np.floor((a - lo) / span * SEQ), 0, SEQ - 1)
+    return np.where(flat, np.where(a >= hi, SEQ - 1, 0), t).astype(int)
+
+
+def seq_classes(values, lo, hi):
+    """seq_class of every entry of an array at once (a heatmap of hundreds of cells)."""
+    return _seq(np.asarray(values, dtype=float), np.float64(lo), np.float64(hi))
 
 
 # ---------------------------------------------------------------- legend
@@ -281,63 +345,6 @@ def _stack(values, labels, *, width, height, digits):
                          "say": f"{label}：{text}"})
         x += share * width
     return {"width": width, "height": height, "segments": segments, "total": total}
-
-
-# ---------------------------------------------------------------- colour scales
-
-def color_classes(matrix, *, diverging=False, limit=None, lo=None, hi=None, scaled="global",
-                  weights=False):
-    """The colour scale of a matrix: (classes, kind, lo, hi), classes an int array of the
-    matrix's shape (the rule of div_class or seq_class for every entry, in a few NumPy calls),
-    kind "div" or "seq", and the range its legend spans.
-
-    diverging=True: around 0 on [-limit, limit] (default: max(|lo|, |hi|), lo and hi
-    defaulting to the values' min and max). Else sequential on [lo, hi], or with
-    scaled='row' each row over its own range. weights=True: attention weights on the book's
-    one weight scale (weight_classes; the other options are not used). A matrix NumPy cannot
-    take in one piece (ragged rows) or that holds a NaN or an infinity goes cell by cell
-    (where seq_class raises)."""
-    if weights:
-        return weight_classes(matrix), "seq", 0.0, 1.0
-    try:
-        a = np.array(matrix, dtype=float)
-    except ValueError:
-        a = None
-    flat = [float(x) for row in matrix for x in row] if a is None else a.ravel().tolist()
-    lo = min(flat) if lo is None else lo
-    hi = max(flat) if hi is None else hi
-    limit = max(abs(lo), abs(hi)) if limit is None else float(limit)
-    kind, key = ("div", (-limit, limit)) if diverging else ("seq", (lo, hi))
-    if a is None or a.ndim != 2 or not np.isfinite(a).all() or \
-            not all(math.isfinite(float(x)) for x in (lo, hi)):
-        rows = [[float(x) for x in row] for row in matrix]
-        out = [[div_class(v, limit) if diverging else
-                seq_class(v, *((min(row), max(row)) if scaled == "row" else (lo, hi)))
-                for v in row] for row in rows]
-        return out, kind, *key
-    if diverging:  # as div_class: round half to even, like Python's round
-        if limit <= 0:
-            return np.full(a.shape, DIV // 2), kind, *key
-        half = DIV // 2
-        return (half + np.rint(np.clip(a / limit, -1.0, 1.0) * half)).astype(int), kind, *key
-    if scaled == "row":
-        r_lo, r_hi = a.min(axis=1, keepdims=True), a.max(axis=1, keepdims=True)  # (n, 1)
-    else:
-        r_lo, r_hi = np.float64(lo), np.float64(hi)
-    return _seq(a, r_lo, r_hi), kind, *key
-
-
-def _seq(a, lo, hi):
-    """seq_class of every entry of the array a on [lo, hi] (arrays that broadcast)."""
-    flat = hi <= lo  # a row (or a matrix) of one value: seq_class's special case
-    span = np.where(flat, 1.0, hi - lo)
-    t = np.clip(np.floor((a - lo) / span * SEQ), 0, SEQ - 1)
-    return np.where(flat, np.where(a >= hi, SEQ - 1, 0), t).astype(int)
-
-
-def seq_classes(values, lo, hi):
-    """seq_class of every entry of an array at once (a heatmap of hundreds of cells)."""
-    return _seq(np.asarray(values, dtype=float), np.float64(lo), np.float64(hi))
 
 
 # ---------------------------------------------------------------- heatmap
