@@ -5,6 +5,13 @@ curve end points, axis ticks), built with these functions; the templates
 (templates/widgets/_marks.html) only print them and the page's JavaScript only binds them
 (docs/widgets.md). Nothing is computed twice, in two languages.
 
+One function per mark, with options, not a function per variant: heatmap (its forms in
+HEAT_FORMS, slots, paths, bands), attention_curves (two sentences, slots, columns), bars
+(BAR_FORMS: vertical, horizontal, stacked; slots), line_chart, histogram; each mark's
+options are in its docstring, and a template draws it with the macro of the same name. The
+scales are apart from the marks: scale (linear), seq_class / div_class / color_classes
+(colour classes), nice_step / nice_ticks / nice_max (round ticks).
+
 Conventions:
 - Coordinates are SVG user units of the figure's viewBox, y pointing down.
 - Colours are class indices, never colour values: a sequential map of SEQ classes
@@ -131,6 +138,63 @@ def weight_legend(width=180, height=10):
     return key
 
 
+# ---------------------------------------------------------------- colour scales
+
+def color_classes(matrix, *, diverging=False, limit=None, lo=None, hi=None, scaled="global",
+                  weights=False):
+    """The colour scale of a matrix: (classes, kind, lo, hi), classes an int array of the
+    matrix's shape (the rule of div_class or seq_class for every entry, in a few NumPy calls),
+    kind "div" or "seq", and the range its legend spans.
+
+    diverging=True: around 0 on [-limit, limit] (default: max(|lo|, |hi|), lo and hi
+    defaulting to the values' min and max). Else sequential on [lo, hi], or with
+    scaled='row' each row over its own range. weights=True: attention weights on the book's
+    one weight scale (weight_classes; the other options are not used). A matrix NumPy cannot
+    take in one piece (ragged rows) or that holds a NaN or an infinity goes cell by cell
+    (where seq_class raises)."""
+    if weights:
+        return weight_classes(matrix), "seq", 0.0, 1.0
+    try:
+        a = np.array(matrix, dtype=float)
+    except ValueError:
+        a = None
+    flat = [float(x) for row in matrix for x in row] if a is None else a.ravel().tolist()
+    lo = min(flat) if lo is None else lo
+    hi = max(flat) if hi is None else hi
+    limit = max(abs(lo), abs(hi)) if limit is None else float(limit)
+    kind, key = ("div", (-limit, limit)) if diverging else ("seq", (lo, hi))
+    if a is None or a.ndim != 2 or not np.isfinite(a).all() or \
+            not all(math.isfinite(float(x)) for x in (lo, hi)):
+        rows = [[float(x) for x in row] for row in matrix]
+        out = [[div_class(v, limit) if diverging else
+                seq_class(v, *((min(row), max(row)) if scaled == "row" else (lo, hi)))
+                for v in row] for row in rows]
+        return out, kind, *key
+    if diverging:  # as div_class: round half to even, like Python's round
+        if limit <= 0:
+            return np.full(a.shape, DIV // 2), kind, *key
+        half = DIV // 2
+        return (half + np.rint(np.clip(a / limit, -1.0, 1.0) * half)).astype(int), kind, *key
+    if scaled == "row":
+        r_lo, r_hi = a.min(axis=1, keepdims=True), a.max(axis=1, keepdims=True)  # (n, 1)
+    else:
+        r_lo, r_hi = np.float64(lo), np.float64(hi)
+    return _seq(a, r_lo, r_hi), kind, *key
+
+
+def _seq(a, lo, hi):
+    """seq_class of every entry of the array a on [lo, hi] (arrays that broadcast)."""
+    flat = hi <= lo  # a row (or a matrix) of one value: seq_class's special case
+    span = np.where(flat, 1.0, hi - lo)
+    t = np.clip(np.floor((a - lo) / span * SEQ), 0, SEQ - 1)
+    return np.where(flat, np.where(a >= hi, SEQ - 1, 0), t).astype(int)
+
+
+def seq_classes(values, lo, hi):
+    """seq_class of every entry of an array at once (a heatmap of hundreds of cells)."""
+    return _seq(np.asarray(values, dtype=float), np.float64(lo), np.float64(hi))
+
+
 # ---------------------------------------------------------------- legend
 
 def legend(lo, hi, *, kind="seq", width=180, height=10, scaled="global", digits=2):
@@ -151,20 +215,66 @@ def _swatches(n, width):
 
 # ---------------------------------------------------------------- bars
 
-def bars(values, labels, *, width=360, height=170, top=None, bottom=None, digits=3,
-         gap=0.25, label_space=18, value_space=16, axis_space=30):
-    """Vertical bars, one per value, with a baseline at 0, value labels and a round axis.
+# Each form of a bar chart and what it is by default: vertical bars on a 0-based axis,
+# horizontal ones that read like a table, or the parts of a whole stacked in one bar.
+BAR_FORMS = {
+    "vertical": {"width": 360, "height": 170, "gap": 0.25, "digits": 3},
+    "horizontal": {"width": 260, "gap": 0.3, "digits": 3},
+    "stacked": {"width": 480, "height": 26, "digits": 1},
+}
 
-    top/bottom: the axis's ends (default: autoscaled to round ticks around the values; pass
-    top=1 for probabilities, so that the reader compares with a fixed 0-1 scale). Returns
-    {width, height (the viewBox), baseline (y of 0), ticks [{y, label}], bars [{x, y, w, h,
-    cx (the bar's centre), ty (its value label's baseline), value, text, label, seq}]}. A
-    negative bar hangs below the baseline."""
+
+def bars(values, labels, *, form="vertical", top=None, bottom=None, slots=None, slot=34,
+         texts=None, **layout):
+    """Bars, one per value, on a round axis (top/bottom: its ends; default autoscaled to round
+    ticks around the values and 0, a negative bar going below or left of 0; top=1 (and
+    bottom=0) for probabilities, so that the reader compares on a fixed scale). digits: the
+    value labels' (texts: given ones instead). Every bar says "label：value".
+
+    form (BAR_FORMS, each with its defaults) and its layout options:
+    - 'vertical' (width, height, gap, label_space, value_space, axis_space): {width, height,
+      baseline (y of 0), ticks [{y, label}], axis_x, label_y, bars [{x, y, w, h, cx (the
+      bar's centre), ty (its value label's baseline), value, text, label, say, seq}]}.
+      slots=n: a list whose length changes between views (at most n): every bar keeps its
+      place, `slot` units wide after the axis; the unused ones (value 0) are `hidden` (no
+      label, value or readout) and viewbox / vw (the width in px) frame the used ones.
+    - 'horizontal' (width, row (the rows' pitch), label_w, value_w, gap, axis_h): a label
+      left of each row, the bar from the 0 line, its value in a right-aligned column past the
+      plot, the axis under the rows: {width, height, row, bar_h, zero (x of 0), plot {x, w},
+      axis_y, value_x, label_x, tick_y, ticks [{x, label}], fixed (both ends given: the page
+      need not rebind the axis), rows [{y, ty, by, x, w, value, text, label, say}]}.
+    - 'stacked' (width, height): the parts of a whole as one bar, left to right: {width,
+      height, total, segments [{k (the part's index, its colour), x, w, value, pct, text
+      ("12.3 %"), label, say}]}; a part of 0 keeps its segment, of width 0."""
+    o = {**BAR_FORMS[form], **layout}
     values = [float(v) for v in values]
+    if form == "stacked":
+        return _stack(values, labels, **o)
+    if slots is not None:
+        n = len(values[:slots])
+        values = values[:slots] + [0.0] * (slots - n)  # 0s: on the axis anyway
+        labels = [str(t) for t in labels][:n] + [""] * (slots - n)
+        o["width"] = o.get("axis_space", 30) + slots * slot
     lo = min([0.0] + values) if bottom is None else bottom
-    hi = (nice_max(max([0.0] + values)) if top is None else top)
+    hi = nice_max(max([0.0] + values)) if top is None else top
     if bottom is None and lo < 0:
         lo = -nice_max(-lo)
+    fig = (_vbars if form == "vertical" else _hbars)(values, labels, lo, hi, texts, **o)
+    if form == "horizontal":
+        fig["fixed"] = top is not None and bottom is not None
+    if slots is not None:
+        for k, b in enumerate(fig["bars"]):
+            b["hidden"] = k >= n
+            if b["hidden"]:
+                b.update(text="", say="", label="")
+        vw = fig["axis_x"] + n * slot
+        fig.update({"slots": slots, "n": n, "vw": vw, "viewbox": f"0 0 {vw} {fig['height']}"})
+    return fig
+
+
+def _vbars(values, labels, lo, hi, texts, *, width, height, gap, digits, label_space=18,
+           value_space=16, axis_space=30):
+    """bars(form='vertical')."""
     plot_top, plot_bottom = value_space, height - label_space
     y = lambda v: scale(v, lo, hi, plot_bottom, plot_top)  # noqa: E731
     slot = (width - axis_space) / max(len(values), 1)  # the tick labels sit left of the bars
@@ -177,79 +287,152 @@ def bars(values, labels, *, width=360, height=170, top=None, bottom=None, digits
         left = axis_space + i * slot
         out.append({"x": r(left + (slot - bw) / 2), "y": r(top_y), "w": w, "h": r(h),
                     "cx": r(left + slot / 2),
-                    "ty": r(top_y - 4 if v >= 0 else top_y + h + 12),
-                    "value": v, "text": f"{v:.{digits}f}", "label": str(label),
-                    "say": f"{label}：{v:.4f}", "seq": seq_class(abs(v), 0.0, biggest)})
+                    "ty": r(top_y - 4 if v >= 0 else top_y + h + 12), "value": v,
+                    "text": texts[i] if texts is not None else f"{v:.{digits}f}",
+                    "label": str(label), "say": f"{label}：{v:.4f}",
+                    "seq": seq_class(abs(v), 0.0, biggest)})
     return {"width": width, "height": height, "baseline": r(y0),
-            "ticks": [dict(t) for t in _bar_ticks(lo, hi, plot_bottom, plot_top)],
+            "ticks": _value_ticks(lo, hi, plot_bottom, plot_top, "y"),
             "bars": out, "top": hi, "bottom": lo, "label_y": height - 4, "axis_x": axis_space}
 
 
+def _hbars(values, labels, lo, hi, texts, *, width, gap, digits, row=22, label_w=44, value_w=46,
+           axis_h=18):
+    """bars(form='horizontal')."""
+    px, pw = label_w, width - label_w - value_w
+    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
+    zero = to_x(0.0)
+    h = r(row * (1 - gap))
+    pad, half = (row - h) / 2, row / 2
+    rows = []
+    for i, (v, label) in enumerate(zip(values, labels)):  # a live view redraws every row:
+        end = to_x(max(lo, min(hi, v)))                  # only what varies is rounded
+        text = texts[i] if texts is not None else fmt(v, digits)
+        top = i * row
+        rows.append({"y": r(top), "ty": r(top + half + 4), "by": r(top + pad),
+                     "x": r(min(zero, end)), "w": r(abs(end - zero)), "value": v, "text": text,
+                     "label": str(label), "say": f"{label}：{text}"})
+    axis_y = len(values) * row
+    return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row, "bar_h": h,
+            "label_x": px - 5, "tick_y": axis_y + 13, "plot": {"x": px, "w": pw},
+            "axis_y": axis_y, "value_x": width, "ticks": _value_ticks(lo, hi, px, px + pw, "x"),
+            "rows": rows, "top": hi, "bottom": lo}
+
+
+def _value_ticks(lo, hi, r0, r1, key):
+    """A bar chart's value axis [lo, hi] drawn from r0 to r1: TICKS slots [{key, label}]."""
+    return [dict(t) for t in _ticks_at(lo, hi, r0, r1, key)]
+
+
 @functools.lru_cache(maxsize=64)
-def _bar_ticks(lo, hi, plot_bottom, plot_top):
-    """bars' axis: the same for every view on a fixed axis, so worked out once."""
-    y = lambda v: scale(v, lo, hi, plot_bottom, plot_top)  # noqa: E731
+def _ticks_at(lo, hi, r0, r1, key):
+    """_value_ticks, worked out once for every view on a fixed axis."""
+    to = lambda v: scale(v, lo, hi, r0, r1)  # noqa: E731
     step = nice_step(hi - lo)
-    return tuple(padded([{"y": r(y(t)), "label": tick_label(t, step)} for t in nice_ticks(lo, hi)],
-                        {"y": r(y(0.0)), "label": ""}))
+    return tuple(padded([{key: r(to(t)), "label": tick_label(t, step)}
+                         for t in nice_ticks(lo, hi)], {key: r(to(0.0)), "label": ""}))
+
+
+def _stack(values, labels, *, width, height, digits):
+    """bars(form='stacked')."""
+    total = sum(values)
+    x, segments = 0.0, []
+    for k, (v, label) in enumerate(zip(values, labels)):
+        share = v / total if total > 0 else 0.0
+        text = f"{fmt(100 * share, digits)} %"
+        segments.append({"k": k, "x": r(x), "w": r(share * width), "value": v,
+                         "pct": 100 * share, "text": text, "label": str(label),
+                         "say": f"{label}：{text}"})
+        x += share * width
+    return {"width": width, "height": height, "segments": segments, "total": total}
 
 
 # ---------------------------------------------------------------- heatmap
 
-def heatmap(matrix, rows, cols, *, cell=32, scaled="global", lo=None, hi=None,
-            diverging=False, digits=2, label_w=44, label_h=22, selected_row=None,
-            selected_col=None, masked=None, row_name="", col_name="", weights=False):
-    """A labelled heatmap. Each cell {i, j, x, y, w, h, c (colour class), v (value), text (the
-    value at `digits`), say (the readout: "row → col：value"), masked}; rows/cols [{i, x|y,
-    label}]; the selected row and column (for a highlight band); and the legend.
+# Each form of a heatmap and what it is by default. cells: one record per cell (a matrix the
+# reader points at cell by cell); columns: the cells as NumPy columns (a grid fixed by the
+# shape whose colours change together); grid: the classes as one array and the places as
+# xs, ys (a view redrawn on every move); raster: one path per colour class over a unit grid
+# (a matrix too large for one element per cell). legend_w: the legend's widest (a float for
+# columns: the legend's width is printed as it is); fit: the legend no wider than the figure.
+HEAT_FORMS = {
+    "cells": {"cell": 32, "label_w": 44, "label_h": 22, "digits": 2, "diverging": False,
+              "legend_w": 180, "fit": True},
+    "columns": {"cell_w": 7.0, "cell_h": 14.0, "label_w": 44.0, "label_h": 4.0, "digits": 3,
+                "diverging": True, "legend_w": 180.0, "fit": True},
+    "grid": {"cell": 32, "label_w": 0, "label_h": 0, "digits": 2, "diverging": True,
+             "legend_w": 180, "fit": False},
+    "raster": {"width": 320, "height": 200, "label_w": 40, "label_h": 26, "right": 8,
+               "bottom": 6, "digits": 2, "diverging": True, "legend_w": 180, "fit": False},
+}
 
-    scaled='row' colours each row over its own range (a row of attention weights), 'global'
-    over the whole matrix (or [lo, hi] if given). diverging=True uses the diverging map around
-    0. masked: a same-shape matrix of booleans, cells drawn as hidden (the causal mask).
-    weights=True: attention weights, on the book's one weight scale (weight_classes; lo, hi
-    and scaled are not used)."""
-    m = _float_rows(matrix)
-    n_rows, n_cols = len(m), len(m[0]) if m else 0
-    flat = [x for row in m for x in row]
-    g_lo = min(flat) if lo is None else lo
-    g_hi = max(flat) if hi is None else hi
-    limit = max(abs(g_lo), abs(g_hi))
-    classes = weight_classes(m).tolist() if weights else \
-        _cell_classes(m, scaled, g_lo, g_hi, limit, diverging)
-    hidden = [[bool(x) for x in row] for row in masked] if masked is not None else None
-    row_names, col_names = [str(t) for t in rows], [str(t) for t in cols]
-    xs = [label_w + j * cell for j in range(n_cols)]
-    cells = []  # a live view sends every cell: one dict each, the values formatted in place
-    for i, (row, c_row) in enumerate(zip(m, classes)):
-        y, name, h_row = label_h + i * cell, row_names[i], hidden[i] if hidden else None
-        cells += [{"i": i, "j": j, "x": xs[j], "y": y, "w": cell, "h": cell, "c": c, "v": v,
-                   "text": f"{v:.{digits}f}", "say": f"{name} → {col_names[j]}：{v:.4f}",
-                   "masked": h_row[j] if h_row else False}
-                  for j, (v, c) in enumerate(zip(row, c_row))]
-    kind = "div" if diverging else "seq"
-    width = min(180, label_w + n_cols * cell)
+
+def heatmap(matrix, rows=(), cols=(), *, form="cells", diverging=None, limit=None, lo=None,
+            hi=None, scaled="global", weights=False, digits=None, masked=None,
+            selected_row=None, selected_col=None, slots=None, paths=False, readout=True,
+            row_name="", col_name="", **layout):
+    """A matrix as coloured cells, with its row and column labels and its legend.
+
+    Scale (color_classes): diverging=True colours around 0 on [-limit, limit], else the
+    sequential map on [lo, hi] (default: the values' range; scaled='row' each row over its
+    own); weights=True puts attention weights on the book's one weight scale. digits: the
+    cells' value texts and the legend's ends.
+
+    form (HEAT_FORMS, each with its defaults) and its layout options:
+    - 'cells' (cell, label_w, label_h): cells [{i, j, x, y, w, h, c (colour class), v, text,
+      say (the readout "row → col：value"), masked}], rows [{i, y, label}], cols [{j, x,
+      label}], row_band / col_band (the selected row's and column's highlight, or None).
+      masked: a same-shape matrix of booleans (the causal mask), drawn as masked.
+      slots=n: a matrix whose size changes between views (at most n x n): the page keeps
+      n x n cells and n labels per axis at fixed places; the unused ones are `hidden` (no
+      text, no readout, no label) and viewbox / vw (the width in px) / vh frame the used part,
+      as do the bands. With slots, lo and hi default to 0 and 1 (the unused cells must not
+      widen the scale). paths=True: the colours also as one path per class and the masked
+      cells as one more (paths [{c, d}], masked_d), so that a live page rewrites a few `d`.
+    - 'columns' (cell_w, cell_h, label_w, label_h): cells as columns, cell k = i * n_cols + j
+      at cells.x[k], cells.y[k] with cells.i, cells.j, cells.c and cells.say ("row · col：
+      value"; readout=False: none, a figure read row by row); rows [{i, y, top, label}].
+    - 'grid' (cell, label_w, label_h: the cells' left and top): xs (each column's left), ys
+      (each row's top), c (the classes, an int array), say (each cell's readout, rows).
+    - 'raster' (width, height: the plot; label_w, label_h, right, bottom: its margins;
+      row_ticks, col_ticks): one path per class, cell (r, c) the unit square at (c, r) and a
+      run down a column one rectangle, `transform` scaling the unit grid onto the plot; rows
+      [{i, y, h}] (each row's strip), x_ticks / y_ticks at the cells' centres (round steps
+      by default).
+    Every form returns width, height (the viewBox), kind ("seq" or "div") and legend."""
+    unknown = set(layout) - set(HEAT_FORMS[form]) - {"row_ticks", "col_ticks"}
+    if form != "cells" and (slots is not None or paths):
+        unknown.add("slots" if slots is not None else "paths")  # the cells' options alone
+    if unknown:
+        raise TypeError(f"heatmap(form={form!r}) has no option {sorted(unknown)}; its layout: "
+                        f"{sorted(HEAT_FORMS[form])}")
+    o = {**HEAT_FORMS[form], **layout}
+    digits = o["digits"] if digits is None else digits
+    diverging = o["diverging"] if diverging is None else diverging
+    if slots is not None:
+        lo, hi = 0.0 if lo is None else lo, 1.0 if hi is None else hi
+        matrix, rows, cols, masked, used = _in_slots(matrix, rows, cols, masked, slots, lo)
+    m = _float_rows(matrix) if form == "cells" else np.asarray(matrix, dtype=float)
+    classes, kind, k_lo, k_hi = color_classes(m, diverging=diverging, limit=limit, lo=lo, hi=hi,
+                                              scaled=scaled, weights=weights)
+    o["kind"] = kind
+    fig = _HEAT_DRAW[form](m, [str(t) for t in rows], [str(t) for t in cols], classes, o,
+                           digits=digits, masked=masked, readout=readout)
+    width = min(o["legend_w"], fig["width"]) if o["fit"] else o["legend_w"]
     if weights:
         key = weight_legend(width=width)
     else:
-        key = legend(-limit if diverging else g_lo, limit if diverging else g_hi, kind=kind,
-                     width=width, scaled=scaled, digits=digits)
+        key = legend(k_lo, k_hi, kind=kind, width=width, scaled=scaled, digits=digits)
         if scaled == "row":
             key["lo"], key["hi"] = "行内最小", "行内最大"
-    return {"width": label_w + n_cols * cell, "height": label_h + n_rows * cell,
-            "cell": cell, "label_w": label_w, "label_h": label_h,
-            "rows": [{"i": i, "y": label_h + i * cell + cell / 2, "label": str(t)}
-                     for i, t in enumerate(rows)],
-            "cols": [{"j": j, "x": label_w + j * cell + cell / 2, "label": str(t)}
-                     for j, t in enumerate(cols)],
-            "cells": cells, "legend": key,
-            "selected_row": selected_row, "selected_col": selected_col,
-            "row_band": None if selected_row is None else
-            {"x": 0, "y": label_h + selected_row * cell, "w": label_w + n_cols * cell,
-             "h": cell},
-            "col_band": None if selected_col is None else
-            {"x": label_w + selected_col * cell, "y": 0, "w": cell,
-             "h": label_h + n_rows * cell},
-            "row_name": row_name, "col_name": col_name}
+    fig.update(kind=kind, legend=key, row_name=row_name, col_name=col_name)
+    if slots is not None:
+        _frame_slots(fig, slots, *used)
+    if form == "cells":
+        _bands(fig, selected_row, selected_col)
+    if paths:
+        fig.update(_heat_paths(fig))
+    return fig
 
 
 def _float_rows(matrix):
@@ -260,35 +443,130 @@ def _float_rows(matrix):
     return [[float(x) for x in row] for row in matrix]
 
 
-def _cell_classes(m, scaled, lo, hi, limit, diverging):
-    """The colour class of every cell of heatmap(): the rule of div_class or seq_class, for the
-    whole matrix in a few NumPy calls. A matrix that NumPy cannot take in one piece (ragged
-    rows) or that holds a NaN or an infinity goes cell by cell (where seq_class raises)."""
-    try:
-        a = np.array(m, dtype=float)
-    except ValueError:
-        a = None
-    if a is None or a.ndim != 2 or not np.isfinite(a).all() or \
-            not all(math.isfinite(float(x)) for x in (lo, hi)):
-        out = []
-        for row in m:
-            r_lo, r_hi = (min(row), max(row)) if scaled == "row" else (lo, hi)
-            out.append([div_class(v, limit) if diverging else seq_class(v, r_lo, r_hi)
-                        for v in row])
-        return out
-    if diverging:  # as div_class: round half to even, like Python's round
-        if limit <= 0:
-            return np.full(a.shape, DIV // 2).tolist()
-        half = DIV // 2
-        return (half + np.rint(np.clip(a / limit, -1.0, 1.0) * half)).astype(int).tolist()
-    if scaled == "row":
-        r_lo, r_hi = a.min(axis=1, keepdims=True), a.max(axis=1, keepdims=True)  # (n, 1)
-    else:
-        r_lo, r_hi = np.float64(lo), np.float64(hi)
-    flat = r_hi <= r_lo  # a row (or a matrix) of one value: seq_class's special case
-    span = np.where(flat, 1.0, r_hi - r_lo)
-    t = np.clip(np.floor((a - r_lo) / span * SEQ), 0, SEQ - 1)
-    return np.where(flat, np.where(a >= r_hi, SEQ - 1, 0), t).astype(int).tolist()
+def _in_slots(matrix, rows, cols, masked, slots, blank):
+    """A matrix of n_r x n_c (at most slots x slots) padded to slots x slots with `blank`,
+    its labels and mask likewise; and (n_r, n_c)."""
+    m = [[float(x) for x in row] for row in matrix][:slots]
+    n_r, n_c = len(m), len(m[0]) if m else 0
+    inside = lambda i, j: i < n_r and j < n_c  # noqa: E731
+    full = [[m[i][j] if inside(i, j) else blank for j in range(slots)] for i in range(slots)]
+    names = lambda labels: ([str(t) for t in labels][:slots] + [""] * slots)[:slots]  # noqa: E731
+    hide = [[bool(masked[i][j]) if masked is not None and inside(i, j) else False
+             for j in range(slots)] for i in range(slots)]
+    return full, names(rows), names(cols), hide, (n_r, n_c)
+
+
+def _frame_slots(fig, slots, n_r, n_c):
+    """heatmap(slots=...): the unused cells and labels hidden, the used part framed."""
+    for c in fig["cells"]:
+        c["hidden"] = c["i"] >= n_r or c["j"] >= n_c
+        if c["hidden"]:
+            c["say"] = c["text"] = ""
+    for key, used, index in (("rows", n_r, "i"), ("cols", n_c, "j")):
+        for t in fig[key]:
+            t["hidden"] = t[index] >= used
+            t["label"] = "" if t["hidden"] else t["label"]
+    vw, vh = fig["label_w"] + n_c * fig["cell"], fig["label_h"] + n_r * fig["cell"]
+    fig.update({"slots": slots, "n_rows": n_r, "n_cols": n_c, "vw": vw, "vh": vh,
+                "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})
+
+
+def _bands(fig, row, col):
+    """The selected row's and column's highlight bands (heat_frames) over a heatmap."""
+    fig.update(selected_row=row, selected_col=col,
+               row_band=None if row is None else heat_frames(fig, rows=[row])[0],
+               col_band=None if col is None else heat_frames(fig, cols=[col])[0])
+
+
+def _heat_cells(m, rows, cols, classes, o, *, digits, masked, readout):
+    """heatmap(form='cells'): a record per cell."""
+    cell, label_w, label_h = o["cell"], o["label_w"], o["label_h"]
+    n_rows, n_cols = len(m), len(m[0]) if m else 0
+    classes = classes.tolist() if isinstance(classes, np.ndarray) else classes
+    hidden = [[bool(x) for x in row] for row in masked] if masked is not None else None
+    xs = [label_w + j * cell for j in range(n_cols)]
+    cells = []  # a live view sends every cell: one dict each, the values formatted in place
+    for i, (row, c_row) in enumerate(zip(m, classes)):
+        y, name, h_row = label_h + i * cell, rows[i], hidden[i] if hidden else None
+        cells += [{"i": i, "j": j, "x": xs[j], "y": y, "w": cell, "h": cell, "c": c, "v": v,
+                   "text": f"{v:.{digits}f}", "say": f"{name} → {cols[j]}：{v:.4f}",
+                   "masked": h_row[j] if h_row else False}
+                  for j, (v, c) in enumerate(zip(row, c_row))]
+    return {"width": label_w + n_cols * cell, "height": label_h + n_rows * cell,
+            "cell": cell, "label_w": label_w, "label_h": label_h,
+            "rows": [{"i": i, "y": label_h + i * cell + cell / 2, "label": t}
+                     for i, t in enumerate(rows)],
+            "cols": [{"j": j, "x": label_w + j * cell + cell / 2, "label": t}
+                     for j, t in enumerate(cols)],
+            "cells": cells}
+
+
+def _heat_columns(m, rows, cols, classes, o, *, digits, masked, readout):
+    """heatmap(form='columns'): the cells as NumPy columns."""
+    cell_w, cell_h, label_w, label_h = o["cell_w"], o["cell_h"], o["label_w"], o["label_h"]
+    n_rows, n_cols = m.shape
+    ii, jj = np.divmod(np.arange(n_rows * n_cols), n_cols)  # (n_rows * n_cols,) each
+    says = np.array([f"{rows[i]} · {cols[j]}：{v:.{digits}f}" for i, j, v in
+                     zip(ii.tolist(), jj.tolist(), m.reshape(-1).tolist())]) if readout else None
+    return {"width": r(label_w + n_cols * cell_w), "height": r(label_h + n_rows * cell_h),
+            "cell_w": cell_w, "cell_h": cell_h, "label_w": label_w, "label_h": label_h,
+            "cells": {"x": np.round(label_w + jj * cell_w, 2),
+                      "y": np.round(label_h + ii * cell_h, 2), "i": ii, "j": jj,
+                      "c": np.asarray(classes).reshape(-1),
+                      **({"say": says} if readout else {})},
+            "rows": [{"i": i, "y": r(label_h + i * cell_h + cell_h / 2),
+                      "top": r(label_h + i * cell_h), "label": name}
+                     for i, name in enumerate(rows)],
+            "cols": [{"j": j, "x": r(label_w + j * cell_w + cell_w / 2), "label": name}
+                     for j, name in enumerate(cols)]}
+
+
+def _heat_grid(m, rows, cols, classes, o, *, digits, masked, readout):
+    """heatmap(form='grid'): the classes as one array, the places as xs and ys (each object
+    of a view costs time on its way to the page in Pyodide)."""
+    cell, left, top = o["cell"], o["label_w"], o["label_h"]
+    say = [[f"{rows[i]} → {cols[j]}：{v:.4f}" for j, v in enumerate(row)]
+           for i, row in enumerate(m.tolist())]
+    return {"xs": [left + j * cell for j in range(m.shape[1])],
+            "ys": [top + i * cell for i in range(m.shape[0])],
+            "cell": cell, "c": np.asarray(classes), "say": say,
+            "width": left + m.shape[1] * cell, "height": top + m.shape[0] * cell}
+
+
+def _heat_raster(m, rows, cols, classes, o, *, digits, masked, readout):
+    """heatmap(form='raster'): one path per colour class, each the union of its cells; every
+    class has its path (empty if unused), so a live view rebinds the same elements."""
+    width, height, left, top = o["width"], o["height"], o["label_w"], o["label_h"]
+    n_rows, n_cols = m.shape
+    flat = np.asarray(classes).T.ravel()  # column by column, top to bottom
+    starts = np.ones(flat.size, dtype=bool)
+    starts[1:] = flat[1:] != flat[:-1]
+    starts[::n_rows] = True  # a run never continues into the next column
+    first = np.flatnonzero(starts)
+    lengths = np.diff(np.append(first, flat.size))
+    runs = [[] for _ in range(DIV if o["kind"] == "div" else SEQ)]
+    for f, n, c in zip(first.tolist(), lengths.tolist(), flat[first].tolist()):
+        runs[c].append(f"M{f // n_rows} {f % n_rows}h1v{n}h-1z")
+    cw, ch = width / n_cols, height / n_rows
+    to_x = lambda v: left + (v + 0.5) * cw  # noqa: E731  (a column's centre)
+    to_y = lambda v: top + (v + 0.5) * ch  # noqa: E731
+    whole = lambda n: list(range(0, n, max(1, int(nice_step(n - 1, 4)))))  # noqa: E731
+    x_values = whole(n_cols) if o.get("col_ticks") is None else o["col_ticks"]  # cells are
+    y_values = whole(n_rows) if o.get("row_ticks") is None else o["row_ticks"]  # counted
+    return {"width": left + width + o["right"], "height": top + height + o["bottom"],
+            "plot": {"x": left, "y": top, "w": width, "h": height},
+            "cell_w": r(cw, 4), "cell_h": r(ch, 4),
+            "transform": f"translate({left} {top}) scale({r(cw, 4)} {r(ch, 4)})",
+            "paths": [{"c": c, "d": "".join(p)} for c, p in enumerate(runs)],
+            "rows": [{"i": i, "y": r(top + i * ch), "h": r(ch)} for i in range(n_rows)],
+            "x_ticks": padded([{"at": r(to_x(v)), "label": fmt(v, 0)} for v in x_values],
+                              {"at": r(to_x(0)), "label": ""}),
+            "y_ticks": padded([{"at": r(to_y(v)), "label": fmt(v, 0)} for v in y_values],
+                              {"at": r(to_y(0)), "label": ""})}
+
+
+_HEAT_DRAW = {"cells": _heat_cells, "columns": _heat_columns, "grid": _heat_grid,
+              "raster": _heat_raster}
 
 
 # ---------------------------------------------------------------- line chart
@@ -423,16 +701,33 @@ def _floats(values):
     return [float(v) for v in values]
 
 
-def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0,
-                     min_opacity=0.08, digits=3, masked=None):
-    """Attention as curves over the sentence: the tokens across the top (the query's row)
-    and again across the bottom (the keys), one curve from the query token to every key,
-    its width and opacity proportional to the weight. row: the query's weights (sum 1).
-    Returns {width, height, top [...], bottom [...], curves [{j, d, sw (stroke width),
-    op (opacity), weight, text, say, masked}], query}."""
+def attention_curves(tokens, row, query, *, keys=None, width=400, height=170, max_width=9.0,
+                     min_opacity=0.08, digits=3, masked=None, dim=None, top_prefix="",
+                     bottom_prefix="", say=None, slots=None, columns=False):
+    """Attention as curves: the query's row of tokens across the top, the keys across the
+    bottom, one curve from the query token to every key, its width and opacity proportional
+    to the weight (over the row's largest). row: the query's weights over the keys (sum 1).
+    Returns {width, height, top [{i, x, y, w, label, tokens, query, dim}], bottom [{i, x, y,
+    w, wy (the weight's baseline), label, tokens}], curves [{j, d, sw (stroke width), op
+    (opacity), weight, text, say, masked, tokens, seq}], query}.
+
+    Options:
+    - keys: the bottom row's tokens when they are another sentence (a decoder's query over
+      the encoder's words; default: tokens); top_prefix / bottom_prefix name the two rows
+      for pointing (data-tokens "t3", "s5"); dim: a flag per top token (a word not written
+      yet); masked: a flag per key (a key the query may not see); say(j, w): curve j's
+      readout (default "query → key：w").
+    - slots=n: a sentence whose length changes between views (at most n tokens): the page
+      keeps n tokens per row and n curves; the unused ones are `hidden` (empty, width 0).
+    - columns=True: only the curves, as columns (d, sw, op, text, say, masked, each an array
+      over the keys), for a figure that redraws many of them over token rows drawn once."""
+    keys = tokens if keys is None else keys
     top_y, bottom_y = 16, height - 20  # token baselines; each key's weight goes under it
-    top = [{**t, "query": t["i"] == query} for t in token_row(tokens, width=width, y=top_y)]
-    bottom = [{**t, "wy": height - 4} for t in token_row(tokens, width=width, y=bottom_y)]
+    top = [{**t, "tokens": f"{top_prefix}{t['i']}", "query": t["i"] == query,
+            "dim": bool(dim[t["i"]]) if dim is not None else False}
+           for t in token_row(tokens, width=width, y=top_y)]
+    bottom = [{**t, "tokens": f"{bottom_prefix}{t['i']}", "wy": height - 4}
+              for t in token_row(keys, width=width, y=bottom_y)]
     weights = _floats(row)
     biggest = max(max(weights), 1e-12)
     qx = top[query]["x"]
@@ -440,17 +735,41 @@ def attention_curves(tokens, row, query, *, width=400, height=170, max_width=9.0
     start, bend, end = r(y0), r((y0 + y1) / 2), r(y1)
     curves = []
     for j, w in enumerate(weights):
-        kx = bottom[j]["x"]
-        share = w / biggest
-        curves.append({"j": j, "tokens": f"{query} {j}",
-                       "d": f"M{qx},{start} C{qx},{bend} {kx},{bend} {kx},{end}",
-                       "sw": r(0.6 + (max_width - 0.6) * share),
-                       "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
-                       "text": f"{w:.{digits}f}", "say": f"{tokens[query]} → {tokens[j]}：{w:.4f}",
-                       "masked": bool(masked[j]) if masked is not None else False,
-                       "seq": seq_class(w, 0.0, biggest)})
-    return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
-            "query": query}
+        kx, share = bottom[j]["x"], w / biggest
+        curves.append({
+            "j": j, "tokens": f"{top_prefix}{query} {bottom_prefix}{j}",
+            "d": f"M{qx},{start} C{qx},{bend} {kx},{bend} {kx},{end}",
+            "sw": r(0.6 + (max_width - 0.6) * share),
+            "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
+            "text": f"{w:.{digits}f}",
+            "say": say(j, w) if say else f"{tokens[query]} → {keys[j]}：{w:.4f}",
+            "masked": bool(masked[j]) if masked is not None else False,
+            "seq": seq_class(w, 0.0, biggest)})
+    if columns:
+        return {**{k: np.array([c[k] for c in curves]) for k in ("d", "sw", "op", "text", "say")},
+                "masked": np.array([c["masked"] for c in curves], dtype=bool)}
+    fig = {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
+           "query": query}
+    if slots is not None:
+        _curves_in_slots(fig, slots, top_prefix, bottom_prefix)
+    return fig
+
+
+def _curves_in_slots(fig, slots, top_prefix, bottom_prefix):
+    """attention_curves(slots=...): the used tokens and curves `hidden` False, the spare ones
+    up to `slots` hidden (no label, a curve of width 0)."""
+    for t in fig["top"] + fig["bottom"] + fig["curves"]:
+        t["hidden"] = False
+    blank = {"x": 0, "label": "", "hidden": True}
+    spare = range(len(fig["bottom"]), slots)
+    fig["top"] += [{**blank, "i": i, "y": fig["top"][0]["y"], "query": False, "dim": False,
+                    "tokens": f"{top_prefix}{i}"} for i in spare]
+    fig["bottom"] += [{**blank, "i": i, "y": fig["bottom"][0]["y"], "wy": fig["height"] - 4,
+                       "tokens": f"{bottom_prefix}{i}"} for i in spare]
+    fig["slots"] = slots
+    fig["curves"] += [{"j": j, "tokens": "", "d": "M0,0", "sw": 0, "op": 0, "weight": 0.0,
+                       "text": "", "say": "", "masked": False, "seq": 0, "hidden": True}
+                      for j in spare]
 
 
 # ---------------------------------------------------------------- an angle between two rays
@@ -479,12 +798,15 @@ def angle_arc(x0, y0, x1, y1, x2, y2, *, radius=28.0, label_gap=16.0):
 
 # ---------------------------------------------------------------- frames over a heatmap
 
-def heat_frames(heat, *, rows=(), cells=()):
-    """Frames over a heatmap (from `heatmap`): one around each row i of `rows`, its label
-    included, then one around each cell (i, j) of `cells`: [{x, y, w, h}]. A live view
-    redraws the same frames, so a widget asks for the same number of them every time."""
+def heat_frames(heat, *, rows=(), cols=(), cells=()):
+    """Frames over a heatmap (form 'cells'): one around each row i of `rows`, its label
+    included, one down each column j of `cols`, then one around each cell (i, j) of `cells`:
+    [{x, y, w, h}], over the used part of a heatmap in slots. A live view redraws the same
+    frames, so a widget asks for the same number of them every time."""
     cell, label_w, label_h = heat["cell"], heat["label_w"], heat["label_h"]
-    return ([{"x": 0, "y": label_h + i * cell, "w": heat["width"], "h": cell} for i in rows]
+    w, h = heat.get("vw", heat["width"]), heat.get("vh", heat["height"])
+    return ([{"x": 0, "y": label_h + i * cell, "w": w, "h": cell} for i in rows]
+            + [{"x": label_w + j * cell, "y": 0, "w": cell, "h": h} for j in cols]
             + [{"x": label_w + j * cell, "y": label_h + i * cell, "w": cell, "h": cell}
                for i, j in cells])
 
@@ -626,101 +948,6 @@ def step_points(xs, ys):
     return out_x, out_y
 
 
-# ---------------------------------------------------------------- attention between two rows
-
-def cross_curves(top_tokens, bottom_tokens, row, query, *, width=400, height=170,
-                 max_width=9.0, min_opacity=0.08, digits=3, masked=None, dim=None,
-                 top_prefix="", bottom_prefix="", say=None):
-    """Attention from one token of the top row (a decoder's query) to every token of the
-    bottom row (the encoder's keys), which may be another sentence of another length: one
-    curve per bottom token, its width and opacity proportional to its weight, as in
-    attention_curves. row: the query's weights over the bottom row (sum 1).
-
-    top_prefix / bottom_prefix name the two rows for pointing (data-tokens "t3", "s5"), so
-    that two sentences' positions are not confused; dim: a flag per top token (a word not
-    written yet); masked: a flag per bottom token (a key the query may not see).
-    say(j, w): the readout of curve j (default "top → bottom：w"). Returns {width, height,
-    top [{i, x, y, label, tokens, query, dim}], bottom [{j, x, y, wy, label, tokens}],
-    curves [{j, d, sw, op, weight, text, say, masked, tokens, seq}], query}."""
-    top_y, bottom_y = 16, height - 20
-    top = [{**t, "tokens": f"{top_prefix}{t['i']}", "query": t["i"] == query,
-            "dim": bool(dim[t["i"]]) if dim is not None else False}
-           for t in token_row(top_tokens, width=width, y=top_y)]
-    bottom = [{**t, "tokens": f"{bottom_prefix}{t['i']}", "wy": height - 4}
-              for t in token_row(bottom_tokens, width=width, y=bottom_y)]
-    weights = _floats(row)
-    biggest = max(max(weights), 1e-12)
-    qx = top[query]["x"]
-    y0, y1 = top_y + 8, bottom_y - 16
-    start, bend, end = r(y0), r((y0 + y1) / 2), r(y1)
-    curves = []
-    for j, w in enumerate(weights):
-        kx = bottom[j]["x"]
-        share = w / biggest
-        text = say(j, w) if say else f"{top_tokens[query]} → {bottom_tokens[j]}：{w:.4f}"
-        curves.append({
-            "j": j, "tokens": f"{top_prefix}{query} {bottom_prefix}{j}",
-            "d": f"M{qx},{start} C{qx},{bend} {kx},{bend} {kx},{end}",
-            "sw": r(0.6 + (max_width - 0.6) * share),
-            "op": r(min_opacity + (1 - min_opacity) * share, 3), "weight": w,
-            "text": f"{w:.{digits}f}", "say": text,
-            "masked": bool(masked[j]) if masked is not None else False,
-            "seq": seq_class(w, 0.0, biggest)})
-    return {"width": width, "height": height, "top": top, "bottom": bottom, "curves": curves,
-            "query": query}
-# ---------------------------------------------------------------- dense heatmap
-
-def dense_heatmap(matrix, rows, cols, *, cell_w=7.0, cell_h=14.0, label_w=44.0, label_h=4.0,
-                  diverging=True, lo=None, hi=None, digits=3, readout=True, weights=False):
-    """A heatmap of many small cells whose colours change together, such as a hidden state
-    (tokens × features), computed with NumPy and returned as columns, like histogram's bars:
-    cell k = i * n_cols + j sits at cells.x[k], cells.y[k] (a grid fixed by the shape) and
-    has the colour class cells.c[k] and the readout cells.say[k] ("row · col：value").
-    diverging=True colours around 0 on [-limit, limit] (limit: the largest |value|, or
-    max(|lo|, |hi|) when given), else sequentially on [lo, hi] (default: the values' range).
-    cells.i, cells.j: each cell's row and column; rows [{i, y (the label's centre), top,
-    label}], cols [{j, x (the label's centre), label}], and the legend. readout=False: no cells.say
-    (a figure too dense to read cell by cell, read row by row instead). weights=True:
-    attention weights, on the book's one weight scale (weight_classes)."""
-    m = np.asarray(matrix, dtype=float)  # (n_rows, n_cols)
-    n_rows, n_cols = m.shape
-    if weights:
-        diverging, classes = False, weight_classes(m)
-        key = weight_legend(width=min(180.0, label_w + n_cols * cell_w))
-    elif diverging:
-        limit = float(np.abs(m).max()) if lo is None and hi is None else max(abs(lo), abs(hi))
-        half = DIV // 2
-        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
-        classes = half + np.round(t * half).astype(int)  # div_class, elementwise
-        key = legend(-limit, limit, kind="div", width=min(180.0, label_w + n_cols * cell_w),
-                     digits=digits)
-    else:
-        lo = float(m.min()) if lo is None else lo
-        hi = float(m.max()) if hi is None else hi
-        if hi <= lo:
-            classes = np.where(m >= hi, SEQ - 1, 0)
-        else:
-            classes = np.clip(np.floor((m - lo) / (hi - lo) * SEQ), 0, SEQ - 1).astype(int)
-        key = legend(lo, hi, kind="seq", width=min(180.0, label_w + n_cols * cell_w),
-                     digits=digits)
-    ii, jj = np.divmod(np.arange(n_rows * n_cols), n_cols)  # (n_rows * n_cols,) each
-    flat = m.reshape(-1).tolist()
-    row_names, col_names = [str(x) for x in rows], [str(x) for x in cols]
-    says = np.array([f"{row_names[i]} · {col_names[j]}：{v:.{digits}f}"
-                     for i, j, v in zip(ii.tolist(), jj.tolist(), flat)]) if readout else None
-    return {"width": r(label_w + n_cols * cell_w), "height": r(label_h + n_rows * cell_h),
-            "cell_w": cell_w, "cell_h": cell_h, "label_w": label_w, "label_h": label_h,
-            "cells": {"x": np.round(label_w + jj * cell_w, 2),
-                      "y": np.round(label_h + ii * cell_h, 2), "i": ii, "j": jj,
-                      "c": classes.reshape(-1), **({"say": says} if readout else {})},
-            "rows": [{"i": i, "y": r(label_h + i * cell_h + cell_h / 2),
-                      "top": r(label_h + i * cell_h), "label": name}
-                     for i, name in enumerate(row_names)],
-            "cols": [{"j": j, "x": r(label_w + j * cell_w + cell_w / 2), "label": name}
-                     for j, name in enumerate(col_names)],
-            "legend": key, "kind": "div" if diverging else "seq"}
-
-
 # ---------------------------------------------------------------- a chart that grows
 
 def probe_slots(chart, slots, points, *, x_domain, y_domain, say):
@@ -742,110 +969,7 @@ def probe_slots(chart, slots, points, *, x_domain, y_domain, say):
     return out
 
 
-def attention_curve_columns(tokens, row, query, *, width=400, height=170, max_width=9.0,
-                            min_opacity=0.08, digits=3, masked=None):
-    """attention_curves' curves as columns, for a figure that redraws many of them: curve j's
-    d, sw, op, text, say and masked at index j of each (the same values, without the token
-    rows, which a sentence of fixed length draws once)."""
-    top_y, bottom_y = 16, height - 20
-    slot = width / max(len(tokens), 1)
-    xs = [r(i * slot + slot / 2) for i in range(len(tokens))]
-    y0, y1 = r(top_y + 8), r(bottom_y - 16)
-    mid = r((top_y + 8 + bottom_y - 16) / 2)
-    qx = xs[query]
-    weights = [float(w) for w in row]
-    biggest = max(max(weights), 1e-12)
-    shares = [w / biggest for w in weights]
-    name = tokens[query]
-    return {"d": np.array([f"M{qx},{y0} C{qx},{mid} {kx},{mid} {kx},{y1}" for kx in xs]),
-            "sw": np.array([r(0.6 + (max_width - 0.6) * s) for s in shares]),
-            "op": np.array([r(min_opacity + (1 - min_opacity) * s, 3) for s in shares]),
-            "text": np.array([fmt(w, digits) for w in weights]),
-            "say": np.array([f"{name} → {t}：{fmt(w, 4)}" for t, w in zip(tokens, weights)]),
-            "masked": np.zeros(len(tokens), dtype=bool) if masked is None
-            else np.asarray(masked, dtype=bool)}
-
-
-# ---------------------------------------------------------------- horizontal bars
-
-def hbars(values, labels, *, width=260, row=22, label_w=44, value_w=46, top=None, bottom=None,
-          digits=3, texts=None, gap=0.3, axis_h=18):
-    """Horizontal bars, one row per value: its label left of the row, the bar from the 0 line,
-    its value in a right-aligned column past the plot (a list reads like a table), and a round
-    axis under the rows (vertical grid lines).
-
-    top/bottom: the axis's ends (default: autoscaled to round ticks around the values; top=1,
-    bottom=0 for probabilities, so that rows of different figures compare on one scale: the
-    axis is then `fixed`, and a page need not rebind it). texts: the value labels (default
-    fmt(value, digits)). Returns {width, height, row (the rows' pitch), bar_h (a bar's
-    height), zero (x of 0), plot {x, w}, axis_y, value_x, ticks [{x, label}], fixed, rows [{y
-    (the row's top), ty (its texts' baseline), by, x, w (the bar's top, left, width), value,
-    text, label, say}]}. A negative bar extends left of zero."""
-    values = [float(v) for v in values]
-    lo = min([0.0] + values) if bottom is None else bottom
-    hi = nice_max(max([0.0] + values)) if top is None else top
-    if bottom is None and lo < 0:
-        lo = -nice_max(-lo)
-    px, pw = label_w, width - label_w - value_w
-    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
-    zero = to_x(0.0)
-    h = r(row * (1 - gap))
-    pad, half = (row - h) / 2, row / 2
-    rows = []
-    for i, (v, label) in enumerate(zip(values, labels)):  # a live view redraws every row:
-        end = to_x(max(lo, min(hi, v)))                  # only what varies is rounded
-        text = texts[i] if texts is not None else fmt(v, digits)
-        top = i * row
-        rows.append({"y": r(top), "ty": r(top + half + 4), "by": r(top + pad),
-                     "x": r(min(zero, end)), "w": r(abs(end - zero)), "value": v, "text": text,
-                     "label": str(label), "say": f"{label}：{text}"})
-    axis_y = len(values) * row
-    ticks = [dict(t) for t in _hbar_ticks(lo, hi, px, pw)]
-    return {"width": width, "height": axis_y + axis_h, "zero": r(zero), "row": row, "bar_h": h,
-            "label_x": px - 5, "tick_y": axis_y + 13,
-            "plot": {"x": px, "w": pw}, "axis_y": axis_y, "value_x": width, "ticks": ticks,
-            "rows": rows, "top": hi, "bottom": lo,
-            "fixed": top is not None and bottom is not None}
-
-
-@functools.lru_cache(maxsize=64)
-def _hbar_ticks(lo, hi, px, pw):
-    """hbars' axis: the same for every view of a fixed axis, so worked out once."""
-    to_x = lambda v: scale(v, lo, hi, px, px + pw)  # noqa: E731
-    step = nice_step(hi - lo)
-    return tuple(padded([{"x": r(to_x(t)), "label": tick_label(t, step)}
-                         for t in nice_ticks(lo, hi)], {"x": r(to_x(0.0)), "label": ""}))
-
-
-# ---------------------------------------------------------------- one stacked bar
-
-def stack(values, labels, *, width=480, height=26, digits=1):
-    """The parts of a whole as one bar of `width` units, left to right: segments [{k (the
-    part's index, for its colour class data-k), x, w, value, pct (its share, in %), text
-    ("12.3 %"), label, say}]. A part of 0 gets a segment of width 0 (the slots stay)."""
-    values = [float(v) for v in values]
-    total = sum(values)
-    x, segments = 0.0, []
-    for k, (v, label) in enumerate(zip(values, labels)):
-        share = v / total if total > 0 else 0.0
-        text = f"{fmt(100 * share, digits)} %"
-        segments.append({"k": k, "x": r(x), "w": r(share * width), "value": v,
-                         "pct": 100 * share, "text": text, "label": str(label),
-                         "say": f"{label}：{text}"})
-        x += share * width
-    return {"width": width, "height": height, "segments": segments, "total": total}
-
-# ---------------------------------------------------------------- large heatmaps
-
-def seq_classes(values, lo, hi):
-    """seq_class of every entry of an array at once (NumPy; the same rule: floor of the share
-    of [lo, hi] times SEQ, clipped to 0..SEQ-1): for a heatmap of hundreds of cells."""
-    import numpy as np
-    v = np.asarray(values, dtype=float)
-    if hi <= lo:
-        return np.where(v >= hi, SEQ - 1, 0)
-    return np.clip(np.floor((v - lo) / (hi - lo) * SEQ), 0, SEQ - 1).astype(int)
-
+# ---------------------------------------------------------------- large heatmaps as paths
 
 def class_paths(classes, cell, *, cell_h=None, n=SEQ, x0=0.0, y0=0.0):
     """A large heatmap as one path per colour class, so that a figure of 784 cells is n
@@ -902,7 +1026,7 @@ def cell_paths(classes, w, h=None, *, gap=0.0, n=SEQ, x0=0.0, y0=0.0):
     return [{"c": c, "d": "".join(p)} for c, p in enumerate(parts)]
 
 
-def heatmap_paths(heat):
+def _heat_paths(heat):
     """The colours of a heatmap() as one path per colour class (its cells' squares, the
     masked ones left out) and its masked cells as one more path: the page then rewrites at
     most n + 1 `d` attributes whatever the matrix's size, and keeps one transparent cell per
@@ -916,106 +1040,6 @@ def heatmap_paths(heat):
     return {"paths": paths[:n], "masked_d": paths[n]["d"]}
 
 
-def heatmap_slots(matrix, rows, cols, slots, *, lo=0.0, hi=1.0, cell=32, digits=2, label_w=44,
-                  label_h=22, scaled="global", row_name="", col_name="", masked=None,
-                  weights=False):
-    """A heatmap whose size changes from one view to the next (at most slots x slots): the
-    page keeps slots x slots cells and slots labels per axis at fixed places, and viewbox
-    and vw (its width in px: one unit per px) frame the part a view uses, so the others fall
-    outside it. Cells are heatmap()'s, row-major over the slots, each with `hidden` (unused:
-    no text, no readout); rows/cols get `hidden` too (unused: no label).
-    lo and hi fix the colour map's range (the unused cells must not widen it); weights=True
-    draws attention weights on the book's one weight scale instead. masked: as in heatmap(),
-    for the used cells."""
-    m = [[float(x) for x in row] for row in matrix][:slots]
-    n_r, n_c = len(m), len(m[0]) if m else 0
-    padded_m = [[m[i][j] if i < n_r and j < n_c else lo for j in range(slots)]
-                for i in range(slots)]
-    def names(labels):
-        labels = [str(t) for t in labels][:slots]
-        return labels + [""] * (slots - len(labels))
-    hide = [[bool(masked[i][j]) if masked is not None and i < n_r and j < n_c else False
-             for j in range(slots)] for i in range(slots)]
-    fig = heatmap(padded_m, names(rows), names(cols), cell=cell, lo=lo, hi=hi, digits=digits,
-                  label_w=label_w, label_h=label_h, scaled=scaled, row_name=row_name,
-                  col_name=col_name, masked=hide, weights=weights)
-    for c in fig["cells"]:
-        c["hidden"] = c["i"] >= n_r or c["j"] >= n_c
-        if c["hidden"]:
-            c["say"] = c["text"] = ""
-    for rw in fig["rows"]:
-        rw["hidden"] = rw["i"] >= n_r
-        rw["label"] = "" if rw["hidden"] else rw["label"]
-    for cl in fig["cols"]:
-        cl["hidden"] = cl["j"] >= n_c
-        cl["label"] = "" if cl["hidden"] else cl["label"]
-    vw, vh = label_w + n_c * cell, label_h + n_r * cell
-    fig.update({"slots": slots, "n_rows": n_r, "n_cols": n_c, "vw": vw, "vh": vh,
-                "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})
-    fig["legend"] = weight_legend() if weights else legend(lo, hi, scaled=scaled, digits=digits)
-    return fig
-# ---------------------------------------------------------------- raster heatmap
-
-import numpy as np  # noqa: E402  (only the raster needs arrays)
-
-
-def heat_raster(matrix, *, width=320, height=200, limit=None, diverging=True, lo=None, hi=None,
-                left=40, top=26, right=8, bottom=6, row_ticks=None, col_ticks=None,
-                row_name="", col_name="", digits=2):
-    """A heatmap too large for one element per cell (40 positions x 128 dimensions): one path
-    per colour class, each the union of its cells. Cell (row r, column c) is the unit square
-    at (c, r); a run of equal cells down a column is one rectangle "M c r h1 v n h-1 z"; the
-    group's `transform` scales the unit grid to width x height and moves it right of the row
-    labels. Every class has its path (empty if unused), so a live view rebinds the same
-    elements whatever the matrix's size.
-
-    Colours: the diverging map on [-limit, limit] (default: the largest |value|), or the
-    sequential one on [lo, hi]. Returns {width, height (the viewBox), plot {x, y, w, h},
-    cell_w, cell_h, transform, kind, paths [{c, d}], rows [{i, y, h}] (each row's strip, for
-    pointing), x_ticks / y_ticks (column and row ticks at the cells' centres), legend}."""
-    m = np.asarray(matrix, dtype=float)
-    n_rows, n_cols = m.shape
-    if diverging:
-        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
-        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
-        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class, cell by cell
-        n_classes, kind = DIV, "div"
-        key = legend(-limit, limit, kind="div", scaled="global", digits=digits)
-    else:
-        lo = float(m.min()) if lo is None else float(lo)
-        hi = float(m.max()) if hi is None else float(hi)
-        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
-        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
-        n_classes, kind = SEQ, "seq"
-        key = legend(lo, hi, kind="seq", scaled="global", digits=digits)
-    flat = classes.T.ravel()  # (n_cols * n_rows,): column by column, top to bottom
-    starts = np.ones(flat.size, dtype=bool)
-    starts[1:] = flat[1:] != flat[:-1]
-    starts[::n_rows] = True  # a run never continues into the next column
-    first = np.flatnonzero(starts)
-    lengths = np.diff(np.append(first, flat.size))
-    runs = [[] for _ in range(n_classes)]
-    for f, n, c in zip(first.tolist(), lengths.tolist(), flat[first].tolist()):
-        runs[c].append(f"M{f // n_rows} {f % n_rows}h1v{n}h-1z")
-    cw, ch = width / n_cols, height / n_rows
-    to_x = lambda v: left + (v + 0.5) * cw  # noqa: E731  (a column's centre)
-    to_y = lambda v: top + (v + 0.5) * ch  # noqa: E731
-    whole = lambda n: list(range(0, n, max(1, int(nice_step(n - 1, 4)))))  # noqa: E731
-    x_values = whole(n_cols) if col_ticks is None else col_ticks  # cells are counted: whole
-    y_values = whole(n_rows) if row_ticks is None else row_ticks  # numbers, a round step
-    return {"width": left + width + right, "height": top + height + bottom,
-            "plot": {"x": left, "y": top, "w": width, "h": height},
-            "cell_w": r(cw, 4), "cell_h": r(ch, 4),
-            "transform": f"translate({left} {top}) scale({r(cw, 4)} {r(ch, 4)})",
-            "kind": kind, "paths": [{"c": c, "d": "".join(p)} for c, p in enumerate(runs)],
-            "rows": [{"i": i, "y": r(top + i * ch), "h": r(ch)} for i in range(n_rows)],
-            "x_ticks": padded([{"at": r(to_x(v)), "label": fmt(v, 0)} for v in x_values],
-                              {"at": r(to_x(0)), "label": ""}),
-            "y_ticks": padded([{"at": r(to_y(v)), "label": fmt(v, 0)} for v in y_values],
-                              {"at": r(to_y(0)), "label": ""}),
-            "row_name": row_name, "col_name": col_name, "legend": key}
-
-
 # ---------------------------------------------------------------- links between two columns
 
 def row_links(pairs, y_from, y_to, *, x0, x1):
@@ -1026,37 +1050,6 @@ def row_links(pairs, y_from, y_to, *, x0, x1):
     return [{"i": i, "j": j,
              "d": f"M{r(x0)},{r(y_from[i])} C{xm},{r(y_from[i])} {xm},{r(y_to[j])} "
                   f"{r(x1)},{r(y_to[j])}"} for i, j in pairs]
-
-
-# ---------------------------------------------------------------- heatmap, in columns
-
-def heat_grid(matrix, rows, cols, *, cell=32, left=0, top=0, diverging=True, limit=None,
-              lo=None, hi=None, digits=2):
-    """The cells of a heatmap as a few arrays instead of one record per cell, for a view that
-    is redrawn on every move (each object of a view costs time on its way to the page in
-    Pyodide): xs (each column's left edge), ys (each row's top), cell (the side), c (the
-    colour class of every cell, an int array of the matrix's shape), say (each cell's readout,
-    "row → col：value"), and the legend. Classes and readouts are those of heatmap() with
-    scaled='global': the diverging map on [-limit, limit] (default: the largest |value|), or
-    the sequential one on [lo, hi]."""
-    m = np.asarray(matrix, dtype=float)
-    if diverging:
-        limit = float(np.max(np.abs(m))) if limit is None else float(limit)
-        t = np.clip(m / limit, -1.0, 1.0) if limit > 0 else np.zeros_like(m)
-        classes = DIV // 2 + np.rint(t * (DIV // 2)).astype(int)  # as div_class
-        key = legend(-limit, limit, kind="div", digits=digits)
-    else:
-        lo = float(m.min()) if lo is None else float(lo)
-        hi = float(m.max()) if hi is None else float(hi)
-        t = (m - lo) / (hi - lo) if hi > lo else np.ones_like(m) * (m >= hi)
-        classes = np.clip(np.floor(t * SEQ), 0, SEQ - 1).astype(int)  # as seq_class
-        key = legend(lo, hi, kind="seq", digits=digits)
-    say = [[f"{rows[i]} → {cols[j]}：{v:.4f}" for j, v in enumerate(row)]
-           for i, row in enumerate(m.tolist())]
-    return {"xs": [left + j * cell for j in range(m.shape[1])],
-            "ys": [top + i * cell for i in range(m.shape[0])],
-            "cell": cell, "c": classes, "say": say, "legend": key,
-            "width": left + m.shape[1] * cell, "height": top + m.shape[0] * cell}
 
 
 # ---------------------------------------------------------------- the arc of a rotation
@@ -1103,55 +1096,3 @@ def row_bars(values, ys, *, x, width, height, lo, hi, ref=None, labels=(), name=
                       for t in marks], "x": x, "end": x + width, "width": width}
 
 
-# ---------------------------------------------------------------- a sentence of changing length
-
-def attention_curves_slots(tokens, row, query, slots, *, masked=None, **kw):
-    """attention_curves() for a sentence whose length changes between views (at most `slots`
-    tokens): the page keeps `slots` tokens per row and `slots` curves, and the view says where
-    each one is. The used ones are attention_curves()' with hidden False; the unused ones are
-    hidden (empty, of width 0)."""
-    fig = attention_curves(tokens, row, query, masked=masked, **kw)
-    spare = range(len(tokens), slots)
-    for t in fig["top"] + fig["bottom"] + fig["curves"]:
-        t["hidden"] = False
-    blank = {"x": 0, "label": "", "hidden": True}
-    fig["top"] += [{**blank, "i": i, "y": fig["top"][0]["y"], "query": False} for i in spare]
-    fig["bottom"] += [{**blank, "i": i, "y": fig["bottom"][0]["y"], "wy": fig["height"] - 4}
-                      for i in spare]
-    fig["curves"] += [{"j": j, "tokens": "", "d": "M0,0", "sw": 0, "op": 0, "weight": 0.0,
-                       "text": "", "say": "", "masked": False, "seq": 0, "hidden": True}
-                      for j in spare]
-    return fig
-
-
-def bars_slots(values, labels, slots, *, slot=34, axis_space=30, **kw):
-    """bars() for a list whose length changes between views (at most `slots` values, e.g. a
-    row over the sentence): every slot keeps its place, `slot` units wide after the axis, so
-    the page redraws the same elements; viewbox and vw (the width in px: one unit per px)
-    frame the n used ones, and the unused ones (value 0, `hidden`: no label, value or
-    readout) lie outside it. The grid lines and the baseline end at vw. kw: bars()'."""
-    values = [float(v) for v in values][:slots]
-    n = len(values)
-    names = [str(t) for t in labels][:n] + [""] * (slots - n)
-    # the spare zeros change no autoscaled end: bars() puts 0 on the axis anyway
-    fig = bars(values + [0.0] * (slots - n), names, width=axis_space + slots * slot,
-               axis_space=axis_space, **kw)
-    for k, b in enumerate(fig["bars"]):
-        b["hidden"] = k >= n
-        if b["hidden"]:
-            b.update(text="", say="", label="")
-    vw = axis_space + n * slot
-    fig.update({"slots": slots, "n": n, "vw": vw, "viewbox": f"0 0 {vw} {fig['height']}"})
-    return fig
-
-
-def heatmap_sized(matrix, tokens, slots, *, selected_row, selected_col, lo=0.0, hi=1.0,
-                  masked=None, **kw):
-    """heatmap_slots() over a sentence (rows and columns both its tokens), with the selected
-    row and column as bands framed to the used part: row_band {x, y, w, h}, col_band too."""
-    fig = heatmap_slots(matrix, tokens, tokens, slots, lo=lo, hi=hi, masked=masked, **kw)
-    cell, label_w, label_h = fig["cell"], fig["label_w"], fig["label_h"]
-    fig["row_band"] = {"x": 0, "y": label_h + selected_row * cell, "w": fig["vw"], "h": cell}
-    fig["col_band"] = {"x": label_w + selected_col * cell, "y": 0, "w": cell, "h": fig["vh"]}
-    fig["selected_row"], fig["selected_col"] = selected_row, selected_col
-    return fig

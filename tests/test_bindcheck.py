@@ -65,7 +65,7 @@ def test_a_bound_number_without_its_digits_stops_at_the_template_line(tmp_path, 
 
 
 def test_a_macro_call_with_a_wrong_path_stops_at_the_call(tmp_path, monkeypatch):
-    err, line = render_with(tmp_path, monkeypatch, 'mk.bar_chart("bars"', 'mk.bar_chart("bar"')
+    err, line = render_with(tmp_path, monkeypatch, 'mk.bars("bars"', 'mk.bars("bar"')
     assert f"softmax.html:{line}: data-attr path 'bar." in str(err)
     assert "(did you mean 'bars." in str(err)
 

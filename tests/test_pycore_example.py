@@ -215,8 +215,8 @@ SENTENCES = [None, {"tokens": ["小狗", "小猫", "它", "了", "累"]},
 @pytest.mark.parametrize("query,scale,causal", [("它", 1.0, False), ("小猫", 6.0, True),
                                                 ("累", 0.25, True)])
 def test_attention_draws_what_the_figure_helpers_draw(ex, query, scale, causal):
-    """The attention view builds its curves and heatmap from cached parts: they equal
-    figure.attention_curves_slots and figure.heatmap_sized over the same weights."""
+    """The attention view builds its curves and heatmap from cached parts: together they
+    equal figure.attention_curves and figure.heatmap (in slots) over the same weights."""
     from pycore import figure
     from pycore.attention import attention, causal_mask
     view = compute("attention", {"query": query, "scale": scale, "causal": causal,
@@ -228,11 +228,11 @@ def test_attention_draws_what_the_figure_helpers_draw(ex, query, scale, causal):
     n, i = len(x), view["index"]
     hidden = ~causal_mask(n) if causal else np.zeros((n, n), dtype=bool)
     strongest = int(np.argmax(weights[i]))
-    curves = figure.attention_curves_slots(ex_checked["tokens"], weights[i], i, 12,
-                                           masked=hidden[i])
-    heat = figure.heatmap_sized(weights, ex_checked["tokens"], 12, weights=True, selected_row=i,
-                                selected_col=strongest, masked=hidden, row_name="查询",
-                                col_name="键")
+    curves = figure.attention_curves(ex_checked["tokens"], weights[i], i, slots=12,
+                                     masked=hidden[i])
+    heat = figure.heatmap(weights, ex_checked["tokens"], ex_checked["tokens"], slots=12,
+                          weights=True, selected_row=i, selected_col=strongest, masked=hidden,
+                          row_name="查询", col_name="键")
     # the view keeps the cells' places apart (the sentence's part): laid back into the cells
     drawn = {k: v for k, v in view["heat"].items() if k != "places"}
     drawn["cells"] = [{**p, **c} for p, c in zip(view["heat"]["places"], drawn["cells"])]
@@ -415,8 +415,8 @@ def test_the_editor_previews_an_edited_twelve_token_sentence(query):
 def test_bars_slots_keep_their_places_for_any_length():
     """A slot keeps its x whatever the number of values; the frame grows by one slot each."""
     from pycore import figure
-    three = figure.bars_slots([0.5, 0.25, 1.0], "abc", 5, top=1.0, slot=40, axis_space=20)
-    five = figure.bars_slots([0.1] * 5, "abcde", 5, top=1.0, slot=40, axis_space=20)
+    three = figure.bars([0.5, 0.25, 1.0], "abc", slots=5, top=1.0, slot=40, axis_space=20)
+    five = figure.bars([0.1] * 5, "abcde", slots=5, top=1.0, slot=40, axis_space=20)
     assert [b["x"] for b in three["bars"]] == [b["x"] for b in five["bars"]] == \
         [20 + 40 * k + 5 for k in range(5)]
     assert (three["vw"], five["vw"], three["viewbox"]) == (140, 220, "0 0 140 170")

@@ -190,9 +190,9 @@ def test_step_points_keep_only_the_corners():
 
 def test_cross_curves_join_two_sentences_of_different_lengths():
     # 2 tokens on top over 100 units (centres 25, 75), 4 below (12.5, 37.5, 62.5, 87.5)
-    c = figure.cross_curves(["a", "b"], ["w", "x", "y", "z"], [0.1, 0.6, 0.2, 0.1], 1,
-                            width=100, height=100, top_prefix="t", bottom_prefix="s",
-                            dim=[False, True])
+    c = figure.attention_curves(["a", "b"], [0.1, 0.6, 0.2, 0.1], 1,
+                                width=100, height=100, top_prefix="t", bottom_prefix="s",
+                                dim=[False, True], keys=["w", "x", "y", "z"])
     assert [t["x"] for t in c["top"]] == [25, 75] and [t["x"] for t in c["bottom"]] == \
         [12.5, 37.5, 62.5, 87.5]
     assert c["curves"][1]["d"] == "M75.0,24.0 C75.0,44.0 37.5,44.0 37.5,64.0"
@@ -204,8 +204,8 @@ def test_cross_curves_join_two_sentences_of_different_lengths():
     assert c["curves"][1]["say"] == "b → x：0.6000"
 def test_a_dense_heatmap_colours_each_cell_as_the_scalar_rules_do():
     m = [[-2.0, -0.5, 0.0], [0.3, 1.0, 2.0]]
-    h = figure.dense_heatmap(m, ["a", "b"], ["x", "y", "z"], cell_w=10, cell_h=5, label_w=20,
-                             label_h=3, digits=2)
+    h = figure.heatmap(m, ["a", "b"], ["x", "y", "z"], form="columns", cell_w=10, cell_h=5,
+                       label_w=20, label_h=3, digits=2)
     c = h["cells"]
     # row-major: cell k = i * 3 + j, at label_w + j * cell_w, label_h + i * cell_h
     assert list(c["x"]) == [20, 30, 40] * 2 and list(c["y"]) == [3] * 3 + [8] * 3
@@ -219,10 +219,11 @@ def test_a_dense_heatmap_colours_each_cell_as_the_scalar_rules_do():
     assert list(c["i"]) == [0, 0, 0, 1, 1, 1] and list(c["j"]) == [0, 1, 2] * 2
     assert (h["legend"]["lo"], h["legend"]["hi"]) == ("-2.00", "2.00")
     # sequential, on a given range: floor(9 * (v - lo) / (hi - lo)), the top clipped to 8
-    s = figure.dense_heatmap([[0.0, 0.5, 1.0]], ["a"], ["x", "y", "z"], diverging=False,
-                             lo=0.0, hi=1.0)
+    s = figure.heatmap([[0.0, 0.5, 1.0]], ["a"], ["x", "y", "z"], form="columns", diverging=False,
+                       lo=0.0, hi=1.0)
     assert list(s["cells"]["c"]) == [0, 4, 8] == [figure.seq_class(v, 0, 1) for v in (0, .5, 1)]
-    assert "say" not in figure.dense_heatmap(m, ["a", "b"], ["x", "y", "z"], readout=False)["cells"]
+    assert "say" not in figure.heatmap(m, ["a", "b"], ["x", "y", "z"], form="columns",
+                                       readout=False)["cells"]
 
 
 def test_probe_slots_follow_a_growing_series_and_hide_what_is_not_there_yet():
@@ -243,8 +244,8 @@ def test_curve_columns_are_attention_curves_by_columns():
     row = [0.5, 0.1, 0.1, 0.2, 0.1]
     whole = figure.attention_curves(tokens, row, 4, width=300, height=120,
                                     masked=[False, False, False, True, False])
-    cols = figure.attention_curve_columns(tokens, row, 4, width=300, height=120,
-                                          masked=[False, False, False, True, False])
+    cols = figure.attention_curves(tokens, row, 4, columns=True, width=300, height=120,
+                                   masked=[False, False, False, True, False])
     for name in ("d", "sw", "op", "text", "say", "masked"):
         assert [c[name] for c in whole["curves"]] == list(cols[name]), name
     # by hand: 5 slots of 60 units, the query 它 at x = 270; 小猫 (0.5, the largest) is
@@ -256,7 +257,7 @@ def test_curve_columns_are_attention_curves_by_columns():
 def test_horizontal_bars_on_a_fixed_unit_axis():
     """width 260: 44 units of labels, 46 of values, so the plot is 170 units from x = 44;
     rows 22 apart, bars 70 % of a row (15.4) centred in it."""
-    b = figure.hbars([0.5, 0.25, 1.0], ["a", "b", "c"], top=1.0)
+    b = figure.bars([0.5, 0.25, 1.0], ["a", "b", "c"], form="horizontal", top=1.0)
     assert b["plot"] == {"x": 44, "w": 170} and b["zero"] == 44
     first, second, third = b["rows"]
     assert (first["x"], first["w"]) == (44, 85) and second["w"] == 42.5 and third["w"] == 170
@@ -270,8 +271,8 @@ def test_horizontal_bars_on_a_fixed_unit_axis():
 
 
 def test_horizontal_bars_autoscale_and_go_left_of_zero():
-    b = figure.hbars([-1.0, 3.0], ["down", "up"], width=100, label_w=0, value_w=0,
-                     texts=["−1", "+3"])
+    b = figure.bars([-1.0, 3.0], ["down", "up"], form="horizontal", width=100, label_w=0,
+                    value_w=0, texts=["−1", "+3"])
     assert (b["bottom"], b["top"]) == (-1.0, 3.0)  # round ends around the values
     down, up = b["rows"]
     assert b["zero"] == 25 and (down["x"], down["w"]) == (0, 25)
@@ -280,7 +281,7 @@ def test_horizontal_bars_autoscale_and_go_left_of_zero():
 
 
 def test_a_stacked_bar_splits_its_width_by_share():
-    s = figure.stack([1, 0, 3], ["a", "b", "c"], width=200)
+    s = figure.bars([1, 0, 3], ["a", "b", "c"], form="stacked", width=200)
     a, b, c = s["segments"]
     assert (a["x"], a["w"]) == (0, 50) and (b["x"], b["w"]) == (50, 0)
     assert (c["x"], c["w"]) == (50, 150) and [x["k"] for x in s["segments"]] == [0, 1, 2]
@@ -319,8 +320,8 @@ def test_class_paths_merge_runs_and_cover_every_cell_once():
 
 
 def test_heatmap_slots_hide_what_a_smaller_matrix_does_not_use():
-    fig = figure.heatmap_slots([[1.0, 0.0], [0.25, 0.75]], ["a", "b"], ["a", "b"], 3,
-                               lo=0.0, hi=1.0, cell=10, label_w=20, label_h=5)
+    fig = figure.heatmap([[1.0, 0.0], [0.25, 0.75]], ["a", "b"], ["a", "b"], slots=3,
+                         lo=0.0, hi=1.0, cell=10, label_w=20, label_h=5)
     assert len(fig["cells"]) == 9 and len(fig["rows"]) == len(fig["cols"]) == 3
     shown = [(c["i"], c["j"]) for c in fig["cells"] if not c["hidden"]]
     assert shown == [(0, 0), (0, 1), (1, 0), (1, 1)]
@@ -334,16 +335,16 @@ def test_heatmap_slots_hide_what_a_smaller_matrix_does_not_use():
     assert [r["hidden"] for r in fig["rows"]] == [False, False, True]
     assert (fig["vw"], fig["vh"], fig["viewbox"]) == (40, 25, "0 0 40 25")
     assert (fig["legend"]["lo"], fig["legend"]["hi"]) == ("0.00", "1.00")
-    masked = figure.heatmap_slots([[1.0, 0.0]], ["a"], ["a", "b"], 2, lo=0.0, hi=1.0,
-                                  masked=[[False, True]])
+    masked = figure.heatmap([[1.0, 0.0]], ["a"], ["a", "b"], slots=2, lo=0.0, hi=1.0,
+                            masked=[[False, True]])
     assert [c["masked"] for c in masked["cells"]] == [False, True, False, False]
-    empty = figure.heatmap_slots([], [], [], 2, lo=0.0, hi=1.0)
+    empty = figure.heatmap([], [], [], slots=2, lo=0.0, hi=1.0)
     assert empty["empty"] and all(c["hidden"] for c in empty["cells"])
 def test_a_raster_heatmap_is_one_path_per_class():
     """2 rows x 3 columns on [-1, 1]: class 4 + round(4 v); column 0 holds two equal cells, so
     it is one rectangle two cells tall; columns 1 and 2 are a cell each per class."""
-    h = figure.heat_raster([[1.0, -1.0, 0.1], [1.0, 0.5, -0.3]], limit=1.0, width=30,
-                           height=20, left=10, top=5, right=0, bottom=0)
+    h = figure.heatmap([[1.0, -1.0, 0.1], [1.0, 0.5, -0.3]], form="raster", limit=1.0, width=30,
+                       height=20, label_w=10, label_h=5, right=0, bottom=0)
     d = {p["c"]: p["d"] for p in h["paths"]}
     assert len(h["paths"]) == figure.DIV  # every class has its path, used or not
     assert d[8] == "M0 0h1v2h-1z" and d[0] == "M1 0h1v1h-1z" and d[6] == "M1 1h1v1h-1z"
@@ -355,7 +356,7 @@ def test_a_raster_heatmap_is_one_path_per_class():
     assert [t["at"] for t in h["x_ticks"] if not t["hidden"]] == [15, 25, 35]  # cell centres
     assert [r["y"] for r in h["rows"]] == [5, 15]
     assert h["legend"]["lo"] == "-1.00" and h["legend"]["kind"] == "div"
-    seq = figure.heat_raster([[0.0, 0.5, 1.0]], diverging=False, lo=0.0, hi=1.0)
+    seq = figure.heatmap([[0.0, 0.5, 1.0]], form="raster", diverging=False, lo=0.0, hi=1.0)
     assert {p["c"]: p["d"] for p in seq["paths"] if p["d"]} == \
         {0: "M0 0h1v1h-1z", 4: "M1 0h1v1h-1z", 8: "M2 0h1v1h-1z"}
 
@@ -368,7 +369,7 @@ def test_row_links_leave_and_arrive_horizontally():
 
 def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
     m = [[0.3, -1.2, 0.0], [2.0, -0.45, 1.1]]
-    g = figure.heat_grid(m, ["a", "b"], ["x", "y", "z"], cell=10, left=5, top=20)
+    g = figure.heatmap(m, ["a", "b"], ["x", "y", "z"], form="grid", cell=10, label_w=5, label_h=20)
     h = figure.heatmap(m, ["a", "b"], ["x", "y", "z"], diverging=True)
     assert g["c"].tolist() == [[c["c"] for c in h["cells"][:3]], [c["c"] for c in h["cells"][3:]]]
     # 4 + round(4 v / 2): 4 + round of 0.6, -2.4, 0, 4, -0.9, 2.2
@@ -376,7 +377,8 @@ def test_a_heat_grid_colours_and_says_as_the_heatmap_does():
     assert [s for row in g["say"] for s in row] == [c["say"] for c in h["cells"]]
     assert g["xs"] == [5, 15, 25] and g["ys"] == [20, 30] and (g["width"], g["height"]) == (35, 40)
     assert g["legend"]["lo"] == "-2.00" and g["legend"]["kind"] == "div"
-    s = figure.heat_grid([[0.0, 0.5, 1.0]], ["r"], ["p", "q", "s"], diverging=False, lo=0, hi=1)
+    s = figure.heatmap([[0.0, 0.5, 1.0]], ["r"], ["p", "q", "s"], form="grid", diverging=False,
+                       lo=0, hi=1)
     assert s["c"].tolist() == [[figure.seq_class(v, 0, 1) for v in (0.0, 0.5, 1.0)]]
 
 
@@ -404,21 +406,21 @@ def test_row_bars_start_at_zero_and_are_clipped_to_their_axis():
     assert [t["label"] for t in s["ticks"]] == ["0", "1", "2"]
 
 
-def test_attention_curves_slots_keep_the_used_curves_and_hide_the_rest():
+def test_attention_curves_in_slots_keep_the_used_curves_and_hide_the_rest():
     """Three tokens in five slots: the used ones are attention_curves()' (the heaviest
     weight gets the widest curve), the spare two are hidden and empty."""
-    fig = figure.attention_curves_slots(["a", "b", "c"], [0.5, 0.25, 0.25], 1, 5)
+    fig = figure.attention_curves(["a", "b", "c"], [0.5, 0.25, 0.25], 1, slots=5)
     assert len(fig["top"]) == len(fig["bottom"]) == len(fig["curves"]) == 5
     assert [c["hidden"] for c in fig["curves"]] == [False] * 3 + [True] * 2
     assert fig["curves"][0]["sw"] == 9.0 and fig["curves"][3]["sw"] == 0
     assert fig["top"][1]["x"] == 200 and fig["top"][1]["query"]  # 400 / 3 * 1.5
-    assert fig["bottom"][4] == {"x": 0, "label": "", "hidden": True, "i": 4,
+    assert fig["bottom"][4] == {"x": 0, "label": "", "hidden": True, "i": 4, "tokens": "4",
                                 "y": fig["bottom"][0]["y"], "wy": 166}
 
 
-def test_heatmap_sized_frames_the_selected_row_and_column_of_the_used_part():
-    fig = figure.heatmap_sized([[0.5, 0.5], [0.25, 0.75]], ["a", "b"], 4, selected_row=1,
-                               selected_col=0, lo=0.0, hi=0.75)
+def test_a_heatmap_in_slots_frames_the_selected_row_and_column_of_the_used_part():
+    fig = figure.heatmap([[0.5, 0.5], [0.25, 0.75]], ["a", "b"], ["a", "b"], slots=4,
+                         selected_row=1, selected_col=0, lo=0.0, hi=0.75)
     assert fig["vw"] == 44 + 2 * 32 and fig["vh"] == 22 + 2 * 32
     assert fig["row_band"] == {"x": 0, "y": 22 + 32, "w": 108, "h": 32}
     assert fig["col_band"] == {"x": 44, "y": 0, "w": 32, "h": 86}
@@ -442,9 +444,8 @@ def test_cell_paths_draw_every_cell_as_its_own_square():
 def test_heatmap_paths_hold_each_cell_of_its_class_and_the_masked_apart():
     w = [[0.1, 0.9], [0.5, 0.5]]
     masked = [[False, True], [False, False]]
-    heat = figure.heatmap(w, ["a", "b"], ["x", "y"], cell=30, lo=0.0, hi=1.0, masked=masked,
-                          label_w=40, label_h=20)
-    out = figure.heatmap_paths(heat)
+    out = figure.heatmap(w, ["a", "b"], ["x", "y"], cell=30, lo=0.0, hi=1.0, masked=masked,
+                         label_w=40, label_h=20, paths=True)
     assert len(out["paths"]) == figure.SEQ
     # the class of 0.1 over [0, 1] is floor(0.9) = 0, of 0.5 floor(4.5) = 4; 0.9 is masked
     assert out["paths"][0]["d"] == "M40 20h30v30h-30z"
@@ -452,8 +453,8 @@ def test_heatmap_paths_hold_each_cell_of_its_class_and_the_masked_apart():
     assert out["masked_d"] == "M70 20h30v30h-30z"
     assert all(p["d"] == "" for p in out["paths"] if p["c"] not in (0, 4))
     # a diverging map has its DIV classes
-    div = figure.heatmap([[-1.0, 1.0]], ["a"], ["x", "y"], diverging=True)
-    assert [p["c"] for p in figure.heatmap_paths(div)["paths"]] == list(range(figure.DIV))
+    div = figure.heatmap([[-1.0, 1.0]], ["a"], ["x", "y"], diverging=True, paths=True)
+    assert [p["c"] for p in div["paths"]] == list(range(figure.DIV))
 
 
 def test_class_paths_of_cells_taller_than_wide_and_the_grid_over_them():
@@ -463,3 +464,35 @@ def test_class_paths_of_cells_taller_than_wide_and_the_grid_over_them():
     # 2 x 3 cells: 3 lines across (y 4, 22, 40), 4 down (x 44, 51, 58, 65)
     assert figure.grid_path(2, 3, 7, 18, x0=44, y0=4) == \
         "M44 4H65M44 22H65M44 40H65M44 4V40M51 4V40M58 4V40M65 4V40"
+
+
+def test_one_mark_per_kind_with_options_and_no_variants():
+    """The marks are options of heatmap, attention_curves and bars, not functions of their
+    own: the old variants are gone, and an option a form does not have is an error."""
+    gone = ("dense_heatmap", "heatmap_slots", "heat_raster", "heat_grid", "heatmap_sized",
+            "heatmap_paths", "cross_curves", "attention_curve_columns", "attention_curves_slots",
+            "hbars", "stack", "bars_slots")
+    assert [name for name in gone if hasattr(figure, name)] == []
+    with pytest.raises(TypeError, match="left"):
+        figure.heatmap([[1.0]], form="raster", left=3)
+    with pytest.raises(TypeError, match="slots"):
+        figure.heatmap([[1.0]], form="grid", slots=4)
+    with pytest.raises(TypeError):
+        figure.bars([1.0], ["a"], form="horizontal", height=3)
+
+
+def test_the_templates_draw_each_mark_with_the_macro_of_its_name():
+    """_marks.html has one macro per mark (bars, heatmap, attention_curves; options, not
+    variants), and no template calls a variant's old macro."""
+    import pathlib
+    import re
+    widgets = pathlib.Path(__file__).parent.parent / "templates" / "widgets"
+    marks = re.findall(r"{% macro (\w+)\(", (widgets / "_marks.html").read_text())
+    assert {"bars", "heatmap", "attention_curves"} <= set(marks)
+    old = {"bar_chart", "bar_chart_slots", "column_bars", "hbar_chart", "stack_bar",
+           "heat_paths", "live_heatmap", "heatmap_slots", "heatmap_sized",
+           "heatmap_slots_framed", "column_heatmap", "raster", "curves", "curves_slots",
+           "pair_curves", "sentence_curves"}
+    assert old & set(marks) == set()
+    calls = {m for p in widgets.glob("*.html") for m in re.findall(r"mk\.(\w+)\(", p.read_text())}
+    assert calls & old == set()

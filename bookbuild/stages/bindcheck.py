@@ -88,7 +88,7 @@ def unresolved(view, path):
 def template_line(template, path):
     """The line of the template file that writes path: the first line that holds the longest
     leading part of it as a quoted string or a binding's start ("bars.bars.2.y" comes from
-    `mk.bar_chart("bars", ...)`: a macro's binding is reported at its call)."""
+    `mk.bars("bars", ...)`: a macro's binding is reported at its call)."""
     source = Path(template).read_text(encoding="utf-8").split("\n")
     keys = path.split(".")
     for n in range(len(keys), 0, -1):

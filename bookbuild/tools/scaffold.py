@@ -54,7 +54,7 @@ TEMPLATE = '''{% import "widgets/_macros.html" as m %}
     {{ c.slider(specs, v, "x", "x", digits=2) }}
   </div>
   <p class="key-figure">x² = <span class="big num" data-bind="square" data-digits="4">{{ v.square|num(4) }}</span></p>
-  {{ mk.bar_chart("bars", v.bars, "x 和 x² 的柱状图") }}
+  {{ mk.bars("bars", v.bars, "x 和 x² 的柱状图") }}
   {% call mk.numbers() %}
   <p>x² = {{ m.n("square", v.square, 4) }}</p>
   {% endcall %}

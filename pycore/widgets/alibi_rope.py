@@ -33,7 +33,7 @@ PARAMS = {
 
 
 # The page asks for its live views with live=True and gets only what a live view rebinds: a
-# heatmap's colours (one path per class, figure.heatmap_paths) and its cells' readouts, a
+# heatmap's colours (one path per class, figure.heatmap's paths) and its cells' readouts, a
 # bar's top and height and its texts (the slots' places never change). The build and the tests
 # get the whole picture. The view is in parts (PARTS, pycore/view_parts.py): the heatmaps
 # depend on the query and the mask alone, so a move of the head or of theta brings back only
@@ -63,11 +63,11 @@ def _heat(matrix, masked, lo, hi, query_pos, cols, digits, weights=False):
     rows = [f"头 {h}" for h in range(1, H + 1)]
     heat = figure.heatmap(np.where(masked, 0.0, matrix), rows, cols, cell=CELL, lo=lo, hi=hi,
                           digits=digits, label_w=40, selected_row=0,
-                          selected_col=query_pos, masked=masked, weights=weights)
+                          selected_col=query_pos, masked=masked, weights=weights,
+                          paths=True)  # the colours as paths: what the page binds
     for c in heat["cells"]:
         if c["masked"]:
             c["say"] = f"{rows[c['i']]} → {cols[c['j']]}：被因果掩码挡住"
-    heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
     return heat
 
 

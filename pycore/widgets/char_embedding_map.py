@@ -72,7 +72,8 @@ def found(k, cloud, query=None):
     shown = lambda c: "未知" if c == poems.UNKNOWN else {"\n": "↵", " ": "␣"}.get(c, c)  # noqa: E731
     labels = [shown(c) for c in chars] + [""] * (SLOTS - len(chars))
     values = list(map(float, sims)) + [0.0] * (SLOTS - len(chars))
-    bars = figure.hbars(values, labels, texts=[figure.fmt(v, 3) for v in values], **BARS)
+    bars = figure.bars(values, labels, form="horizontal", texts=[figure.fmt(v, 3) for v in values],
+                       **BARS)
     x, y = cloud["_x"], cloud["_y"]
     marks = []
     for slot in range(SLOTS):

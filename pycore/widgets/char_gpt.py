@@ -69,8 +69,9 @@ def view(temperature, top_k, top_p, seed, text=None):
         out = poem_run.next_char(text, temperature, k, top_p, top=TOP)
         top = [{**row, "char": shown(row["char"])} for row in out["top"]]
         continuation = poem_run.generate(text, NEW, temperature, k, top_p, seed) if seed else ""
-    bars = figure.hbars([row["final"] for row in top], [row["char"] for row in top],
-                        texts=[figure.fmt(row["final"], 3) for row in top], **PANEL)
+    bars = figure.bars([row["final"] for row in top], [row["char"] for row in top],
+                       form="horizontal", texts=[figure.fmt(row["final"], 3) for row in top],
+                       **PANEL)
     return {
         "text": text, "note": note_of(r),
         "read": [] if r is None else [{"c": shown(c), "known": k}

@@ -95,9 +95,9 @@ def picked_head(layer, head, reading):
     window = w[:, w.shape[1] - n:]  # (n, n): keys among the last n characters
     earlier = w[:, :w.shape[1] - n].sum(axis=1)  # (n,): weight on the characters before them
     masked = np.triu(np.ones((n, n), dtype=bool), k=1)
-    heat = figure.heatmap_slots(window, reading["_labels"], reading["_labels"], SHOW, lo=0.0,
-                                hi=1.0, digits=3, masked=masked, row_name="查询",
-                                col_name="键", **HEAT)
+    heat = figure.heatmap(window, reading["_labels"], reading["_labels"], slots=SHOW, lo=0.0,
+                          hi=1.0, digits=3, masked=masked, row_name="查询",
+                          col_name="键", **HEAT)
     weights = np.zeros((SHOW, SHOW + 1))  # the 数值 table: the earlier weight, then the window
     weights[:n, 0], weights[:n, 1:n + 1] = earlier, window
     return {"layer": layer, "head": head, "heat": heat, "weights": weights}

@@ -223,12 +223,12 @@ def view(seed, causal, time_limit, code=None, interrupted=None):
         "positions": [str(i) for i in range(len(weights))],
         # the weights as a heatmap on a fixed 0..1 scale, as many cells as lab_report returned;
         # in a causal run, the future's exact zeros drawn as the mask
-        "heat": figure.heatmap_slots(weights, range(len(weights)), range(len(weights)), MAX_HEAT,
-                                     weights=True, cell=30, label_w=30, label_h=20,
-                                     row_name="查询", col_name="键",
-                                     masked=[[causal and j > i and x == 0.0
-                                              for j, x in enumerate(row)]
-                                             for i, row in enumerate(weights)]),
+        "heat": figure.heatmap(weights, range(len(weights)), range(len(weights)), slots=MAX_HEAT,
+                               weights=True, cell=30, label_w=30, label_h=20,
+                               row_name="查询", col_name="键",
+                               masked=[[causal and j > i and x == 0.0
+                                        for j, x in enumerate(row)]
+                                       for i, row in enumerate(weights)]),
         "heat_caption": f"lab_report(seed={seed}, causal={causal}) 的 head 0：第 1 条序列前 "
                         f"{len(weights)} 个位置的注意力权重（行：查询，列：键）",
     }

@@ -32,7 +32,7 @@ PARAMS = {
 
 
 # What a cell of the view keeps: templates/widgets/_marks.html live_heatmap draws the colours
-# from the paths (figure.heatmap_paths) and reads a cell's place and readout; a cell's value
+# from the paths (figure.heatmap's paths) and reads a cell's place and readout; a cell's value
 # and its text at 2 digits are not drawn (its readout says the value), and leaving them out
 # makes the view that goes to the page a quarter lighter.
 HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
@@ -43,30 +43,34 @@ HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
 STEP_HEAT = ("cells", "paths", "masked_d", "row_band", "selected_row")
 
 
+def _heat(weights, step):
+    """The heatmap at a step (0-based): the rows not written yet masked, the current framed."""
+    heat = figure.heatmap(weights, TARGET, SOURCE, cell=CELL, weights=True, selected_row=step,
+                          masked=[[i > step] * len(SOURCE) for i in range(N_STEPS)],
+                          paths=True, label_w=58, row_name="译文", col_name="原文")
+    heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
+    return heat
+
+
 def matrix(scale):
     """The whole (13, 9) cross-attention at this scale and its heatmap but what a step draws."""
     scale = float(scale)
     ca = CA.cross_attention(scale=scale)
-    heat = figure.heatmap(ca["weights"], TARGET, SOURCE, cell=CELL, weights=True,
-                          selected_row=0, label_w=58, row_name="译文", col_name="原文")
-    heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
+    heat = _heat(ca["weights"], 0)
     return {"scale": scale, "n_steps": N_STEPS, "features": CA.ENCODER_FEATURES,
             "matrix": ca["weights"], "aligned": ca["aligned"],
-            "heat": {k: v for k, v in heat.items() if k not in STEP_HEAT}, "_heat": heat}
+            "heat": {k: v for k, v in heat.items() if k not in STEP_HEAT}}
 
 
 def writing(matrix, step):
     """What step `step` draws at this scale: the decoder's step, the heatmap's rows not
     written yet masked and the current one framed, the curves, the numbers."""
-    i, scale, full = step - 1, matrix["scale"], matrix["_heat"]
+    i, scale = step - 1, matrix["scale"]
     s = CA.decoder_step(i, scale=scale)
     weights = s["weights"]  # (9,) the same as row i of the whole matrix
-    cells = [{**c, "masked": c["i"] > i} for c in full["cells"]]
-    heat = {**full, "cells": cells, "selected_row": i,
-            "row_band": {**full["row_band"], "y": full["label_h"] + i * CELL}}
-    heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
-    curves = figure.cross_curves(
-        TARGET, SOURCE, weights, i, width=CURVES_W, height=170,
+    heat = _heat(matrix["matrix"], i)
+    curves = figure.attention_curves(
+        TARGET, weights, i, keys=SOURCE, width=CURVES_W, height=170,
         dim=[k > i for k in range(N_STEPS)], top_prefix="t", bottom_prefix="s",
         say=lambda k, w: f"写 {TARGET[i]} 时看「{SOURCE[k]}」：{figure.fmt(w, 4)}")
     order = np.argsort(-weights)

@@ -37,12 +37,12 @@ def similarity_matrices(rows):
 
 
 def pairwise(matrix, tokens, say, digits, cell=30):
-    """An n x n similarity heatmap in MAX_TOKENS slots (figure.heatmap_slots), sequential from
-    0 (a checked example's entries are 0..2, so no similarity is negative); each used cell
+    """An n x n similarity heatmap in MAX_TOKENS slots (figure.heatmap's slots), sequential
+    from 0 (a checked example's entries are 0..2, so no similarity is negative); each used cell
     says `say(token, token, value)`."""
     hi = max(max(row) for row in matrix)
-    heat = figure.heatmap_slots(matrix, tokens, tokens, MAX_TOKENS, lo=0.0, hi=hi, cell=cell,
-                                digits=digits)
+    heat = figure.heatmap(matrix, tokens, tokens, slots=MAX_TOKENS, lo=0.0, hi=hi, cell=cell,
+                          digits=digits)
     for c in heat["cells"]:
         if not c["hidden"]:
             c["say"] = say(tokens[c["i"]], tokens[c["j"]], c["v"])

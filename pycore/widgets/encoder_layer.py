@@ -122,8 +122,9 @@ def layer(layout, example=None):
     hidden = ffn_hidden(layout, steps)  # (n, 24)
     # a fixed box whatever n is (the rows get taller for a shorter sentence): the raster's
     # paths, transform and ticks are bound, its viewBox is not
-    hidden_fig = figure.heat_raster(hidden, diverging=False, lo=0.0, width=312, height=108,
-                                    left=28, top=22, row_name="词", col_name="24 个隐藏单元")
+    hidden_fig = figure.heatmap(hidden, form="raster", diverging=False, lo=0.0, width=312,
+                                height=108, label_w=28, label_h=22, row_name="词",
+                                col_name="24 个隐藏单元")
     names = [_text(layout, t["key"], n)[0] for t in steps]
     return {"d_ff": hidden.shape[1],
             "hidden": padded(hidden, MAX_TOKENS),  # (n, 24) in (MAX_TOKENS, 24), zeros below
@@ -143,9 +144,9 @@ def picture(tokens, matrix, mean, std):
     n, d = matrix.shape
     spare = MAX_TOKENS - n
     labels = list(tokens) + [""] * spare
-    heat = figure.heat_grid(padded(matrix, MAX_TOKENS), labels,  # (12, 6), zeros below n
-                            [f"维 {j + 1}" for j in range(d)], cell=CELL, left=LABEL_W, top=TOP,
-                            limit=TONE_FULL)
+    heat = figure.heatmap(padded(matrix, MAX_TOKENS), labels,  # (12, 6), zeros below n
+                          [f"维 {j + 1}" for j in range(d)], form="grid", cell=CELL,
+                          label_w=LABEL_W, label_h=TOP, limit=TONE_FULL)
     heat["say"][n:] = [[""] * d for _ in range(spare)]
     heat["legend"]["note"] = "每一步同一刻度"
     ys = [y + (CELL - BAR_H) / 2 for y in heat["ys"]]

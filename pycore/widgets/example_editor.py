@@ -11,7 +11,7 @@ The sentence itself is edited too: a token is removed from it, or added from the
 (pycore.example.PALETTE, or a book token removed before) at a chosen position. The view gives
 MAX_TOKENS slots of the sentence and one row per token of the palette, hidden when unused.
 The preview is over the reader's sentence (n = MIN_TOKENS..MAX_TOKENS tokens): its bars
-(figure.bars_slots), the query picker and the 数值 tables keep MAX_TOKENS slots, filled by
+(figure.bars with slots), the query picker and the 数值 tables keep MAX_TOKENS slots, filled by
 the view (unused ones hidden, tables padded with zeros). The grid stays the book's nine
 tokens: it edits their rows, and a palette token's features are fixed.
 
@@ -181,7 +181,7 @@ def query_row(query, head, checked):
     query, i, scores, row = preview(ex, x, query)
     strongest = row.index(max(row))  # the first of equal weights, as np.argmax
     spare = [0.0] * (MAX_TOKENS - n)
-    chart = figure.bars_slots(row, tokens, MAX_TOKENS, top=1.0, digits=3, height=150)
+    chart = figure.bars(row, tokens, slots=MAX_TOKENS, top=1.0, digits=3, height=150)
     for b, t in zip(chart["bars"], tokens):
         b["say"] = f"{query} → {t}：{figure.fmt(b['value'], 4)}"
     return {

@@ -66,7 +66,7 @@ def view(**params):
         "accuracy": 100 * float(ok.mean()),
         "correct": int(ok.sum()), "n": SAMPLE,
         "off": len(off),
-        "bars": figure.hbars(shares, labels, top=1.0, bottom=0.0, label_w=76,
-                             texts=[number(100 * x, 1) + " %" for x in shares]),
+        "bars": figure.bars(shares, labels, form="horizontal", top=1.0, bottom=0.0, label_w=76,
+                            texts=[number(100 * x, 1) + " %" for x in shares]),
         "answers": [example_answer(s.split(), off) for s in SENTENCES],
     }

@@ -150,10 +150,11 @@ def _madds_bars(s, last):
     now = [s["madds_no_cache"], s["madds_cache"]]
     total = [s["total_no_cache"], s["total_cache"]]
     kw = {"width": 250, "row": 22, "label_w": 56, "value_w": 48}
-    return [figure.hbars(now, names, top=figure.nice_max(last["madds_no_cache"]),
-                         texts=[f"{n:,}" for n in now], **kw),
-            figure.hbars(total, names, top=figure.nice_max(last["total_no_cache"]),
-                         texts=[f"{n:,}" for n in total], **kw)]
+    return [figure.bars(now, names, form="horizontal", top=figure.nice_max(last["madds_no_cache"]),
+                        texts=[f"{n:,}" for n in now], **kw),
+            figure.bars(total, names, form="horizontal",
+                        top=figure.nice_max(last["total_no_cache"]),
+                        texts=[f"{n:,}" for n in total], **kw)]
 
 
 def _presets_bars(preset, context, b):
@@ -161,8 +162,9 @@ def _presets_bars(preset, context, b):
     sizes = [cache_bytes(context, p["n_layers"], p["n_kv_heads"], p["d_head"], b)
              for p in PRESETS.values()]
     unit = max(i for i in range(len(UNITS)) if i == 0 or max(sizes) >= 1024 ** i)
-    chart = figure.hbars([n / 1024 ** unit for n in sizes], list(PRESETS), width=330, row=22,
-                         label_w=116, value_w=66, texts=[binary_size(n) for n in sizes])
+    chart = figure.bars([n / 1024 ** unit for n in sizes], list(PRESETS), form="horizontal",
+                        width=330, row=22, label_w=116, value_w=66,
+                        texts=[binary_size(n) for n in sizes])
     for row, name in zip(chart["rows"], PRESETS):
         row["on"] = name == preset
     chart["unit"] = UNITS[unit]

@@ -80,8 +80,8 @@ def view(kv_heads, mla, latent, context):
     picked = 3 if mla else 1
     per_token = per[picked]
     kib = [b / 1024 for b in per]
-    bars = figure.hbars(kib, BAR_NAMES, width=560, label_w=120, value_w=84, top=512.0,
-                        bottom=0.0, texts=[binary_bytes(b) for b in per])
+    bars = figure.bars(kib, BAR_NAMES, form="horizontal", width=560, label_w=120, value_w=84,
+                       top=512.0, bottom=0.0, texts=[binary_bytes(b) for b in per])
     return {
         "kv_heads": kv_heads, "mla": mla, "latent": latent, "context": context,
         "context_text": f"{context:,}", "context_say": f"{context:,} 个 token",

@@ -112,9 +112,8 @@ def view(experts, k, temperature, seed):
         "total_text": billions(size["total"]), "active_text": billions(size["active"]),
         "active_share": size["active"] / size["total"],
         "fig": picture(probs, chosen, gates, loads_all, experts, k_used),
-        "sizes": figure.hbars(
-            [size["shared"] / 1e9, size["total"] / 1e9, size["active"] / 1e9],
-            ["共用部分", "总参数", "每 token 激活"], width=320, label_w=84, value_w=64,
-            top=SIZE_TOP, bottom=0.0,
-            texts=[billions(size[k]) for k in ("shared", "total", "active")]),
+        "sizes": figure.bars([size["shared"] / 1e9, size["total"] / 1e9, size["active"] / 1e9],
+                             ["共用部分", "总参数", "每 token 激活"], form="horizontal", width=320,
+                             label_w=84, value_w=64, top=SIZE_TOP, bottom=0.0,
+                             texts=[billions(size[k]) for k in ("shared", "total", "active")]),
     }

@@ -94,15 +94,14 @@ def blocks(used, n_tokens, d_v, d_model):
 
 
 def bands(heat, i, j):
-    """The query's row i and its strongest key j framed over a heatmap_slots figure, to the
-    used part (as figure.heatmap_sized frames them)."""
-    cell, label_w, label_h = heat["cell"], heat["label_w"], heat["label_h"]
-    return {"row_band": {"x": 0, "y": label_h + i * cell, "w": heat["vw"], "h": cell},
-            "col_band": {"x": label_w + j * cell, "y": 0, "w": cell, "h": heat["vh"]},
+    """The query's row i and its strongest key j framed over a heatmap in slots (to the used
+    part)."""
+    return {"row_band": figure.heat_frames(heat, rows=[i])[0],
+            "col_band": figure.heat_frames(heat, cols=[j])[0],
             "selected_row": i, "selected_col": j}
 
 
-# The keys of heatmap_slots' figure that the query's row draws (bands), not the sentence.
+# The keys of the heatmap that the query's row draws (bands), not the sentence.
 BAND_KEYS = ("row_band", "col_band", "selected_row", "selected_col")
 
 
@@ -116,8 +115,8 @@ def sentence(example=None):
     head_a, head_b = full["heads"]
     heat = {}
     for h in full["heads"]:
-        fig = figure.heatmap_slots(h["weights"], tokens, tokens, MAX_TOKENS, weights=True,
-                                   cell=CELL, row_name="查询", col_name="键")
+        fig = figure.heatmap(h["weights"], tokens, tokens, slots=MAX_TOKENS, weights=True,
+                             cell=CELL, row_name="查询", col_name="键")
         heat[h["name"]] = {k: v for k, v in fig.items() if k not in BAND_KEYS}
     peaks = np.argmax(head_b["weights"], axis=1)  # (n,): i - 1 for every i >= 1
     return {
@@ -145,8 +144,8 @@ def row(query, sentence):
         j = int(np.argmax(weights))  # the first of equal weights
         out[f"row_{name}"] = padded([weights], 1, MAX_TOKENS)[0]
         out[f"top_{name}"] = {"token": tokens[j], "weight": float(weights[j])}
-        out[f"curves_{name}"] = figure.attention_curves_slots(tokens, weights, i, MAX_TOKENS,
-                                                              width=CURVES_WIDTH)
+        out[f"curves_{name}"] = figure.attention_curves(tokens, weights, i, slots=MAX_TOKENS,
+                                                        width=CURVES_WIDTH)
         out[f"heat_{name}"] = bands(sentence[f"heat_{name}"], i, j)
     return out
 

@@ -93,7 +93,7 @@ def batch_grid(tokens):
 
 
 # What a cell of the view keeps: templates/widgets/_marks.html live_heatmap draws the colours
-# from the paths (figure.heatmap_paths) and reads a cell's place and readout; a
+# from the paths (figure.heatmap's paths) and reads a cell's place and readout; a
 # cell's value and its text at 2 digits are not drawn (its readout says the value), and
 # leaving them out makes the view that goes to the page a fifth lighter.
 HEAT_CELL = ("i", "j", "x", "y", "w", "h", "c", "say", "masked")
@@ -115,11 +115,9 @@ def figures(batch, side, causal, mask):
     change = effect["max_diff_from_alone"] if mask else effect["max_output_change"]
     labels = ["pad" if t == PAD else t for t in tokens]  # short enough for a column
     heat = figure.heatmap(weights, labels, labels, cell=CELL, weights=True, masked=~allowed,
-                          selected_row=0, label_w=48)
+                          selected_row=0, label_w=48, paths=True)  # paths: what the page binds
     heat["cells"] = [{k: c[k] for k in HEAT_CELL} for c in heat["cells"]]
-    heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
-    row_band = heat.pop("row_band")  # the query's frame: the query's part places it
-    del heat["selected_row"]
+    del heat["row_band"], heat["selected_row"]  # the query's frame: the query's part's
     n_pads = int((~real).sum())
     in_force = ("padding 掩码 ∧ 因果掩码" if mask and causal else "padding 掩码" if mask
                 else "因果掩码" if causal else "不加掩码")
@@ -140,7 +138,7 @@ def figures(batch, side, causal, mask):
         "verdict": ("和单独算这句话完全一样" if change < 1e-12 and mask else
                     "pad 都在右边，因果掩码已经把它们挡在后面" if change < 1e-12 else
                     "pad 分走了权重，真实词的输出变了"),
-        "_allowed": allowed, "_real": real, "_row_band": row_band,
+        "_allowed": allowed, "_real": real,
         "_row_alone": v["weights"][b],  # with the mask = each sentence alone (padding.py)
     }
 
@@ -150,11 +148,11 @@ def chosen(figures, query):
     f = figures
     real, weights, labels = f["_real"], f["weights"], f["labels"]
     qi = int(np.flatnonzero(real)[SHORT.index(query)])  # the query's column
-    curves = figure.cross_curves(labels, labels, weights[qi], qi,
-                                 width=figure.r(len(labels) * CELL + 48), height=150,
-                                 masked=~f["_allowed"][qi])
+    curves = figure.attention_curves(labels, weights[qi], qi,
+                                     width=figure.r(len(labels) * CELL + 48), height=150,
+                                     masked=~f["_allowed"][qi])
     return {"query": query,
-            "heat": {"row_band": {**f["_row_band"], "y": f["heat"]["label_h"] + qi * CELL},
+            "heat": {"row_band": figure.heat_frames(f["heat"], rows=[qi])[0],
                      "selected_row": qi},
             "curves": curves, "row": weights[qi], "row_alone": f["_row_alone"][qi],
             "pad_share": float(weights[qi][~real].sum()), "self_weight": float(weights[qi][qi])}

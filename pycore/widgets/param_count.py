@@ -98,7 +98,7 @@ def _preset_rows():
 def _where(parts):
     """The exact count as one stacked bar of GROUPS."""
     values = [sum(parts[k] for k in keys) for _, keys in GROUPS]
-    bar = figure.stack(values, [name for name, _ in GROUPS], width=560, height=28)
+    bar = figure.bars(values, [name for name, _ in GROUPS], form="stacked", width=560, height=28)
     for seg in bar["segments"]:
         seg["count"] = f"{int(seg['value']):,}"
         seg["text"] = f"{seg['pct']:.{2 if seg['pct'] < 1 else 1}f} %"  # norms: 0.03 %, not 0.0
@@ -109,10 +109,10 @@ def _where(parts):
 def _errors(rows, preset):
     """Every preset's estimate against its published count: bars of the relative error."""
     errors = [r["estimate_vs_published_pct"] for r in rows]
-    chart = figure.hbars(errors, [f"{r['name']} · {r['published_short']}" for r in rows],
-                         width=330, row=22, label_w=124, value_w=58,
-                         top=0.0 if max(errors) <= 0 else None,  # every estimate is below
-                         texts=[f"{r['estimate_vs_published_pct']:+.2f} %" for r in rows])
+    chart = figure.bars(errors, [f"{r['name']} · {r['published_short']}" for r in rows],
+                        form="horizontal", width=330, row=22, label_w=124, value_w=58,
+                        top=0.0 if max(errors) <= 0 else None,  # every estimate is below
+                        texts=[f"{r['estimate_vs_published_pct']:+.2f} %" for r in rows])
     for row, r in zip(chart["rows"], rows):
         row["on"] = r["key"] == preset
         row["say"] = (f"{r['name']}：估算 {r['estimate_short']}，公布 {r['published_text']}，"

@@ -103,9 +103,10 @@ def slot_list(labels, keys, n):
 
 
 def heat(matrix, labels, n, **kw):
-    """figure.heat_grid over MAX_TOKENS rows (the used n, then zeros); the spare rows say
-    nothing."""
-    g = figure.heat_grid(padded(matrix, MAX_TOKENS), labels, FEATURES, cell=CELL, top=TOP, **kw)
+    """figure.heatmap(form="grid") over MAX_TOKENS rows (the used n, then zeros); the spare
+    rows say nothing."""
+    g = figure.heatmap(padded(matrix, MAX_TOKENS), labels, FEATURES, form="grid", cell=CELL,
+                       label_h=TOP, **kw)
     for row in g["say"][n:]:
         row[:] = [""] * len(row)
     return g
@@ -119,7 +120,7 @@ def picture(sen, order, original, shuffled, changed):
     n, tokens = sen["n"], sen["_tokens"]
     new_labels = [tokens[i] for i in order] + [""] * (MAX_TOKENS - n)
     limit = float(max(np.abs(original).max(), np.abs(shuffled).max()))
-    before = heat(original, sen["_labels"], n, left=LABEL_W, limit=limit)
+    before = heat(original, sen["_labels"], n, label_w=LABEL_W, limit=limit)
     after = heat(shuffled, new_labels, n, limit=limit)
     after_x = before["width"] + GAP
     row_y = [y + CELL / 2 for y in before["ys"]]  # the rows' middles, on both sides
@@ -144,7 +145,7 @@ def picture(sen, order, original, shuffled, changed):
 
 def unmoved(sen, original):
     """The first heatmap but its colours: the places and readouts of the original outputs."""
-    before = heat(original, sen["_labels"], sen["n"], left=LABEL_W)
+    before = heat(original, sen["_labels"], sen["n"], label_w=LABEL_W)
     return {"title_y": 14, "col_y": TOP - 8,
             "cols": [str(j + 1) for j in range(len(FEATURES))],
             "before_col_x": [x + CELL / 2 for x in before["xs"]],

@@ -23,7 +23,7 @@ CURVE_PROBES = 14   # the curves' crosshair stops at every third position (each 
                     # heatmap says the pair's values at every position already)
 TABLE_ROWS = 8      # positions in the accessible table
 SHOWN_KS = 8        # offsets k = 0 .. 7 listed as numbers (the plot goes to N_POS - 1)
-HEAT = {"width": 320, "height": 200, "left": 40, "top": 26}  # the heatmap's plot, SVG units
+HEAT = {"width": 320, "height": 200, "label_w": 40, "label_h": 26}  # the heatmap's plot, SVG units
 
 KS = np.arange(N_POS)  # (N_POS,) offsets of the dot-product curves
 # The charts get plain lists: figure's per-point arithmetic on Python floats is several times
@@ -72,7 +72,8 @@ def dims(d_model):
     return {
         "d_model": d_model, "max_pair": d_model // 2 - 1, "half_d": d_model / 2,
         # positions down, dimensions across, on the diverging map over [-1, 1]
-        "heat": figure.heat_raster(pe, limit=1.0, **HEAT, row_name="位置", col_name="维度"),
+        "heat": figure.heatmap(pe, form="raster", limit=1.0, row_name="位置", col_name="维度",
+                               **HEAT),
         "slowest_wavelength": float(wavelengths[-1]),
         "dots_0": dots_0, "dot_k0": float(dots_0[0]),
         # the dot products from position 0, with the chart's axes and crosshair: they depend on
@@ -129,7 +130,7 @@ def chosen(dims, pair):
         "turns": (N_POS - 1) / wavelength,
         "curve_x": curve_x, "curves": curves,
         # the pair's two columns framed in the heatmap; each row says the pair's values
-        "pair_band": {"x": figure.r(HEAT["left"] + 2 * pair * cell_w), "y": HEAT["top"],
+        "pair_band": {"x": figure.r(HEAT["label_w"] + 2 * pair * cell_w), "y": HEAT["label_h"],
                       "w": figure.r(2 * cell_w), "h": HEAT["height"]},
         "heat_says": [f"位置 {p}：维 {2 * pair} = {figure.fmt(a, 3)}，"
                       f"维 {2 * pair + 1} = {figure.fmt(b, 3)}" for p, (a, b) in enumerate(pair_pe)],

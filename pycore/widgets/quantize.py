@@ -45,7 +45,7 @@ def _mib(n):
 def _bytes_bar(b):
     labels = ["整数", "缩放因子（fp16）", "零点", "省下"]
     parts = [b["payload"], b["scales"], b["zero_points"], b["before"] - b["after"]]
-    bar = figure.stack(parts, labels, width=STACK_W, height=22)
+    bar = figure.bars(parts, labels, form="stacked", width=STACK_W, height=22)
     for seg, n in zip(bar["segments"], parts):
         seg["say"] = f"{seg['label']}：{n} 字节（{seg['text']}）"
     return bar

@@ -69,10 +69,10 @@ def _stage(probs, tokens, before=None, kept=None):
     """One panel: probs on the 0-1 axis; a token not kept shows a ghost of its bar in the
     panel `before` (the stage before)."""
     if kept is None:  # the first stage cuts nothing
-        return figure.hbars(probs, tokens, **PANEL)
+        return figure.bars(probs, tokens, form="horizontal", **PANEL)
     cut = [not k for k in kept]
     texts = [CUT if c else figure.fmt(p, 3) for p, c in zip(probs, cut)]
-    panel = figure.hbars(probs, tokens, texts=texts, **PANEL)
+    panel = figure.bars(probs, tokens, form="horizontal", texts=texts, **PANEL)
     for i, (row, c) in enumerate(zip(panel["rows"], cut)):
         row["cut"] = c
         row["gw"] = before["rows"][i]["w"] if c else 0  # the width the cut took away
@@ -83,7 +83,8 @@ def _draws_panel(counts, draws, final, tokens, final_panel):
     """How often each token came up (as a share of the draws) and a tick at its probability
     (the end of its bar in the final panel)."""
     freq = counts / draws
-    panel = figure.hbars(freq, tokens, texts=[str(int(c)) for c in counts], **PANEL)
+    panel = figure.bars(freq, tokens, form="horizontal", texts=[str(int(c)) for c in counts],
+                        **PANEL)
     for row, e, c, p in zip(panel["rows"], final_panel["rows"], counts, final):
         row["px"] = figure.r(e["x"] + e["w"])  # x of the final probability
         row["y1"], row["y2"] = row["y"] + 1, row["y"] + PANEL["row"] - 1  # the tick's ends

@@ -57,8 +57,8 @@ def view(w, layers, query):
     w_q, w_k, _ = semantic_head()
     weights = window_attention(EMBEDDINGS @ w_q, EMBEDDINGS @ w_k, w)
     allowed = window_mask(n, w)
-    heat = figure.heatmap(weights, TOKENS, TOKENS, masked=~allowed, selected_row=q, weights=True)
-    heat.update(figure.heatmap_paths(heat))
+    heat = figure.heatmap(weights, TOKENS, TOKENS, masked=~allowed, selected_row=q, weights=True,
+                          paths=True)
     lit = reach(n, w, layers, q)
     first = int(lit[0].argmax())                  # the farthest token that reaches the query
     return {

@@ -146,8 +146,8 @@ def drawn_head(seed, steps, head, adjective, page=None):
     layer, h = (int(x) for x in head.split("-"))
     w = maps["weights"][b, layer, h]  # (T, T)
     noun = maps["answer_position"][b]
-    heat = figure.dense_heatmap(w, words, words, weights=True, digits=3,
-                                cell_w=HEAT_CELL, cell_h=HEAT_CELL, label_w=44.0, label_h=22.0)
+    heat = figure.heatmap(w, words, words, form="columns", weights=True, digits=3,
+                          cell_w=HEAT_CELL, cell_h=HEAT_CELL, label_w=44.0, label_h=22.0)
     on = maps["on_answer"][b]  # (L, H)
     best = np.unravel_index(int(np.argmax(on)), on.shape)
     return {
@@ -155,7 +155,8 @@ def drawn_head(seed, steps, head, adjective, page=None):
         "tokens": np.array(words), "answer": words[noun],
         "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"],
                  "row_y": 22.0 + (T - 1) * HEAT_CELL, "col_x": 44.0 + noun * HEAT_CELL},
-        "curves": figure.attention_curve_columns(words, w[-1], T - 1, width=400, height=110),
+        "curves": figure.attention_curves(words, w[-1], T - 1, columns=True, width=400,
+                                          height=110),
         "queried": np.arange(T) == T - 1,
         "on_answer": {"weight": w[-1, noun],
                       "bars": figure.bars(on.reshape(-1), [f"L{a}·头{c}" for a, c in
@@ -169,8 +170,8 @@ def drawn_head(seed, steps, head, adjective, page=None):
 def fixed():
     """The grids of the pictures, the same at every step."""
     blank = [""] * T
-    heat = figure.dense_heatmap(np.zeros((T, T)), blank, blank, cell_w=HEAT_CELL,
-                                cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, weights=True)
+    heat = figure.heatmap(np.zeros((T, T)), blank, blank, form="columns", cell_w=HEAT_CELL,
+                          cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, weights=True)
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]
     curves = figure.attention_curves(blank, np.ones(T) / T, T - 1, width=400, height=110)
     return {"geometry": {"heat": heat, "curves": {k: curves[k] for k in

@@ -122,17 +122,17 @@ def fixed():
     """Where every element of the pictures sits: the same for every sentence (T = 12)."""
     zeros = np.zeros((T, T))
     blank = [""] * T
-    heat = figure.dense_heatmap(zeros, blank, blank, cell_w=HEAT_CELL, cell_h=HEAT_CELL,
-                                label_w=44.0, label_h=22.0, weights=True)
+    heat = figure.heatmap(zeros, blank, blank, form="columns", cell_w=HEAT_CELL, cell_h=HEAT_CELL,
+                          label_w=44.0, label_h=22.0, weights=True)
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]  # causal: never seen
-    stream = figure.dense_heatmap(np.zeros((T, D_MODEL)), blank, [""] * D_MODEL, readout=False,
-                                  **STREAM)
+    stream = figure.heatmap(np.zeros((T, D_MODEL)), blank, [""] * D_MODEL, form="columns",
+                            readout=False, **STREAM)
     stream["grid_d"] = figure.grid_path(T, D_MODEL, STREAM["cell_w"], STREAM["cell_h"],
                                         x0=stream["label_w"], y0=stream["label_h"])
-    ffn = figure.dense_heatmap(np.zeros((192 // FFN_COLUMNS, FFN_COLUMNS)),
-                               [f"{FFN_COLUMNS * k}" for k in range(192 // FFN_COLUMNS)],
-                               [""] * FFN_COLUMNS, cell_w=FFN_CELL, cell_h=FFN_CELL,
-                               label_w=36.0, readout=False)
+    ffn = figure.heatmap(np.zeros((192 // FFN_COLUMNS, FFN_COLUMNS)),
+                         [f"{FFN_COLUMNS * k}" for k in range(192 // FFN_COLUMNS)],
+                         [""] * FFN_COLUMNS, form="columns", cell_w=FFN_CELL, cell_h=FFN_CELL,
+                         label_w=36.0, readout=False)
     curves = figure.attention_curves(blank, np.ones(T) / T, T - 1, **CURVES)
     return {"geometry": {"heat": heat, "stream": stream, "ffn": ffn,
                          "curves": {k: curves[k] for k in ("width", "height", "top", "bottom")}},
@@ -272,7 +272,7 @@ def stream(sentence, stage):
     """The big heatmap: what the stage writes, one row per word."""
     words = sentence["_words"]
     m = stream_matrix(sentence["_trace"], stage)  # (T, 48)
-    heat = figure.dense_heatmap(m, words, [""] * m.shape[1], readout=False, **STREAM)
+    heat = figure.heatmap(m, words, [""] * m.shape[1], form="columns", readout=False, **STREAM)
     size = np.linalg.norm(m, axis=1)  # (T,)
     top = np.argmax(np.abs(m), axis=1)  # (T,)
     say = np.array([f"「{w}」：长度 {n:.2f}，绝对值最大的是第 {j} 维（{m[i, j]:.2f}）"
@@ -312,7 +312,8 @@ def attn_rows(sentence, stage, position, live=False):
     for h in range(w.shape[0]):
         j = int(np.argmax(w[h, i]))
         heads.append({
-            "curves": figure.attention_curve_columns(words, w[h, i], i, masked=future, **CURVES),
+            "curves": figure.attention_curves(words, w[h, i], i, columns=True, masked=future,
+                                              **CURVES),
             "top": {"word": words[j], "weight": w[h, i, j]},
             "pointing": (layer, h) == pointer,
             "say": f"L{layer} 头 {h}：「{words[i]}」最看重「{words[j]}」，{w[h, i, j]:.4f}",
@@ -326,9 +327,9 @@ def attn_matrix(sentence, stage, head, live=False):
     if panel_hidden(live, stage, "attn"):
         return {}
     words, layer = sentence["_words"], layer_of(stage)
-    heat = figure.dense_heatmap(attention_weights(sentence, layer)[head], words, words,
-                                weights=True, cell_w=HEAT_CELL,
-                                cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, digits=4)
+    heat = figure.heatmap(attention_weights(sentence, layer)[head], words, words, form="columns",
+                          weights=True, cell_w=HEAT_CELL, cell_h=HEAT_CELL, label_w=44.0,
+                          label_h=22.0, digits=4)
     return {"attn": {
         "head": head, "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"]},
         "title": f"L{layer} 头 {head} 的整张注意力矩阵：行是查询，列是键，颜色 0 到 1",
@@ -365,8 +366,8 @@ def ffn(sentence, stage, position, live=False):
     words, layer, i = sentence["_words"], layer_of(stage), position
     hidden = sentence["_trace"]["layers"][layer]["ffn"]["hidden"][i]  # (192,)
     grid = hidden.reshape(-1, FFN_COLUMNS)  # (8, 24): unit 24 r + c sits in row r, column c
-    heat = figure.dense_heatmap(grid, [""] * len(grid), [""] * FFN_COLUMNS, readout=False,
-                                cell_w=FFN_CELL, cell_h=FFN_CELL, label_w=36.0)
+    heat = figure.heatmap(grid, [""] * len(grid), [""] * FFN_COLUMNS, form="columns",
+                          readout=False, cell_w=FFN_CELL, cell_h=FFN_CELL, label_w=36.0)
     say = np.array([f"单元 {k}：{v:.3f}" for k, v in enumerate(hidden.tolist())])
     top = int(np.argmax(hidden))
     return {"ffn": {"layer": layer, "word": words[i], "c": heat["cells"]["c"], "say": say,

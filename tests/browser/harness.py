@@ -128,7 +128,7 @@ def assert_drawn(root, view, *, min_count=1, skip=None):
 def heat_cells(root, svg="svg.heat"):
     """[(data-tokens or None, colour class (an int) or "masked")] per pointing cell, in the
     page's order (the view's), for a heatmap drawn as one path per class
-    (figure.heatmap_paths, _marks.html heatmap and live_heatmap): each square of the paths
+    (figure.heatmap(paths=True), _marks.html heatmap): each square of the paths
     is matched with the cell at the same place. Every cell must be drawn by exactly one
     square, of the cell's size."""
     drawn = root.evaluate("""(root, svg) => {
