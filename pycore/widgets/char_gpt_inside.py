@@ -145,8 +145,8 @@ def picked_position(at, reading):
     heat = figure.heatmap(rows, names, cols, weights=True, masked=masked, row_name="头",
                           col_name="键", **ROWS)
     for c in heat["cells"]:
-        if c["j"] >= n:  # a slot past the text: nothing to say
-            c["say"] = ""
+        if c["j"] >= n:  # a slot past the text: no character, no weight
+            c["say"] = f"{names[c['i']]} → （没有字）"
     heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
     table = np.column_stack([earlier, rows])  # the 数值 table: the earlier weight, then the keys
     return {"at": at, "at_char": labels[at] if n else "", "rows": heat, "rows_weights": table,

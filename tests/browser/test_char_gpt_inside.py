@@ -42,13 +42,20 @@ def lens_rows(root):
     return [list(zip(chars[i:i + k], ps[i:i + k])) for i in range(0, len(chars), k)]
 
 
-def position_rows(root):
+def position_rows(root, n):
     """Every head's attention row at the picked character as the page's cells say it:
-    {(row, column of the heatmap): weight} over the cells that say something."""
+    {(row, column of the heatmap): weight} over the n columns that hold a character (the
+    others say they have none)."""
     cells = root.locator(".cgi-rows svg.heat rect.cell.hit").evaluate_all(
         "cells => cells.map(c => [c.dataset.tokens, c.getAttribute('data-say')])")
-    return {tuple(map(int, where.split())): float(say.rsplit("：", 1)[1])
-            for where, say in cells if say}
+    out = {}
+    for where, say in cells:
+        i, j = map(int, where.split())
+        if j < n:
+            out[(i, j)] = float(say.rsplit("：", 1)[1])
+        else:
+            assert say.endswith("（没有字）"), say
+    return out
 
 
 def assert_position_is_pycores(root, text, at, position):
@@ -69,10 +76,10 @@ def assert_position_is_pycores(root, text, at, position):
     same_label = {"（未知）": "未知"}  # the unknown token, shorter in the lens's cells
     assert [c for c, _ in lens_rows(root)[-1]] == [same_label.get(t["char"], t["char"])
                                                     for t in top[:5]]
-    rows = position_rows(root)
     w = out["weights"][:, :, position]  # (L, H, T): the picked query's row, every head
     L, H, T = w.shape
     first = T - min(T, 16)  # the heatmap's first character
+    rows = position_rows(root, T - first)
     expected = {(layer * H + head, key - first): w[layer, head, key] for layer in range(L)
                 for head in range(H) for key in range(first, T)}
     assert rows.keys() == expected.keys()
