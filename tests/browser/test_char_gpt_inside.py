@@ -50,7 +50,8 @@ def position_rows(root, n):
         "cells => cells.map(c => [c.dataset.tokens, c.getAttribute('data-say')])")
     out = {}
     for where, say in cells:
-        i, j = map(int, where.split())
+        head, j = where.split()  # "head<row> <column>": a row is a head, not a character
+        i, j = int(head.removeprefix("head")), int(j)
         if j < n:
             out[(i, j)] = float(say.rsplit("：", 1)[1])
         else:
