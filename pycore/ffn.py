@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 
+from .linear import linear
+
 ACTIVATIONS = ("relu", "gelu", "gelu_exact")
 
 
@@ -80,8 +82,8 @@ def ffn(x, w1, b1, w2, b2, activation="relu"):
 
     x may have more leading axes, (..., d) -> (..., d): every row goes through the same MLP.
     """
-    h = activate(np.asarray(x, dtype=float) @ w1 + b1, activation)  # (n, d_ff)
-    return h @ w2 + b2  # (n, d)
+    h = activate(linear(np.asarray(x, dtype=float), w1) + b1, activation)  # (n, d_ff)
+    return linear(h, w2) + b2  # (n, d): linear is x @ w (pycore/linear.py says why)
 
 
 def ffn_backward(dy, x, w1, b1, w2, activation="relu"):

@@ -121,7 +121,7 @@ def test_the_widget_shows_the_line_end_head_by_default():
     from pycore.gpt import poem_inside
     from pycore.widgets import char_gpt, char_gpt_inside
     defaults = {k: spec["default"] for k, spec in char_gpt_inside.PARAMS.items()}
-    assert defaults == {"layer": 2, "head": 3}
+    assert defaults == {"layer": 2, "head": 3, "at": 15}  # at: the last character read
     assert "上面的小部件默认画的就是它：框里那句诗从逗号起，每一行放在标点上的注意力都在 0.95 以上" in CHAPTER
     text = char_gpt.default_text()
     w = poem_inside.inside(text)["weights"][2, 3]

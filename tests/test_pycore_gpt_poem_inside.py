@@ -66,6 +66,31 @@ def test_the_lens_at_an_earlier_position_is_that_prefix_output():
                                poem_run.next_char(TEXT[:5])["probs"], atol=1e-10)
 
 
+def test_the_lens_at_every_position_ends_in_that_prefix_output_and_ignores_what_follows(
+        committed):
+    """At every position the last stream's lens is the model's own next-character
+    distribution after the text up to there (next_char, a forward pass of its own), and every
+    stream's lens there is the same whatever characters follow (causality): the text cut after
+    the position, and the text with different characters after it, give the same rows."""
+    params, _, _ = committed
+    out = poem_inside.inside(TEXT)
+    other = "白日依山尽，" + "明月照我还。"  # the same first 6 characters, then others
+    assert other[:6] == TEXT[:6] and other[6:] != TEXT[6:]
+    changed = poem_inside.inside(other)["streams"]
+    for i in range(len(TEXT)):
+        rows = poem_inside.lens(params, out["streams"][:, i])  # (L + 1, V)
+        np.testing.assert_allclose(rows, poem_inside.inside(TEXT, position=i)["lens"], atol=0)
+        np.testing.assert_allclose(rows[-1], poem_run.next_char(TEXT[:i + 1])["probs"],
+                                   atol=1e-10)
+        np.testing.assert_allclose(rows, poem_inside.inside(TEXT[:i + 1])["lens"], atol=1e-10)
+        if i < 6:
+            np.testing.assert_allclose(poem_inside.lens(params, changed[:, i]), rows,
+                                       atol=1e-10)
+    # and a later character does change a later position's lens (the check above can fail)
+    assert np.abs(poem_inside.lens(params, changed[:, 8]) -
+                  poem_inside.lens(params, out["streams"][:, 8])).max() > 1e-3
+
+
 def test_the_loss_with_nothing_off_is_the_recorded_perplexity():
     params, cfg, record = poem_run.poem_model()
     x, t, _, _ = poem_inside.heldout_windows()

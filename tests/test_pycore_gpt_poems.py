@@ -164,11 +164,14 @@ def test_any_text_is_read_and_unknown_characters_are_reported(committed):
 
 def test_next_char_is_the_models_softmax_and_generation_is_seeded(committed):
     params, cfg, record, _ = committed
+    # next_char computes the last block at the last position only: the same as the whole pass
+    for text in ("床前明月", "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。\n" * 3):
+        out = poem_run.next_char(text, top_k=5)
+        h, _ = model.forward(params, cfg, np.array([out["read"]["ids"]]))
+        z = h[0, -1] @ params["tok_emb"].T
+        p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        assert np.allclose(out["probs"], p, atol=1e-12)
     out = poem_run.next_char("床前明月", top_k=5)
-    h, _ = model.forward(params, cfg, np.array([out["read"]["ids"]]))
-    z = h[0, -1] @ params["tok_emb"].T
-    p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
-    assert np.allclose(out["probs"], p, atol=1e-12)
     assert np.count_nonzero(out["final"]) == 5 and out["final"].sum() == pytest.approx(1)
     a = poem_run.generate("春", 6, temperature=0.8, seed=3)
     assert a == poem_run.generate("春", 6, temperature=0.8, seed=3) and len(a) == 6

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import ffn, norms
 from ..attention import attention
+from ..linear import linear
 from ..softmax import softmax
 from . import corpus, model
 from .layers import merge_heads, split_heads, sub
@@ -36,17 +37,18 @@ def attention_output(x, p, n_heads, mask, rows=None):
     position per sentence when rows = (B,) positions (the last layer needs no other)."""
     a = sub(p, "attn.")
     h1 = norms.layer_norm(x, p["ln1.gamma"], p["ln1.beta"])  # (B, T, D)
-    q, k, v = (split_heads(h1 @ a[w], n_heads) for w in ("w_q", "w_k", "w_v"))  # (B, H, T, Dh)
+    q, k, v = (split_heads(linear(h1, a[w]), n_heads)
+               for w in ("w_q", "w_k", "w_v"))  # (B, H, T, Dh)
     if rows is None:
         _, heads, _ = attention(q, k, v, causal=True)  # (B, H, T, Dh)
-        return merge_heads(heads * mask) @ a["w_o"]  # (B, T, D)
+        return linear(merge_heads(heads * mask), a["w_o"])  # (B, T, D)
     B = len(rows)
     q = q[np.arange(B), :, rows][:, :, None]  # (B, H, 1, Dh): the query rows only
     visible = np.arange(k.shape[2])[None, :] <= np.asarray(rows)[:, None]  # (B, T): causal
     _, _, scores = attention(q, k, v)  # (B, H, 1, T), before any mask
     heads = softmax(np.where(visible[:, None, None, :], scores, -np.inf), axis=-1) @ v
     kept = mask[np.arange(B), :, rows]  # (B, H, 1)
-    return merge_heads(heads * kept[..., None])[:, 0] @ a["w_o"]  # (B, D)
+    return linear(merge_heads(heads * kept[..., None])[:, 0], a["w_o"])  # (B, D)
 
 
 def feed_forward(x, p, activation):

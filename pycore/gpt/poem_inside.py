@@ -1,9 +1,9 @@
 """Inside the character-level poem model (poem_run): what its heads look at, what each layer's
 residual stream would predict, and what each head is needed for.
 
-    inside(text)       one forward pass (model.forward, the page's) on what the model reads
-                       of text: every layer's and head's attention weights, and the logit lens
-                       at the last position
+    inside(text, position)  one forward pass (model.forward, the page's) on what the model
+                       reads of text: every layer's and head's attention weights, the residual
+                       stream at every position, and the logit lens at `position`
     lens(params, x)    the logit lens of residual-stream vectors: the final LayerNorm and the
                        tied output layer applied to them, as if the model stopped there
     head_losses()      the cross-entropy of every held-out character of the committed subset
@@ -48,8 +48,11 @@ def inside(text, position=-1, params=None, cfg=None, vocab=None):
     """One forward pass on what the model reads of `text` (poem_run.read):
 
     read: poem_run.read(text); weights (L, H, T, T): every head's causal attention, rows the
-    query positions; lens (L + 1, V): the logit lens at `position` (default the last), row 0
+    query positions; streams (L + 1, T, D): the residual stream at every position (streams());
+    lens (L + 1, V): the logit lens at `position` (default the last; None: no lens), row 0
     after the embedding, row i + 1 after block i (the last row is the model's own output).
+    The page asks for the lens of another position from `streams` (lens(params,
+    streams[:, i])) without a second forward pass.
     """
     if params is None:
         params, cfg, record = poem_run.poem_model()
@@ -57,8 +60,9 @@ def inside(text, position=-1, params=None, cfg=None, vocab=None):
     r = poem_run.read(text, vocab, cfg["n_positions"])
     _, cache = model.forward(params, cfg, np.array([r["ids"]]))
     weights = np.stack([c["attn"]["weights"][0] for c in cache["blocks"]])  # (L, H, T, T)
-    return {"read": r, "weights": weights,
-            "lens": lens(params, streams(cache)[:, 0, position])}  # (L + 1, V)
+    x = streams(cache)[:, 0]  # (L + 1, T, D)
+    return {"read": r, "weights": weights, "streams": x,
+            "lens": None if position is None else lens(params, x[:, position])}  # (L + 1, V)
 
 
 # --- the heads on held-out text -------------------------------------------------------------

@@ -1,13 +1,14 @@
 """Browser tests of the char-gpt-inside widget (pycore/widgets/char_gpt_inside.py,
 assets/widgets/char-gpt-inside.js): text typed into its box and a layer and head picked reach
 the poem model in Pyodide, and the page's attention cells and logit-lens rows are those
-pycore computes in this CPython; junk gets a note and never breaks the page."""
+pycore computes in this CPython; a character picked by a click or an arrow key moves the lens
+and every head's attention row to its position; junk gets a note and never breaks the page."""
 import numpy as np
 import pytest
 
 from pycore.gpt import poem_inside
-from tests.browser.harness import (after_update, assert_drawn, assert_shows, params_of,
-                                   pycore_view)
+from tests.browser.harness import (after_update, assert_drawn, assert_heat, assert_shows,
+                                   params_of, parts_came, pycore_view)
 
 NAME = "char-gpt-inside"
 
@@ -41,9 +42,58 @@ def lens_rows(root):
     return [list(zip(chars[i:i + k], ps[i:i + k])) for i in range(0, len(chars), k)]
 
 
-def assert_is_pycores(root, text, layer, head):
+def position_rows(root, n):
+    """Every head's attention row at the picked character as the page's cells say it:
+    {(row, column of the heatmap): weight} over the n columns that hold a character (the
+    others say they have none)."""
+    cells = root.locator(".cgi-rows svg.heat rect.cell.hit").evaluate_all(
+        "cells => cells.map(c => [c.dataset.tokens, c.getAttribute('data-say')])")
+    out = {}
+    for where, say in cells:
+        head, j = where.split()  # "head<row> <column>": a row is a head, not a character
+        i, j = int(head.removeprefix("head")), int(j)
+        if j < n:
+            out[(i, j)] = float(say.rsplit("：", 1)[1])
+        else:
+            assert say.endswith("（没有字）"), say
+    return out
+
+
+def assert_position_is_pycores(root, text, at, position):
+    """The page's lens and heads' rows at the picked character (the heatmap's `at`, the
+    text's `position`) are pycore's: poem_inside.inside at that position, computed here."""
+    view = pycore_view(NAME, text=text, at=at)  # the default layer and head
+    assert view["at"] == at
+    assert_shows(root, view, min_count=40)
+    assert_drawn(root, view, min_count=40)
+    assert_heat(root, view["rows"], svg=".cgi-rows svg.heat")
+    checked = root.locator("[data-control=at] [aria-checked=true]")
+    assert checked.count() == 1 and checked.text_content() == text[position]
+    out = poem_inside.inside(text, position=position)
+    for shown, probs in zip(lens_rows(root), out["lens"]):
+        np.testing.assert_allclose([p for _, p in shown], np.sort(probs)[::-1][:5], atol=5e-4)
+    # the lens's last row is the model's own output after the text up to that character
+    top = pycore_view("char-gpt", text=text[:position + 1])["top"]
+    same_label = {"（未知）": "未知"}  # the unknown token, shorter in the lens's cells
+    assert [c for c, _ in lens_rows(root)[-1]] == [same_label.get(t["char"], t["char"])
+                                                    for t in top[:5]]
+    w = out["weights"][:, :, position]  # (L, H, T): the picked query's row, every head
+    L, H, T = w.shape
+    first = T - min(T, 16)  # the heatmap's first character
+    rows = position_rows(root, T - first)
+    expected = {(layer * H + head, key - first): w[layer, head, key] for layer in range(L)
+                for head in range(H) for key in range(first, T)}
+    assert rows.keys() == expected.keys()
+    np.testing.assert_allclose([rows[k] for k in expected], list(expected.values()), atol=5e-5)
+    # the keys after the picked character get nothing: the mask
+    assert all(v == 0 for (_, j), v in rows.items() if j > position - first)
+    return view
+
+
+def assert_is_pycores(root, text, layer, head, at=15):
     """Every number, cell and lens row of the page equals pycore's, computed here: the view
     and, under it, poem_inside.inside."""
+    assert at == 15  # the lens below is the last character's
     view = pycore_view(NAME, text=text, layer=layer, head=head)
     assert_shows(root, view, min_count=40)
     assert_drawn(root, view, min_count=40)
@@ -120,5 +170,30 @@ def test_reset_brings_back_the_first_text_and_head(book_pages):
     pick(root, "layer", 0)
     after_update(root, lambda: root.locator("[data-action=reset]").click())
     assert root.locator(".cgi-text").input_value() == first != "白日依山尽，"
-    assert params_of(root) == {"layer": 2, "head": 3}
+    assert params_of(root) == {"layer": 2, "head": 3, "at": 15}
     assert_is_pycores(root, first, 2, 3)
+
+
+@pytest.mark.parametrize("text,at,position", [
+    ("白日依山尽，黄河入海流。", 3, 3),  # shorter than the heatmap: at is the position
+    ("床前明月光，疑是地上霜。\n举头望明月，", 0, 3),  # 19: the heatmap shows the last 16
+])
+def test_a_character_picked_by_click_and_by_key_moves_the_lens_there(book_pages, text, at,
+                                                                     position):
+    root = book_pages(NAME).widget(NAME)
+    typed(root, text)
+    button = root.locator(f"[data-control=at] [data-value='{at}']")
+    came = parts_came(root, lambda: after_update(root, button.click))
+    assert came == [["picked_position"]]  # the model does not run again
+    assert_position_is_pycores(root, text, at, position)
+    after_update(root, lambda: root.page.keyboard.press("ArrowRight"))
+    assert_position_is_pycores(root, text, at + 1, position + 1)
+    after_update(root, lambda: root.page.keyboard.press("End"))
+    last = min(len(text), 16) - 1
+    assert_position_is_pycores(root, text, last, len(text) - 1)
+    # a shorter text: the pick past its end is its last character
+    typed(root, "白日")
+    view = pycore_view(NAME, text="白日", at=last)
+    assert view["at"] == 1
+    assert_shows(root, view, min_count=20)
+    assert root.locator("[data-control=at] [aria-checked=true]").text_content() == "日"
