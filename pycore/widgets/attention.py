@@ -73,7 +73,7 @@ def sentence(example=None):
             "q": padded(q, s), "k": padded(k, s), "v": padded(v, s),
             "curves": {key: curves[key] for key in ("width", "height", "bottom", "slots")},
             # the cells' places are the sentence's: a move of the scale brings their colours
-            # and readouts alone (mk.heatmap_sized reads a cell's place here)
+            # and readouts alone (mk.heatmap with slots reads a cell's place here)
             "heat": {**{key: v for key, v in frame.items() if key not in LATER},
                      "places": [{key: c[key] for key in ("i", "j", "x", "y", "w", "h")}
                                 for c in frame["cells"]]},

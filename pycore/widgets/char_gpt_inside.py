@@ -143,11 +143,10 @@ def picked_position(at, reading):
     masked = np.zeros_like(rows, dtype=bool)
     masked[:, min(at + 1, n) if n else 0:] = True  # after the query, and the unused slots
     heat = figure.heatmap(rows, names, cols, weights=True, masked=masked, row_name="头",
-                          col_name="键", **ROWS)
+                          col_name="键", paths=True, **ROWS)  # colours as paths: what the page binds
     for c in heat["cells"]:
         if c["j"] >= n:  # a slot past the text: no character, no weight
             c["say"] = f"{names[c['i']]} → （没有字）"
-    heat.update(figure.heatmap_paths(heat))  # the colours as paths: what the page binds
     table = np.column_stack([earlier, rows])  # the 数值 table: the earlier weight, then the keys
     return {"at": at, "at_char": labels[at] if n else "", "rows": heat, "rows_weights": table,
             "lens": lens_figure(probs if n else None, reading["_vocab"], L)}
