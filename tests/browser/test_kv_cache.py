@@ -191,7 +191,7 @@ def test_the_picture_is_pycores(book_pages):
     bars = root.locator(".kv-panels .hbar-chart").nth(1).locator(".mark").evaluate_all(
         "els => els.map(e => Number(e.getAttribute('width')))")
     assert abs(bars[0] / bars[1] - 15 / 5) < 0.01  # 1 + 2 + ... + 5 rows against 5
-    caches = root.locator(".part .hbar-chart .mark").evaluate_all(
+    caches = root.locator(".kv-real .hbar-chart .mark").evaluate_all(
         "els => els.map(e => Number(e.getAttribute('width')))")
     assert caches[2] < caches[1] and abs(caches[2] / caches[1] - 640 / 1024) < 0.01  # chapter 9
     assert root.locator(".on-band[data-on]").count() == 1

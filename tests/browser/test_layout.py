@@ -105,32 +105,15 @@ TALL = {
     "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
                      "the sampler, each with its own picture",
     "code-lab": "a code editor, its output and the figures the reader's code draws",
-    "online-softmax": "the blocks as they are read, the running maximum and sum, then the "
-                      "memory each way with controls of its own",
+    "online-softmax": "the blocks as they are read beside the running maximum and sum, then "
+                      "the memory each way with four controls of its own",
     "train-live": "two training curves, then a head's attention as curves and a heatmap, and "
                   "every head's weight on the answer",
-    "kv-cache": "a cache stepping through a generation, then a cache sized for real models, "
-                "each with its controls",
-    "cross-attention": "source and target sentences as curves above the cross-attention heatmap",
-    "padding-mask": "two sentences in a batch, three masks, then the attention as curves and a "
-                    "heatmap",
-    "positional-encoding": "the sine waves, the dot products and the rotation check, each with "
-                           "its own controls",
-    "embedding": "two pickers, the embedding table and the similarity heatmap",
-    "bpe": "the merges, the byte strip, the vocabulary curve and the token table",
-    "sampling": "the distribution after each of temperature, top-k and top-p, and the draws",
-    "beam-search": "the beam's lattice and its ranked candidates, then the sampled sentences",
-    "multi-head": "two heads, each as curves over its heatmap, and the layer that joins them",
-    "chinchilla": "a log-log chart of the compute frontier below its knobs, presets and "
-                  "verdict",
-    "example-editor": "chapter 3's editor, open where the example is introduced: the sentence, "
-                      "the palette of tokens and the grid of features (folded after it)",
 }
 # Widgets whose pictures stay narrower than the text column, and why.
 NARROW = {
     "panorama": "a diagram of the model's blocks beside the table of their parameters",
     "dot-product": "a square plane to drag two arrows on, beside its readout",
-    "embedding": "two heatmaps drawn cell by cell at a readable cell size",
     "rope": "a square plane of rotating vectors beside its chart, in one screen",
     "encoder-layer": "one sublayer's diagram beside the step's explanation",
     "vit-patches": "a square photo cut into patches, beside the patch strip",
