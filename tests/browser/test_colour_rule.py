@@ -22,7 +22,7 @@ import pytest
 # (attention: in chapters 4 and 8.)
 WEIGHT_HEATMAPS = {"attention": 2, "multi-head": 2, "padding-mask": 1, "cross-attention": 1,
                    "alibi-rope": 1, "code-lab": 1, "trained-model": 1, "train-live": 1,
-                   "sliding-window": 1}
+                   "sliding-window": 1, "char-gpt-inside": 1}
 PAGES = ["04-attention.html", "05-multi-head.html", "06-positional-encoding.html",
          "08-decoder.html", "10b-llms-2026.html", "13b-trained-model.html", "15-code-lab.html"]
 ACTIVATION_LIMIT = 2.5
