@@ -29,7 +29,7 @@ from tests.notebook_kernel import Kernel, errors, view_outputs  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 # For every widget with a lesson, parameters other than its block's, at which its notebook must
-# hold too: each lesson's MOVED (bookbuild/lessons/<widget>.py).
+# hold too: each lesson's MOVED (pycore/widgets/<widget>/lesson.py).
 MOVED = {name: moved for name in lessons.widgets()
          if (moved := getattr(lessons.load(name), "MOVED", None)) is not None}
 
@@ -74,7 +74,7 @@ def moved_params(name, params):
                     "says what it holds), with a line like\n"
                     f"MOVED = {notebooks.py_literal(start)}\n"
                     f"with a value for every parameter of pycore/widgets/"
-                    f"{name.replace('-', '_')}.py PARAMS ({', '.join(spec)}), valid and other "
+                    f"{name.replace('-', '_')}/__init__.py PARAMS ({', '.join(spec)}), valid and other "
                     f"than the block's {notebooks.py_literal(params)}; keep slow widgets "
                     "cheap (few steps, small sizes)")
     return MOVED[name]
