@@ -40,7 +40,7 @@ def fingerprint():
         for path in sorted((ROOT / top).rglob("*")):
             # a widget's script and styles never reach a compiled chapter (widget_parts.py)
             if path.is_file() and "__pycache__" not in path.parts and \
-                    not widget_parts.front_end(path):
+                    not widget_parts.front_end(path.relative_to(ROOT)):
                 h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     for name in LIBRARIES:
         spec = importlib.util.find_spec(name)

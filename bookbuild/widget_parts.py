@@ -48,14 +48,21 @@ def site_assets():
     return sorted(((src, rel) for src, rel in found if src.is_file()), key=lambda f: f[1])
 
 
+def _widget_part(path, files):
+    """Whether `path` (absolute, or relative to the repository) is one of `files` of a widget's
+    folder."""
+    path = Path(path)
+    if path.is_absolute() and path.is_relative_to(ROOT):
+        path = path.relative_to(ROOT)
+    return path.name in files and path.parent.parent == FOLDER.relative_to(ROOT)
+
+
 def front_end(path):
     """Whether a file is a widget's script or styles: the page's, not the build's."""
-    path = Path(path)
-    return path.name in (SCRIPT, STYLE) and path.parent.parent == FOLDER
+    return _widget_part(path, (SCRIPT, STYLE))
 
 
 def shipped(path):
     """Whether a file under pycore/ goes to the readers (Pyodide's archive, the wheel): all but
     a widget folder's template, script, styles and lesson."""
-    path = Path(path)
-    return not (path.name in NOT_SHIPPED and path.parent.parent == FOLDER)
+    return not _widget_part(path, NOT_SHIPPED)
