@@ -17,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import cache
+from . import cache, widget_parts
 from .cache import write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,9 @@ def fingerprint():
     h = hashlib.sha256(f"format {FORMAT} python {sys.version}".encode())
     for top in SOURCES:
         for path in sorted((ROOT / top).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
+            # a widget's script and styles never reach a compiled chapter (widget_parts.py)
+            if path.is_file() and "__pycache__" not in path.parts and \
+                    not widget_parts.front_end(path.relative_to(ROOT)):
                 h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     for name in LIBRARIES:
         spec = importlib.util.find_spec(name)

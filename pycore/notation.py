@@ -211,5 +211,6 @@ RETIRED_LABELS = (
 )
 
 # Where a widget's labels are written: its markup, its view, its script and its notebook lesson.
-WIDGET_FILES = ("templates/widgets/*.html", "pycore/widgets/*.py", "assets/widgets/*.js",
-                "bookbuild/lessons/*.py")
+# (each widget's folder holds them all: bookbuild/widget_parts.py)
+WIDGET_FILES = ("pycore/widgets/*/template.html", "pycore/widgets/*/__init__.py",
+                "pycore/widgets/*/widget.js", "pycore/widgets/*/lesson.py")

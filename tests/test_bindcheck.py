@@ -1,20 +1,18 @@
 """A widget template that binds a path its view does not hold stops the build at its line
 (bookbuild/stages/bindcheck.py).
 A template is part of the build, not of a book, so these cases render
-a widget with a copy of templates/ holding one mistake, through render.render_widget as the
-build does."""
+a widget with a copy of its template (pycore/widgets/softmax/template.html) holding one mistake,
+through render.render_widget as the build does."""
 import shutil
-from pathlib import Path
 
 import pytest
 
-from bookbuild import cache
+from bookbuild import cache, widget_parts
 from bookbuild.stages import bindcheck
 from bookbuild.renderers import pages as render
 from bookbuild.errors import BuildError
 from bookbuild.stages.widgets import registry
 
-TEMPLATES = Path(render.TEMPLATES)
 
 
 def softmax_widget():
@@ -27,14 +25,14 @@ def softmax_widget():
 def render_with(tmp_path, monkeypatch, old, new):
     """Render softmax with its template's text `old` (found once) replaced by `new`; the
     raised BuildError and the line `new` is on."""
-    copy = tmp_path / "templates"
-    shutil.copytree(TEMPLATES, copy)
-    template = copy / "widgets" / "softmax.html"
+    copy = tmp_path / "pycore" / "widgets"
+    shutil.copytree(widget_parts.folder("softmax"), copy / "softmax")
+    template = copy / "softmax" / widget_parts.TEMPLATE
     source = template.read_text(encoding="utf-8")
     assert source.count(old) == 1
     template.write_text(source.replace(old, new), encoding="utf-8")
     line = source[:source.index(old)].count("\n") + 1
-    monkeypatch.setattr(render, "TEMPLATES", copy)
+    monkeypatch.setattr(widget_parts, "FOLDER", copy)
     monkeypatch.setattr(cache, "jinja", lambda: tmp_path / "cache" / "jinja")
     with pytest.raises(BuildError) as err:
         render.render_widget(render.make_env(), softmax_widget())
@@ -49,7 +47,7 @@ def test_the_book_templates_bind_only_parts_of_their_views():
 def test_a_data_bind_typo_stops_at_the_template_line(tmp_path, monkeypatch):
     err, line = render_with(tmp_path, monkeypatch, 'data-bind="top.p"', 'data-bind="top.pp"')
     assert str(err).endswith(
-        f"templates/widgets/softmax.html:{line}: data-bind path 'top.pp' is not in the view of "
+        f"pycore/widgets/softmax/template.html:{line}: data-bind path 'top.pp' is not in the view of "
         "softmax: top has the parts label, p (did you mean 'top.p'?); bind a part the view "
         "returns, or add it to the view")
 
@@ -59,21 +57,21 @@ def test_a_bound_number_without_its_digits_stops_at_the_template_line(tmp_path, 
     old = '<span class="num" data-bind="entropy" data-digits="3">'
     err, line = render_with(tmp_path, monkeypatch, old, '<span class="num" data-bind="entropy">')
     assert str(err).endswith(
-        f"templates/widgets/softmax.html:{line}: data-bind path 'entropy' shows a number of the "
+        f"pycore/widgets/softmax/template.html:{line}: data-bind path 'entropy' shows a number of the "
         "view of softmax but does not say with how many decimals: add data-digits "
         '(data-digits="0" for a count)')
 
 
 def test_a_macro_call_with_a_wrong_path_stops_at_the_call(tmp_path, monkeypatch):
     err, line = render_with(tmp_path, monkeypatch, 'mk.bars("bars"', 'mk.bars("bar"')
-    assert f"softmax.html:{line}: data-attr path 'bar." in str(err)
+    assert f"softmax/template.html:{line}: data-attr path 'bar." in str(err)
     assert "(did you mean 'bars." in str(err)
 
 
 def test_a_data_attr_path_past_the_end_of_a_list_stops(tmp_path, monkeypatch):
     err, line = render_with(tmp_path, monkeypatch, 'data-bind="entropy"',
                             'data-bind="entropy" data-attr="title=probs.99"')
-    assert f"softmax.html:{line}: data-attr path 'probs.99' (of title) is not in the view" in str(err)
+    assert f"softmax/template.html:{line}: data-attr path 'probs.99' (of title) is not in the view" in str(err)
     assert "probs is a list of 5 (0 to 4)" in str(err)
 
 
@@ -100,7 +98,7 @@ def test_a_wrong_path_into_a_view_in_parts_names_the_parts_to_fix():
     and the message names those, where a key would be added or read."""
     params = {k: s["default"] for k, s in registry().module("attention").PARAMS.items()}
     view = registry().compute("attention", params)
-    template = str(TEMPLATES / "widgets" / "attention.html")
+    template = str(widget_parts.part("attention", widget_parts.TEMPLATE))
     with pytest.raises(BuildError) as err:
         bindcheck.check("attention", '<p data-bind="heat.legnd.hi"></p>', view, template,
                         lambda: registry().owners("attention", params))

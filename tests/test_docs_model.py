@@ -202,7 +202,7 @@ def api_claims():
     L, H = live.LIVE["model"]["n_layers"], live.LIVE["model"]["n_heads"]
     n_ex, Tl = len(live.EXAMPLES), len(live.EXAMPLES[0])
     sig = lambda f, name: inspect.signature(f).parameters[name].default
-    js = (ROOT / "assets" / "widgets" / "train-live.js").read_text(encoding="utf-8")
+    js = (ROOT / "pycore" / "widgets" / "train_live" / "widget.js").read_text(encoding="utf-8")
     browser = (ROOT / "tests" / "browser" / "test_train_live.py").read_text(encoding="utf-8")
     # read, not imported: the timing script runs its benchmark when imported
     benchmark_sentence = re.search(r'^SENTENCE = "(.*)"\.split\(\)', (

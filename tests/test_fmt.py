@@ -76,13 +76,14 @@ def test_call_json_sends_the_texts_asked_for_with_the_view():
 
 # The page's own numbers, none of a view: train-live's training speed, measured on the page's
 # clock while it trains (the build shows none).
-PAGE_MEASURED = {"assets/widgets/train-live.js": 1}
+PAGE_MEASURED = {"pycore/widgets/train_live/widget.js": 1}
 
 
 def test_the_front_end_formats_no_number():
     formatting = re.compile(r"\.(toFixed|toPrecision|toExponential|toLocaleString)\(|NumberFormat")
     found = {}
-    for path in sorted((ROOT / "assets").rglob("*.js")):
+    scripts = [*(ROOT / "assets").rglob("*.js"), *(ROOT / "pycore" / "widgets").glob("*/widget.js")]
+    for path in sorted(scripts):
         count = len(formatting.findall(path.read_text(encoding="utf-8")))
         if count:
             found[path.relative_to(ROOT).as_posix()] = count

@@ -19,7 +19,7 @@ def test_every_lesson_is_a_widgets():
     assert len(NAMES) >= 30
     for name in NAMES:
         assert module(name), name  # raises for a lesson without a widget
-        assert lessons.path_of(name).stem == name.replace("-", "_")
+        assert lessons.path_of(name).parent.name == name.replace("-", "_")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -62,7 +62,8 @@ def test_lesson_runs_and_gives_the_views_numbers(name, capsys):
 
 def test_the_reader_takes_cells_as_written_and_refuses_code_before_a_step(tmp_path, monkeypatch):
     monkeypatch.setattr(lessons, "FOLDER", tmp_path)
-    (tmp_path / "toy_widget.py").write_text(
+    (tmp_path / "toy_widget").mkdir()
+    (tmp_path / "toy_widget" / "lesson.py").write_text(
         'import numpy as np\n\nfrom bookbuild.lessons import step\n\nTITLE = "玩具"\n'
         'KEYS = ["a"]\n\n\ndef lesson(params, view, same):\n'
         '    step(r"先算 $\\sqrt{a}$。")\n    a = np.sqrt(params["a"])  # 开方\n\n'
@@ -73,13 +74,13 @@ def test_the_reader_takes_cells_as_written_and_refuses_code_before_a_step(tmp_pa
         "title": "玩具", "keys": ["a"],
         "steps": [("先算 $\\sqrt{a}$。", 'a = np.sqrt(params["a"])  # 开方\n\nif a > 1:\n    print(a)'),
                   ("再比较。", 'same(a, view["a"])')]}
-    (tmp_path / "toy_widget.py").write_text(
+    (tmp_path / "toy_widget" / "lesson.py").write_text(
         'TITLE = "玩具"\nKEYS = ["a"]\n\n\ndef lesson(params, view, same):\n    a = 1\n'
         '    step("太晚了。")\n', encoding="utf-8")
-    with pytest.raises(BuildError, match=r"toy_widget\.py:6: a lesson's code starts with step"):
+    with pytest.raises(BuildError, match=r"toy_widget/lesson\.py:6: a lesson's code starts with step"):
         lessons.read("toy-widget")
-    (tmp_path / "toy_widget.py").write_text('TITLE = "玩具"\n', encoding="utf-8")
-    with pytest.raises(BuildError, match=r"toy_widget\.py: the lesson of widget toy-widget has "
+    (tmp_path / "toy_widget" / "lesson.py").write_text('TITLE = "玩具"\n', encoding="utf-8")
+    with pytest.raises(BuildError, match=r"toy_widget/lesson\.py: the lesson of widget toy-widget has "
                                          r"no KEYS, lesson"):
         lessons.read("toy-widget")
     assert lessons.read("no-such-widget") is None

@@ -29,7 +29,7 @@ from tests.notebook_kernel import Kernel, errors, view_outputs  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 # For every widget with a lesson, parameters other than its block's, at which its notebook must
-# hold too: each lesson's MOVED (bookbuild/lessons/<widget>.py).
+# hold too: each lesson's MOVED (pycore/widgets/<widget>/lesson.py).
 MOVED = {name: moved for name in lessons.widgets()
          if (moved := getattr(lessons.load(name), "MOVED", None)) is not None}
 
@@ -74,7 +74,7 @@ def moved_params(name, params):
                     "says what it holds), with a line like\n"
                     f"MOVED = {notebooks.py_literal(start)}\n"
                     f"with a value for every parameter of pycore/widgets/"
-                    f"{name.replace('-', '_')}.py PARAMS ({', '.join(spec)}), valid and other "
+                    f"{name.replace('-', '_')}/__init__.py PARAMS ({', '.join(spec)}), valid and other "
                     f"than the block's {notebooks.py_literal(params)}; keep slow widgets "
                     "cheap (few steps, small sizes)")
     return MOVED[name]
@@ -111,7 +111,8 @@ def same_numbers(shown, expected, where):
 
 def test_the_wheel_installs_as_pip_expects(wheel):
     """Name and version agree with the file name, NumPy is its dependency, every file's hash is
-    the one RECORD gives, and it holds pycore with its data files (and nothing of the build)."""
+    the one RECORD gives, and it holds pycore with its data files (and nothing of the build:
+    no widget's template, script, styles or lesson)."""
     version = wheel.name.split("-")[1]
     assert re.fullmatch(r"\d+\.\d+\.\d+\+[0-9a-f]{12}", version)
     assert version == notebooks.wheel_version()
@@ -133,7 +134,11 @@ def test_the_wheel_installs_as_pip_expects(wheel):
             assert base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=") \
                 .decode() == value, path
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pycore").rglob("*.py")}
-    assert sources <= names
+    lesson_files = {s for s in sources if s.endswith("/lesson.py")}
+    assert len(lesson_files) > 30 and sources - lesson_files <= names
+    assert "pycore/widgets/softmax/__init__.py" in names
+    assert not [n for n in names if n.startswith("pycore/widgets/") and n.endswith(
+        ("/lesson.py", "/template.html", "/widget.js", "/widget.css"))]
     assert {"pycore/photo224.rgb", "pycore/gpt_weights.npz", "pycore/gpt_weights.json"} <= names
     assert not any(n.startswith("bookbuild") for n in names)
 

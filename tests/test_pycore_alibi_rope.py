@@ -129,7 +129,7 @@ def test_bad_inputs():
         R.rope_row("狗")
 
 
-# --- the widget's view (pycore/widgets/alibi_rope.py) ---------------------------------------
+# --- the widget's view (pycore/widgets/alibi_rope/__init__.py) -----------------------------------
 
 def test_alibi_rope_view_by_hand():
     """Both heatmaps and the three rows of bars, against math.exp over the scores by hand."""

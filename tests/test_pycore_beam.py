@@ -156,7 +156,7 @@ def test_bad_inputs():
         B.beam_search(0)
 
 
-# --- the widget's view: the lattice, the ranking, the samples (pycore/widgets/beam_search.py) --
+# --- the widget's view: the lattice, the ranking, the samples (pycore/widgets/beam_search/) ---
 
 def beam_view(**changes):
     from pycore.widgets import compute

@@ -1,4 +1,4 @@
-"""The bpe widget's view (pycore/widgets/bpe.py) against pycore.bpe's own encoder, counts
+"""The bpe widget's view (pycore/widgets/bpe/__init__.py) against pycore.bpe's own encoder, counts
 worked by hand and the strip's geometry by hand."""
 import pytest
 

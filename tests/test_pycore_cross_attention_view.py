@@ -1,4 +1,4 @@
-"""The cross-attention widget's view (pycore/widgets/cross_attention.py) against the rows of
+"""The cross-attention widget's view (pycore/widgets/cross_attention/) against the rows of
 "cat" and "not" worked by hand (a = scale / sqrt 10: a score of 1 becomes the logit a) and the
 alignment an aligner would draw."""
 import math

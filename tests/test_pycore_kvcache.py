@@ -46,7 +46,7 @@ def test_preset_dict_can_be_passed_whole():
     assert steps[2]["cache_bytes"] == 2 * 12 * 12 * 64 * 12 * 2
 
 
-# --- the widget's view: its grids and bars (pycore/widgets/kv_cache.py) --------------------
+# --- the widget's view: its grids and bars (pycore/widgets/kv_cache/__init__.py) -----------------
 
 def used(grid):
     """The grid's rows the sentence uses (the others are hidden spare slots)."""

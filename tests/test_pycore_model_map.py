@@ -1,4 +1,4 @@
-"""The model map (pycore/widgets/model_map.py): every box links to a widget the book has, in
+"""The model map (pycore/widgets/model_map/): every box links to a widget the book has, in
 the chapter it names; the geometry stays inside the figure with no two boxes overlapping; a
 family dims exactly the parts it lacks."""
 import re

@@ -65,7 +65,7 @@ def test_concat_and_output(mh):
     assert shapes["concat"] == (9, 12) and shapes["output"] == (9, 6)
 
 
-# --- the widget over the reader's sentence (pycore/widgets/multi_head.py) -------------------
+# --- the widget over the reader's sentence (pycore/widgets/multi_head/__init__.py) ---------------
 
 SHORT = ["小狗", "它", "很", "饿"]  # palette tokens around 它: four rows of the page's twelve
 LONG = ["小猫", "没有", "过", "马路", "小狗", "因为", "它", "太", "累", "了", "很", "饿"]

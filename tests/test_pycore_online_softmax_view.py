@@ -1,4 +1,4 @@
-"""The online-softmax widget's view (pycore/widgets/online_softmax.py) against the running
+"""The online-softmax widget's view (pycore/widgets/online_softmax/__init__.py) against the running
 example's row of 它 and of 累 worked by hand, the full softmax, and the memory counted by hand."""
 import math
 

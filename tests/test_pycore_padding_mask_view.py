@@ -1,4 +1,4 @@
-"""The padding-mask widget's view (pycore/widgets/padding_mask.py) against the short sentence
+"""The padding-mask widget's view (pycore/widgets/padding_mask/) against the short sentence
 「小猫 太 累 了」 worked by hand: 小猫 scores 2 with itself and 0 with every other word and
 every pad (a pad's key is the zero vector), so its weights are ratios of e^(2/sqrt 6) and 1."""
 import math

@@ -145,7 +145,7 @@ def test_bad_inputs():
         Q.lab_weight("b_1")
 
 
-# --- the widget's view (pycore/widgets/quantize.py) -------------------------------------
+# --- the widget's view (pycore/widgets/quantize/__init__.py) -------------------------------------
 
 def test_quantize_view_grid_by_hand():
     """int4 symmetric per column: column 0's levels are k s, k = -7..7, s = max |col 0| / 7,

@@ -108,7 +108,7 @@ def test_seeded_counts_chi_square(settings, df):
     assert np.array_equal(counts, S.sample_counts(probs, n, seed=2024))  # reproducible
 
 
-# --- the widget's view: its panels of bars (pycore/widgets/sampling.py) -------------------
+# --- the widget's view: its panels of bars (pycore/widgets/sampling/__init__.py) -----------------
 
 def test_sampling_view_draws_each_stage_on_one_unit_axis():
     from pycore.widgets import compute

@@ -1,5 +1,5 @@
 """The trained-model view's live parts: the page, which keeps every part it holds, shows after
-any walk of moves what the whole view says (pycore/widgets/trained_model.py declares the
+any walk of moves what the whole view says (pycore/widgets/trained_model/__init__.py declares the
 parts, pycore/view_parts.py sends only those whose inputs changed; of the stage's panels a
 live view brings only the shown one: a hidden panel is left as it was, and is checked once
 shown again)."""

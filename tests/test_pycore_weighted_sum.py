@@ -1,4 +1,4 @@
-"""Attention's third step (pycore/widgets/weighted_sum.py): weights × V → output, against
+"""Attention's third step (pycore/widgets/weighted_sum/__init__.py): weights × V → output, against
 values worked out by hand for the running example, and the picture's geometry against its
 definition (a cell spans 0..1; the output's parts lie end to end)."""
 import math

@@ -44,9 +44,9 @@ def digest(folder):
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-PARTS = ["pycore/widgets/layer_norm.py", "templates/widgets/layer-norm.html",
-         "assets/widgets/layer-norm.js", "tests/browser/test_layer_norm.py",
-         "bookbuild/lessons/layer_norm.py"]
+PARTS = ["pycore/widgets/layer_norm/__init__.py", "pycore/widgets/layer_norm/template.html",
+         "pycore/widgets/layer_norm/widget.js", "tests/browser/test_layer_norm.py",
+         "pycore/widgets/layer_norm/lesson.py"]
 
 
 @pytest.mark.parametrize("bad", ["Layer", "1abc", "layer_norm", "a--b", "-a", "a-", "", "注意",
@@ -116,16 +116,19 @@ def test_nothing_is_overwritten(repo):
     new_widget("layer-norm", root=repo, log=lambda *a: None)
     (repo / PARTS[0]).write_text("# edited by hand\n", encoding="utf-8")
     before = digest(repo)
-    with pytest.raises(BuildError, match=r"already has pycore/widgets/layer_norm\.py, "
-                                         r"templates/widgets/layer-norm\.html"):
+    with pytest.raises(BuildError, match=r"already has pycore/widgets/layer_norm/__init__\.py, "
+                                         r"pycore/widgets/layer_norm/template\.html"):
         new_widget("layer-norm", root=repo, log=lambda *a: None)
-    with pytest.raises(BuildError, match=r"widget softmax already has pycore/widgets/softmax\.py"):
+    with pytest.raises(BuildError,
+                       match=r"widget softmax already has pycore/widgets/softmax/__init__\.py"):
         new_widget("softmax", root=repo, log=lambda *a: None)
-    (repo / "assets" / "widgets" / "gate.js").write_text("// a leftover\n", encoding="utf-8")
-    with pytest.raises(BuildError, match=r"already has assets/widgets/gate\.js; nothing was written"):
+    (repo / "pycore" / "widgets" / "gate").mkdir()
+    (repo / "pycore" / "widgets" / "gate" / "widget.js").write_text("// a leftover\n", encoding="utf-8")
+    with pytest.raises(BuildError,
+                       match=r"already has pycore/widgets/gate/widget\.js; nothing was written"):
         new_widget("gate", root=repo, log=lambda *a: None)
-    assert not (repo / "pycore" / "widgets" / "gate.py").exists()
-    assert digest(repo) == {**before, "assets/widgets/gate.js": b"// a leftover\n"}
+    assert not (repo / "pycore" / "widgets" / "gate" / "__init__.py").exists()
+    assert digest(repo) == {**before, "pycore/widgets/gate/widget.js": b"// a leftover\n"}
 
 
 def test_without_a_chapter_the_block_is_printed(repo):
@@ -140,7 +143,7 @@ def test_without_a_chapter_the_block_is_printed(repo):
 def test_chapter_must_be_in_book(repo):
     with pytest.raises(BuildError, match="give a chapter file in book/"):
         new_widget("gate", root=repo, chapter="pycore/notes.md", log=lambda *a: None)
-    assert not (repo / "pycore" / "widgets" / "gate.py").exists()
+    assert not (repo / "pycore" / "widgets" / "gate").exists()
 
 
 def test_command_line_errors_exit_1_without_traceback(repo):

@@ -440,3 +440,15 @@ def test_only_a_good_answer_is_kept_forever(server):
     status, head = headers(server[0], "/pyodide/pyodide.asm.wasm")
     assert status == 404 and head["Cache-Control"] == "no-cache"
     assert headers(server[0], "/a.html")[1]["Cache-Control"] == "no-cache"
+
+
+# --- what a change under `build.py serve` makes stale ---------------------------------------
+
+def test_a_widgets_parts_make_stale_what_they_feed():
+    widget = dev.ROOT / "pycore" / "widgets" / "softmax"
+    assert dev.stale([widget / "__init__.py"]) == {"pycore", "chapters"}
+    assert dev.stale([widget / "template.html"]) == {"pycore", "chapters"}
+    assert dev.stale([widget / "lesson.py"]) == {"pycore", "chapters"}
+    assert dev.stale([widget / "widget.js"]) == dev.stale([widget / "widget.css"]) == set()
+    assert dev.stale([dev.ROOT / "templates" / "widgets" / "_marks.html"]) == {"chapters"}
+    assert dev.stale([dev.ROOT / "bookbuild" / "widget_parts.py"]) == {"build"}

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import jinja2
 
+from bookbuild import widget_parts
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 
@@ -18,7 +20,7 @@ def touch_words(text):
 
 def hints():
     found = []
-    for path in sorted((TEMPLATES / "widgets").glob("*.html")):
+    for path in sorted(widget_parts.FOLDER.glob(f"*/{widget_parts.TEMPLATE}")):
         found += re.findall(r'm\.frame\(w, "[^"]*", how="([^"]+)"', path.read_text(encoding="utf-8"))
     return found
 
@@ -39,11 +41,11 @@ def test_no_hint_of_the_book_points_or_tabs_on_a_touch_screen():
 def readouts():
     """Every readout line's idle text of the book: the macro readout_line's argument."""
     found = []
-    for path in sorted((TEMPLATES / "widgets").glob("*.html")):
+    for path in sorted(widget_parts.FOLDER.glob(f"*/{widget_parts.TEMPLATE}")):
         text = path.read_text(encoding="utf-8")
         found += re.findall(r'readout_line\("([^"]+)"\)', text)
         # a readout written by hand escapes the rule: none may say anything before it is pointed at
-        assert not re.search(r'data-readout[^>]*>[^<{]', text), path.name
+        assert not re.search(r'data-readout[^>]*>[^<{]', text), path.parent.name
     return found
 
 

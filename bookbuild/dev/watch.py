@@ -18,6 +18,7 @@ from pathlib import Path
 
 from watchfiles import watch
 
+from .. import widget_parts
 from ..errors import BuildError
 from ..pipeline import build
 from .serve import SiteHandler, free_port, make_server
@@ -25,6 +26,23 @@ from .serve import SiteHandler, free_port, make_server
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = (Path(__file__).with_name("devclient.js")).read_bytes()
 INJECT = b'<script type="module" src="/__dev/client.js"></script>\n</head>'
+
+def stale(paths):
+    """What the changed files make stale: "build" (the build's own code: restart the server),
+    "pycore" (the imported views) and "chapters" (compiled chapters hold views and markup).
+    A widget's script and styles (in its folder, pycore/widgets/<module>/) are the page's
+    only: copied by the next build, they make nothing stale."""
+    code = [p for p in paths if not widget_parts.front_end(p)]
+    under = lambda d: any(p.is_relative_to(ROOT / d) for p in code)  # noqa: E731
+    found = set()
+    if under("bookbuild") and any(p.suffix == ".py" for p in code):
+        found.add("build")
+    if under("pycore"):
+        found.add("pycore")
+    if under("pycore") or under("templates"):
+        found.add("chapters")
+    return found
+
 
 def forget_pycore():
     """Drop pycore from sys.modules so the next build imports the edited source."""
@@ -172,15 +190,15 @@ def serve_and_watch(book_dir, out_dir, *, port=8000, dist_dir=None, log=print, r
         for changes in watch(*watched, debounce=20, step=10, rust_timeout=0, stop_event=stop):
             paths = [Path(p) for _, p in changes  # editors' and our own temporary files
                      if not Path(p).name.startswith(".") and not p.endswith((".pyc", "~", ".tmp"))]
-            under = lambda d: any(p.is_relative_to(ROOT / d) for p in paths)  # noqa: E731
-            if under("bookbuild") and any(p.suffix == ".py" for p in paths):
+            made_stale = stale(paths)
+            if "build" in made_stale:
                 log("the build's own code changed: restarting the preview server")
                 server.shutdown()
                 server.server_close()
                 os.execv(sys.executable, [sys.executable] + sys.argv)
-            if under("pycore"):
+            if "pycore" in made_stale:
                 forget_pycore()
-            if under("pycore") or under("templates"):
+            if "chapters" in made_stale:
                 cache.clear()  # compiled chapters hold views and markup of the old code
             if paths:
                 # only chapters changed: open pages swap in the new text and keep their runtime

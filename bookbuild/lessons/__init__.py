@@ -1,5 +1,6 @@
 """The notebook lessons: what each widget's Jupyter notebook teaches, one module per widget,
-named as its view is: bookbuild/lessons/dot_product.py for pycore/widgets/dot_product.py.
+in the widget's folder beside its view: pycore/widgets/dot_product/lesson.py for the view
+pycore/widgets/dot_product/__init__.py (bookbuild/widget_parts.py).
 
 A lesson module holds
     TITLE  the notebook's title;
@@ -17,10 +18,11 @@ of them) and `same(mine, widget)` are set and NumPy is imported as `np`; `same` 
 our own NumPy gives the widget's number and stops the notebook when it does not. Every step
 must hold for any parameters the widget allows.
 
-The lessons live here and not beside the views in pycore/widgets/ because pycore is what the
-pages run in Pyodide and what the notebooks install as a wheel: a lesson is the build's text
-for the notebooks, and in pycore it would ship to every reader in both. `python build.py
-new-widget NAME` writes a new widget's lesson with its other parts.
+A lesson sits in the widget's folder so that all of a widget is in one place, but it is no
+part of what pycore ships: the pages' Pyodide archive and the notebooks' wheel leave it out
+(widget_parts.shipped), as a lesson is the build's text for the notebooks. What every lesson
+shares (step, EDITED_EXAMPLE) lives here. `python build.py new-widget NAME` writes a new
+widget's lesson with its other parts.
 
 The build reads a lesson's source with ast and never imports it (no NumPy in a build for
 this); tests/test_notebooks.py imports every lesson and runs it.
@@ -29,9 +31,10 @@ import ast
 import importlib
 from pathlib import Path
 
+from .. import widget_parts
 from ..errors import BuildError
 
-FOLDER = Path(__file__).resolve().parent
+FOLDER = widget_parts.FOLDER  # the widgets' folders, each with its lesson.py
 
 # An edited running example, as a page sends it (pycore.example.checked_example's dict): 马路
 # alive, 累 a doubled state, and the pronoun asking for a state too. The lessons of the widgets
@@ -49,24 +52,21 @@ def step(text):
     lesson runs: the notebook has no such call."""
 
 
-def module_name(widget):
-    """The widget's name as its modules are named: dashes become underscores."""
-    return widget.replace("-", "_")
+module_name = widget_parts.module_name
 
 
 def path_of(widget):
-    return FOLDER / f"{module_name(widget)}.py"
+    return FOLDER / module_name(widget) / widget_parts.LESSON
 
 
 def widgets():
     """The names of the widgets that have a lesson."""
-    return sorted(p.stem.replace("_", "-") for p in FOLDER.glob("*.py")
-                  if not p.name.startswith("_"))
+    return sorted(p.parent.name.replace("_", "-") for p in FOLDER.glob(f"*/{widget_parts.LESSON}"))
 
 
 def load(widget):
     """The widget's lesson module, imported: to run its lesson (needs NumPy) or read MOVED."""
-    return importlib.import_module(f"{__name__}.{module_name(widget)}")
+    return importlib.import_module(f"pycore.widgets.{module_name(widget)}.lesson")
 
 
 def read(widget):

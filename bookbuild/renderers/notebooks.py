@@ -25,13 +25,15 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from .. import lessons
+from .. import lessons, widget_parts
 from ..errors import BuildError
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEEL_DIR = "downloads"
 NOTEBOOK_DIR = "notebooks"
-PACKAGES = ["pycore", "pycore.widgets", "pycore.gpt", "pycore.exercises"]
+# every widget's folder is a package of its own (bookbuild/widget_parts.py)
+PACKAGES = ["pycore", "pycore.widgets", "pycore.gpt", "pycore.exercises"] + [
+    f"pycore.widgets.{widget_parts.module_name(name)}" for name in widget_parts.names()]
 WHEEL_PYPROJECT = """\
 [build-system]
 requires = ["setuptools>=70.1"]
@@ -58,9 +60,11 @@ def project_version():
 
 
 def _pycore_files():
-    """pycore/'s sources and data files (no caches), as paths relative to ROOT."""
+    """pycore/'s sources and data files as they ship (no caches, no widget's template, script,
+    styles or lesson), as paths relative to ROOT."""
     return sorted(p for p in (ROOT / "pycore").rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+                  and widget_parts.shipped(p))
 
 
 def wheel_version():
@@ -103,8 +107,10 @@ def build_wheel(dest_dir, cache_dir=None):
 def _build_wheel_bytes(version):
     with tempfile.TemporaryDirectory(prefix="tbook-wheel-") as tmp:
         src, out = Path(tmp) / "src", Path(tmp) / "out"
-        shutil.copytree(ROOT / "pycore", src / "pycore",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for path in _pycore_files():
+            dest = src / path.relative_to(ROOT)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
         (src / "pyproject.toml").write_text(
             WHEEL_PYPROJECT.format(version=version, packages=json.dumps(PACKAGES)),
             encoding="utf-8")

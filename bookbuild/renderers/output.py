@@ -13,7 +13,7 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from .. import chapter_cache
+from .. import chapter_cache, widget_parts
 from ..runtime.vendor import RECIPE
 
 
@@ -28,7 +28,7 @@ def pycore_archive(dest_dir):
 
     Deterministic bytes; the name carries a content hash so browsers may cache it forever.
     """
-    paths = sorted(p for p in (ROOT / "pycore").rglob("*.py"))
+    paths = sorted(p for p in (ROOT / "pycore").rglob("*.py") if widget_parts.shipped(p))
     name, data = _zip_pycore(tuple((p, *_stamp(p)) for p in paths))
     (dest_dir / name).write_bytes(data)
     (dest_dir / "pycore-data").mkdir(exist_ok=True)
@@ -55,13 +55,19 @@ def _zip_pycore(files):
 
 
 def copy_assets(dest_dir):
-    """assets/ -> site/assets/, with every other stylesheet (search.css, widgets/<name>.css)
+    """assets/ -> site/assets/, and each widget's script from its folder to
+    assets/widgets/<name>.js; every other stylesheet (search.css, each widget's widget.css)
     appended to book.css: one request per page, and each part's styles live beside its code."""
     shutil.copytree(ROOT / "assets", dest_dir, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.css"))
+    widgets = widget_parts.site_assets()
+    for src, rel in widgets:
+        if rel.endswith(".js"):
+            shutil.copyfile(src, dest_dir / rel)
     assets = ROOT / "assets"
     parts = [assets / "book.css"] + sorted(p for p in assets.glob("*.css") if p.name != "book.css")
-    css = [p.read_text(encoding="utf-8") for p in parts + sorted((assets / "widgets").glob("*.css"))]
+    parts += [src for src, rel in widgets if rel.endswith(".css")]
+    css = [p.read_text(encoding="utf-8") for p in parts]
     (dest_dir / "book.css").write_text("\n".join(css), encoding="utf-8")
     css = chapter_cache.pygments_css()
     (dest_dir / "pygments.css").write_text(css, encoding="utf-8")
@@ -88,7 +94,8 @@ def _fingerprint(data):
 def source_version(path):
     """The ?v= of a file of assets/ as the source holds it ('assets/images/photo-224.png'):
     the same bytes the site gets, known before the site is written."""
-    return file_version(ROOT / path)
+    widgets = {f"assets/{rel}": src for src, rel in widget_parts.site_assets()}
+    return file_version(widgets.get(path, ROOT / path))
 
 
 def file_version(file):

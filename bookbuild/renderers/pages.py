@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 from pycore import fmt, notation
 
 from ..stages import bindcheck, glossary, xref
-from .. import cache, pagenames
+from .. import cache, pagenames, widget_parts
 from . import output, printbook
 
 from ..errors import BuildError
@@ -55,14 +55,27 @@ def sri(context, path):
     return Markup('{}{}?v={}" integrity="{}').format(context["root"], path, f["v"], f["sri"])
 
 
+def widget_template(name):
+    """Jinja's source of widgets/<name>.html: the template.html in the widget's folder
+    (bookbuild/widget_parts.py); the shared widgets/_*.html stay in templates/."""
+    match = re.fullmatch(r"widgets/([a-z0-9-]+)\.html", name)
+    path = match and widget_parts.part(match.group(1), widget_parts.TEMPLATE)
+    if not path or not path.is_file():
+        return None
+    mtime = path.stat().st_mtime_ns
+    return (path.read_text(encoding="utf-8"), str(path),
+            lambda: path.is_file() and path.stat().st_mtime_ns == mtime)
+
+
 def make_env():
     # Imported here: a build whose pages all come from the cache never loads Jinja.
-    from jinja2 import (Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined,
-                        pass_context, select_autoescape)
+    from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader,
+                        FunctionLoader, StrictUndefined, pass_context, select_autoescape)
     # Compiled templates are kept in the book's cache folder: compiling them was most of a build.
     folder = cache.jinja()
     folder.mkdir(parents=True, exist_ok=True)
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
+    loader = ChoiceLoader([FileSystemLoader(TEMPLATES), FunctionLoader(widget_template)])
+    env = Environment(loader=loader, autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       bytecode_cache=FileSystemBytecodeCache(str(folder)))
     env.filters["num"] = num
@@ -140,7 +153,8 @@ def install_rules(md, jinja):
 
 def render_widget(jinja, w, root=""):
     """A widget block's HTML: its template with the instance (w), its view (v) and its
-    parameters' specs (specs: the controls' ranges, templates/widgets/_controls.html)."""
+    parameters' specs (specs: the controls' ranges, templates/widgets/_controls.html); the
+    template is the widget's own, pycore/widgets/<module>/template.html (widget_template)."""
     from ..stages.widgets import registry
     specs = registry().module(w["name"]).PARAMS
     template = jinja.get_template(f"widgets/{w['name']}.html")

@@ -5,7 +5,7 @@ quietly skips one that leads nowhere: a typo in a template (`data-bind="top.pp"`
 the build's number forever and never move. So the build looks every path of the rendered
 widget up in the view it rendered with, the way bind.js does, and stops at the template's line:
 
-    templates/widgets/softmax.html:12: data-bind path 'top.pp' is not in the view of softmax:
+    pycore/widgets/softmax/template.html:12: data-bind path 'top.pp' is not in the view of softmax:
     top has the parts label, p (did you mean 'top.p'?); bind a part the view returns, or add
     it to the view
 

@@ -7,9 +7,9 @@ A widget block is a fenced block whose info string is `widget <name>`; its body 
     causal = true
     ```
 
-The widget's parameters are declared as data in `pycore/widgets/<name>.py` (PARAMS) and checked
-by pycore.widgets.check_value -- the same check the browser runs on every live change. Every
-problem is a BuildError at the block's line.
+The widget's parameters are declared as data in its view, `pycore/widgets/<module>/__init__.py`
+(PARAMS), and checked by pycore.widgets.check_value -- the same check the browser runs on
+every live change. Every problem is a BuildError at the block's line.
 """
 import importlib
 import pkgutil
@@ -17,13 +17,13 @@ import re
 import tomllib
 from pathlib import Path
 
+from .. import widget_parts
 from ..errors import BuildError, clip, short, toml_error
 from .markdown import PAGE_IDS
 from ..renderers.output import file_version
 
 RESERVED = {"id": "a unique name for this widget instance (letters, digits, '-')",
             "label": "a label for references to this figure: label = \"fig:name\", cited [@fig:name]"}
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "widgets"
 PYCORE = Path(__file__).resolve().parents[2] / "pycore"
 
 
@@ -96,12 +96,16 @@ def _specs(name, file, line):
     try:
         specs = registry().module(name).PARAMS
     except Exception as e:  # a widget being written: syntax error, missing PARAMS, ...
-        raise BuildError(f"widget {name}: pycore/widgets/{name.replace('-', '_')}.py cannot be "
-                         f"loaded ({type(e).__name__}: {e})", file, line)
-    if not (TEMPLATES / f"{name}.html").is_file():
-        raise BuildError(f"widget {name} has no template templates/widgets/{name}.html",
-                         file, line)
+        raise BuildError(f"widget {name}: {_rel(widget_parts.part(name, widget_parts.VIEW))} "
+                         f"cannot be loaded ({type(e).__name__}: {e})", file, line)
+    template = widget_parts.part(name, widget_parts.TEMPLATE)
+    if not template.is_file():
+        raise BuildError(f"widget {name} has no template {_rel(template)}", file, line)
     return specs
+
+
+def _rel(path):
+    return path.relative_to(widget_parts.ROOT).as_posix()
 
 
 def _key_line(body, key, fence_line):

@@ -1,8 +1,9 @@
 """One view function per widget: parameters in, the numbers the widget shows out.
 
 The same `view` runs twice: in CPython at build time (the pre-rendered page) and in Pyodide in
-the reader's browser (every later change). Each module `pycore/widgets/<name>.py` (dashes in
-the widget name become underscores) defines:
+the reader's browser (every later change). Each widget's view, `pycore/widgets/<name>/__init__.py`
+(dashes in the widget name become underscores; the folder holds the widget's other parts too,
+bookbuild/widget_parts.py), defines:
 
     PARAMS = {name: spec}   # what a widget block (and the reader's controls) may set
     INPUTS = ("code",)      # optional: view inputs that are not parameters (passed as given;

@@ -1,5 +1,5 @@
-"""Browser tests of the alibi-rope widget (pycore/widgets/alibi_rope.py,
-assets/widgets/alibi-rope.js)."""
+"""Browser tests of the alibi-rope widget (pycore/widgets/alibi_rope/:
+view, widget.js)."""
 import math
 
 from pycore import alibi_rope as R

@@ -1,4 +1,4 @@
-"""Browser tests of the attention widget (pycore/widgets/attention.py, assets/widgets/attention.js)."""
+"""Browser tests of the attention widget (pycore/widgets/attention/: view, widget.js)."""
 from tests.browser.harness import assert_drawn, assert_shows, parts_came, pycore_view, updates
 
 
@@ -52,7 +52,7 @@ def test_a_query_clicked_after_the_scale_and_mask_shows_their_weights(book_pages
 
 def test_a_move_brings_only_the_parts_it_changes(book_pages):
     """A query's click brings its row alone, the scale or the mask the weights and the row
-    that reads them; the sentence's part never comes again (pycore/widgets/attention.py)."""
+    that reads them; the sentence's part never comes again (pycore/widgets/attention/)."""
     root = book_pages("attention").widget("attention")
     assert parts_came(root, lambda: token(root, "马路").click()) == [["row"]]
     assert parts_came(root, lambda: root.locator("[data-control=scale]").fill("2")) == \

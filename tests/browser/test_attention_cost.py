@@ -1,5 +1,5 @@
-"""Browser tests of the attention-cost widget (pycore/widgets/attention_cost.py,
-assets/widgets/attention-cost.js)."""
+"""Browser tests of the attention-cost widget (pycore/widgets/attention_cost/:
+view, widget.js)."""
 import math
 
 import pytest

@@ -1,5 +1,5 @@
-"""▶ 播放 beside beam-search's 最多生成 slider (templates/widgets/beam-search.html, the common
-play_button and controls.js wirePlay): from the block's end it starts again at the fewest
+"""▶ 播放 beside beam-search's 最多生成 slider (pycore/widgets/beam_search/template.html, the
+common play_button and controls.js wirePlay): from the block's end it starts again at the fewest
 words and lengthens the generation one word per view up to the most, each view pycore's."""
 from tests.browser.harness import assert_shows, params_of, pycore_view, updates
 

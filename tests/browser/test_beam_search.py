@@ -1,5 +1,5 @@
-"""Browser tests of the beam-search widget (pycore/widgets/beam_search.py,
-assets/widgets/beam-search.js)."""
+"""Browser tests of the beam-search widget (pycore/widgets/beam_search/:
+view, widget.js)."""
 from pycore import beam as B
 from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
                                    updates)

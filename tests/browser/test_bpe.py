@@ -1,4 +1,4 @@
-"""Browser tests of the bpe widget (pycore/widgets/bpe.py, assets/widgets/bpe.js)."""
+"""Browser tests of the bpe widget (pycore/widgets/bpe/: view, widget.js)."""
 from tests.browser.harness import (assert_drawn, assert_shows, params_of, parts_came, pycore_view,
                                    updates)
 

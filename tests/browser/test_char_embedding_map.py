@@ -1,5 +1,5 @@
-"""Browser tests of the char-embedding-map widget (pycore/widgets/char_embedding_map.py,
-assets/widgets/char-embedding-map.js): a character typed into the search box and the number
+"""Browser tests of the char-embedding-map widget (pycore/widgets/char_embedding_map/:
+view, widget.js): a character typed into the search box and the number
 of neighbours moved reach the poem model's embeddings in Pyodide, and the marks, bars and
 numbers the page shows are pycore's in this CPython; junk gets a note and never breaks it."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""Browser tests of the char-gpt widget (pycore/widgets/char_gpt.py, assets/widgets/char-gpt.js):
+"""Browser tests of the char-gpt widget (pycore/widgets/char_gpt/: view, widget.js):
 text typed into the box reaches the poem model in Pyodide, and the page shows the distribution
 pycore computes in this CPython; junk gets a note and never breaks the page."""
 import pytest

@@ -1,5 +1,5 @@
-"""Browser tests of the char-gpt-inside widget (pycore/widgets/char_gpt_inside.py,
-assets/widgets/char-gpt-inside.js): text typed into its box and a layer and head picked reach
+"""Browser tests of the char-gpt-inside widget (pycore/widgets/char_gpt_inside/:
+view, widget.js): text typed into its box and a layer and head picked reach
 the poem model in Pyodide, and the page's attention cells and logit-lens rows are those
 pycore computes in this CPython; a character picked by a click or an arrow key moves the lens
 and every head's attention row to its position; junk gets a note and never breaks the page."""

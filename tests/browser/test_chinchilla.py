@@ -1,5 +1,5 @@
-"""Browser tests of the chinchilla widget (pycore/widgets/chinchilla.py,
-assets/widgets/chinchilla.js): N, D and C in, compute-optimal numbers out, against pycore."""
+"""Browser tests of the chinchilla widget (pycore/widgets/chinchilla/:
+view, widget.js): N, D and C in, compute-optimal numbers out, against pycore."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 PAGE = "13-training.html"

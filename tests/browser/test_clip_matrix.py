@@ -1,5 +1,5 @@
-"""Browser tests of the clip-matrix widget (pycore/widgets/clip_matrix.py,
-templates/widgets/clip-matrix.html): the temperature and the captions' choice recompute the
+"""Browser tests of the clip-matrix widget (pycore/widgets/clip_matrix/:
+view, template.html): the temperature and the captions' choice recompute the
 three images × captions matrices and the loss, and the picture's cells are the view's."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 

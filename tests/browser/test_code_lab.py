@@ -1,4 +1,4 @@
-"""Browser tests of the code-lab widget (pycore/widgets/code_lab.py, assets/widgets/code-lab.js):
+"""Browser tests of the code-lab widget (pycore/widgets/code_lab/: view, widget.js):
 the reader's code runs in Pyodide and prints what the same code prints in CPython here. A run
 first shows that it is running, then runs after the next paint: the tests wait for it."""
 import contextlib

@@ -1,5 +1,5 @@
-"""Browser tests of the cross-attention widget (pycore/widgets/cross_attention.py,
-assets/widgets/cross-attention.js)."""
+"""Browser tests of the cross-attention widget (pycore/widgets/cross_attention/:
+view, widget.js)."""
 from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, heat_cells, params_of,
                                    parts_came, pycore_view, updates)
 

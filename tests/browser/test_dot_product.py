@@ -1,5 +1,5 @@
-"""Browser tests of the dot-product widget (pycore/widgets/dot_product.py,
-assets/widgets/dot-product.js)."""
+"""Browser tests of the dot-product widget (pycore/widgets/dot_product/:
+view, widget.js)."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, parts_came, pycore_view
 
 

@@ -1,5 +1,5 @@
-"""Browser tests of the embedding widget (pycore/widgets/embedding.py,
-assets/widgets/embedding.js)."""
+"""Browser tests of the embedding widget (pycore/widgets/embedding/:
+view, widget.js)."""
 import json
 import math
 

@@ -1,4 +1,4 @@
-"""The encoder-layer widget (pycore/widgets/encoder_layer.py, assets/widgets/encoder-layer.js):
+"""The encoder-layer widget (pycore/widgets/encoder_layer/: view, widget.js):
 its view against loop arithmetic, then in Chromium: step with buttons, clicks and arrow keys,
 switch Post-LN / Pre-LN, read the row means and standard deviations after every LayerNorm,
 and follow the reader's sentence (4 to 12 tokens, in MAX_TOKENS row slots)."""

@@ -1,5 +1,5 @@
-"""Browser tests of the example editor (pycore/widgets/example_editor.py,
-assets/widgets/example-editor.js, assets/widgets/example.js): the reader edits the running
+"""Browser tests of the example editor (pycore/widgets/example_editor/:
+view, widget.js, assets/widgets/example.js): the reader edits the running
 example, and every widget over it on the page shows pycore's numbers for the edited example;
 the URL and the browser's storage keep it (a reload, the next chapter), 重置 restores the
 book's example, and junk in the URL shows the book's example without an error.

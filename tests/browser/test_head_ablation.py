@@ -1,5 +1,5 @@
-"""Browser tests of the head-ablation widget (pycore/widgets/head_ablation.py,
-assets/widgets/head-ablation.js): the switches turn heads off, and the page's accuracy is the
+"""Browser tests of the head-ablation widget (pycore/widgets/head_ablation/:
+view, widget.js): the switches turn heads off, and the page's accuracy is the
 one pycore computes in the test process with the same heads off."""
 from pycore.gpt import ablation, evaluate, run
 from pycore.widgets import head_ablation

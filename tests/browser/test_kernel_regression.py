@@ -1,4 +1,4 @@
-"""Browser tests of the kernel-regression widget (pycore/widgets/kernel_regression.py): the
+"""Browser tests of the kernel-regression widget (pycore/widgets/kernel_regression/__init__.py): the
 query and width sliders drive pycore, and the picture follows (the points' sizes are the
 query's weights, the marked point the prediction)."""
 import numpy as np

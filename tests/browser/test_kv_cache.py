@@ -1,4 +1,4 @@
-"""Browser tests of the kv-cache widget (pycore/widgets/kv_cache.py, assets/widgets/kv-cache.js)."""
+"""Browser tests of the kv-cache widget (pycore/widgets/kv_cache/: view, widget.js)."""
 import json
 
 import pytest

@@ -1,5 +1,5 @@
-"""Browser tests of the kv-heads widget (pycore/widgets/kv_heads.py,
-templates/widgets/kv-heads.html): the K/V-heads slider, the MLA switch, the latent's slider and
+"""Browser tests of the kv-heads widget (pycore/widgets/kv_heads/:
+view, template.html): the K/V-heads slider, the MLA switch, the latent's slider and
 the context slider recompute the cache, and the page's numbers and picture are pycore's: each
 query head's line ends over the K/V head of its group, g K/V heads are shown (none under MLA,
 the latent bar instead), and the picked scheme's row of the bytes chart is highlighted."""

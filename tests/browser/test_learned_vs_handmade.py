@@ -1,4 +1,4 @@
-"""Browser tests of the learned-vs-handmade widget (pycore/widgets/learned_vs_handmade.py):
+"""Browser tests of the learned-vs-handmade widget (pycore/widgets/learned_vs_handmade/__init__.py):
 chapter 4's hand-made head and the trained model's head, both as CPython computes them."""
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
-"""Browser tests of the lr-schedule widget (pycore/widgets/lr_schedule.py,
-assets/widgets/lr-schedule.js): the curve, its readout and its controls against pycore."""
+"""Browser tests of the lr-schedule widget (pycore/widgets/lr_schedule/:
+view, widget.js): the curve, its readout and its controls against pycore."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 PAGE = "13-training.html"

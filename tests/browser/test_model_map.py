@@ -1,4 +1,4 @@
-"""Browser tests of the model-map widget (pycore/widgets/model_map.py, chapter 14): the family
+"""Browser tests of the model-map widget (pycore/widgets/model_map/, chapter 14): the family
 choice dims what pycore says, every box is a focusable link to a widget that the built book
 has, and no text of the map is drawn under 11 px on a 360 px screen."""
 from urllib.parse import urlsplit

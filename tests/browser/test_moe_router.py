@@ -1,5 +1,5 @@
-"""Browser tests of the moe-router widget (pycore/widgets/moe_router.py,
-templates/widgets/moe-router.html): the steppers (experts, k, seed) and the temperature slider
+"""Browser tests of the moe-router widget (pycore/widgets/moe_router/:
+view, template.html): the steppers (experts, k, seed) and the temperature slider
 recompute the router, and the page's numbers and picture are pycore's: E columns shown, k
 cells framed in every row, each expert's bar as tall as its load."""
 import math

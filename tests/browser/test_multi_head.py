@@ -1,4 +1,4 @@
-"""Browser tests of the multi-head widget (pycore/widgets/multi_head.py, assets/widgets/multi-head.js)."""
+"""Browser tests of the multi-head widget (pycore/widgets/multi_head/: view, widget.js)."""
 import json
 
 from pycore.example import MAX_TOKENS

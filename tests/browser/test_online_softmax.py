@@ -1,5 +1,5 @@
-"""Browser tests of the online-softmax widget (pycore/widgets/online_softmax.py,
-assets/widgets/online-softmax.js)."""
+"""Browser tests of the online-softmax widget (pycore/widgets/online_softmax/:
+view, widget.js)."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 TILE = "input[type=range][data-control=tile]"

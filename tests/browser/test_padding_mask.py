@@ -1,5 +1,5 @@
-"""Browser tests of the padding-mask widget (pycore/widgets/padding_mask.py,
-assets/widgets/padding-mask.js)."""
+"""Browser tests of the padding-mask widget (pycore/widgets/padding_mask/:
+view, widget.js)."""
 from tests.browser.harness import (assert_drawn, assert_heat, assert_shows, heat_cells, params_of,
                                    parts_came, pycore_view, updates)
 

@@ -1,4 +1,4 @@
-"""The panorama widget (pycore/widgets/panorama.py, assets/widgets/panorama.js): its counts and
+"""The panorama widget (pycore/widgets/panorama/: view, widget.js): its counts and
 shapes against hand arithmetic, then in Chromium: select blocks by click and keyboard, change
 d, V and L, follow every block's links to a page of the built site, reset; the diagram is
 drawn in GPT-2's Pre-LN order with a final LayerNorm."""

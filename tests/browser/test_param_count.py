@@ -1,5 +1,5 @@
-"""Browser tests of the param-count widget (pycore/widgets/param_count.py,
-assets/widgets/param-count.js). Exact counts are worked out here by hand from the models'
+"""Browser tests of the param-count widget (pycore/widgets/param_count/:
+view, widget.js). Exact counts are worked out here by hand from the models'
 published configurations."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 

@@ -1,5 +1,5 @@
-"""Browser tests of the permutation widget (pycore/widgets/permutation.py,
-assets/widgets/permutation.js), and the widget's seeded shuffle."""
+"""Browser tests of the permutation widget (pycore/widgets/permutation/:
+view, widget.js), and the widget's seeded shuffle."""
 import json
 
 import pytest

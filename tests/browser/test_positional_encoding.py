@@ -1,5 +1,5 @@
-"""Browser tests of the positional-encoding widget (pycore/widgets/positional_encoding.py,
-assets/widgets/positional-encoding.js)."""
+"""Browser tests of the positional-encoding widget (pycore/widgets/positional_encoding/:
+view, widget.js)."""
 import math
 import re
 

@@ -1,4 +1,4 @@
-"""Browser tests of the quantize widget (pycore/widgets/quantize.py, assets/widgets/quantize.js)."""
+"""Browser tests of the quantize widget (pycore/widgets/quantize/: view, widget.js)."""
 import re
 
 import numpy as np

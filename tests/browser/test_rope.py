@@ -1,4 +1,4 @@
-"""Browser tests of the rope widget (pycore/widgets/rope.py, assets/widgets/rope.js)."""
+"""Browser tests of the rope widget (pycore/widgets/rope/: view, widget.js)."""
 import math
 
 from pycore.widgets.rope import _scores

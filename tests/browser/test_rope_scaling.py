@@ -1,5 +1,5 @@
-"""Browser tests of the rope-scaling widget (pycore/widgets/rope_scaling.py,
-templates/widgets/rope-scaling.html): the two sliders recompute the four lines and the counts,
+"""Browser tests of the rope-scaling widget (pycore/widgets/rope_scaling/:
+view, template.html): the two sliders recompute the four lines and the counts,
 and the page shows pycore's: PI's line lies log10(s) above the original everywhere, NTK's and
 YaRN's start on it (the fastest pair kept) and end on PI's (the slowest divided by s)."""
 import math

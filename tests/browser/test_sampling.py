@@ -1,4 +1,4 @@
-"""Browser tests of the sampling widget (pycore/widgets/sampling.py, assets/widgets/sampling.js)."""
+"""Browser tests of the sampling widget (pycore/widgets/sampling/: view, widget.js)."""
 import math
 
 import pytest

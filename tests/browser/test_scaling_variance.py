@@ -1,5 +1,5 @@
-"""Browser tests of the scaling-variance widget (pycore/widgets/scaling_variance.py,
-assets/widgets/scaling-variance.js). The samples come from NumPy's default_rng (PCG64) in
+"""Browser tests of the scaling-variance widget (pycore/widgets/scaling_variance/:
+view, widget.js). The samples come from NumPy's default_rng (PCG64) in
 Pyodide's NumPy 2.0.2 (chi-square and normal draws); the tests check they equal CPython's NumPy
 for the same seed."""
 import json

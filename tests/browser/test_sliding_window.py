@@ -1,5 +1,5 @@
-"""Browser tests of the sliding-window widget (pycore/widgets/sliding_window.py,
-templates/widgets/sliding-window.html): the window and layer steppers and the query picker
+"""Browser tests of the sliding-window widget (pycore/widgets/sliding_window/:
+view, template.html): the window and layer steppers and the query picker
 recompute the masked weights and the receptive field, and the page shows pycore's: the
 heatmap's masked cells are those more than w tokens back, and each layer's lit cells are the
 tokens within (L - l) w of the query."""

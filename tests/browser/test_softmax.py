@@ -1,4 +1,4 @@
-"""Browser tests of the softmax widget (pycore/widgets/softmax.py, assets/widgets/softmax.js)."""
+"""Browser tests of the softmax widget (pycore/widgets/softmax/: view, widget.js)."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
 

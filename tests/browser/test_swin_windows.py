@@ -1,4 +1,4 @@
-"""Tests of the swin-windows widget (pycore/widgets/swin_windows.py, assets/widgets/swin-windows.js):
+"""Tests of the swin-windows widget (pycore/widgets/swin_windows/: view, widget.js):
 the counts by hand, the drawn windows against pycore.swin's ids, and the widget moved in Chromium."""
 
 import numpy as np

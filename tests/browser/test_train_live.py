@@ -1,5 +1,5 @@
-"""Browser tests of the train-live widget (pycore/widgets/train_live.py,
-assets/widgets/train-live.js): a model trained in the page's worker gives the losses CPython
+"""Browser tests of the train-live widget (pycore/widgets/train_live/:
+view, widget.js): a model trained in the page's worker gives the losses CPython
 gives for the same seed and steps; two tabs of one browser, served by one worker, each train
 a run of their own.
 

@@ -1,5 +1,5 @@
-"""Browser tests of the trained-model widget (pycore/widgets/trained_model.py,
-assets/widgets/trained-model.js): what the page shows is the book's model run by pycore in
+"""Browser tests of the trained-model widget (pycore/widgets/trained_model/:
+view, widget.js): what the page shows is the book's model run by pycore in
 CPython (pycore.gpt.run.trace, pycore.sampling) on the same weights and sentence."""
 import numpy as np
 

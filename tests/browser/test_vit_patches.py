@@ -1,4 +1,4 @@
-"""Tests of the vit-patches widget (pycore/widgets/vit_patches.py, assets/widgets/vit-patches.js):
+"""Tests of the vit-patches widget (pycore/widgets/vit_patches/: view, widget.js):
 the committed photo files, the view against a second route, and the widget moved in Chromium."""
 import io
 import re
@@ -37,7 +37,10 @@ def test_photo_ships_beside_the_pycore_archive_not_in_it(tmp_path):
     name = output.pycore_archive(tmp_path)
     with zipfile.ZipFile(io.BytesIO((tmp_path / name).read_bytes())) as z:
         assert "pycore/photo224.rgb" not in z.namelist()
-        assert "pycore/widgets/vit_patches.py" in z.namelist()
+        assert "pycore/widgets/vit_patches/__init__.py" in z.namelist()
+        # the widget's other parts are the build's and the page's, never Pyodide's
+        assert not [n for n in z.namelist() if n.startswith("pycore/widgets/vit_patches/")
+                    and not n.endswith("__init__.py")]
     photo = (ROOT / "pycore" / "photo224.rgb").read_bytes()
     assert (tmp_path / "pycore-data" / "photo224.rgb").read_bytes() == photo
     assert vit_patches.DATA_FILES == ("photo224.rgb",)

@@ -1,5 +1,5 @@
-"""Browser tests of the weighted-sum widget (pycore/widgets/weighted_sum.py,
-templates/widgets/weighted-sum.html): the query picker and the scale slider recompute the
+"""Browser tests of the weighted-sum widget (pycore/widgets/weighted_sum/:
+view, template.html): the query picker and the scale slider recompute the
 weights × V parts and their sum, and the picture's bars are the view's."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view, updates
 
