@@ -494,5 +494,9 @@ def test_the_templates_draw_each_mark_with_the_macro_of_its_name():
            "heatmap_slots_framed", "column_heatmap", "raster", "curves", "curves_slots",
            "pair_curves", "sentence_curves"}
     assert old & set(marks) == set()
-    calls = {m for p in widgets.glob("*.html") for m in re.findall(r"mk\.(\w+)\(", p.read_text())}
+    root = widgets.parent.parent
+    templates = [*widgets.glob("*.html"), *(root / "pycore" / "widgets").glob("*/template.html")]
+    assert len(templates) > 40
+    calls = {m for p in templates for m in re.findall(r"mk\.(\w+)\(", p.read_text())}
+    assert {"bars", "heatmap", "attention_curves"} <= calls
     assert calls & old == set()

@@ -7,7 +7,7 @@ from bookbuild.lessons import step
 
 TITLE = "字符级模型的内部：注意力和逻辑透镜"
 KEYS = ["layer", "head", "n_read", "n"]
-MOVED = {"layer": 0, "head": 1}
+MOVED = {"layer": 0, "head": 1, "at": 5}
 
 
 def lesson(params, view, same):
@@ -24,9 +24,11 @@ def lesson(params, view, same):
     same(a[-n:, -n:], np.array(view["weights"])[:n, 1:n + 1])
     same(a[-n:, :-n].sum(axis=1), np.array(view["weights"])[:n, 0])
 
-    step("逻辑透镜：把每一层之后的残差流（嵌入之后是第 0 块的输入）在最后一个位置上直接送进最终的 LayerNorm 和输出层。")
+    step("逻辑透镜：把每一层之后的残差流（嵌入之后是第 0 块的输入）在所选的字上直接送进最终的 LayerNorm 和输出层。")
     from pycore import norms
-    stream = [b["x"][0, -1] for b in cache["blocks"]] + [cache["x"][0, -1]]  # L + 1 个 (D,)
+    at = len(text) - n + view["at"]  # the picked character: view["at"] counts within the heatmap's n
+    print("所选的字：", text[at])
+    stream = [b["x"][0, at] for b in cache["blocks"]] + [cache["x"][0, at]]  # L + 1 个 (D,)
     k = len(view["lens"]["cols"])
     for row, x in enumerate(stream):
         z = model.logits(weights, norms.layer_norm(x, weights["ln_f.gamma"], weights["ln_f.beta"]))
