@@ -1,4 +1,4 @@
-// Widget char-gpt: a box for any text; pycore/widgets/char_gpt.py reads it with the poem
+// Widget char-gpt: a box for any text; pycore/widgets/char_gpt/__init__.py reads it with the poem
 // model and returns the next character's distribution, the characters read and a seeded
 // continuation. What is special here: the box's text is a page input, sent with every
 // request (never part of the widget's state, so never in a shared link), and the row of

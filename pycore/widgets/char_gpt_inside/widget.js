@@ -1,4 +1,4 @@
-// Widget char-gpt-inside: a box for any text; pycore/widgets/char_gpt_inside.py reads it with
+// Widget char-gpt-inside: a box for any text; pycore/widgets/char_gpt_inside/__init__.py reads it with
 // the poem model and returns the picked head's attention over the last characters read and the
 // logit lens at the last one. What is special here: the box's text is a page input, sent with
 // every request (never part of the widget's state, so never in a shared link), as in char-gpt.

@@ -1,5 +1,5 @@
 // Widget chinchilla: set N (D follows 20N), D (N stays), or a compute budget C (N and D are
-// split compute-optimally), or pick a real model. pycore: pycore/widgets/chinchilla.py
+// split compute-optimally), or pick a real model. pycore: pycore/widgets/chinchilla/__init__.py
 // (numbers and the log-log chart). What is special here: which of the three the reader set
 // last decides the others (the parameter `given`), so
 //   - moving N, D or C also says so (and D keeps the N in use);

@@ -1,5 +1,5 @@
 // Widget code-lab: edit pycore/block.py in the box and run it in Pyodide; errors come back as
-// Python tracebacks. pycore: pycore/widgets/code_lab.py (view(seed, causal, code, interrupted)):
+// Python tracebacks. pycore: pycore/widgets/code_lab/__init__.py (view(seed, causal, code, interrupted)):
 // its numbers and its heatmap (fixed slots) are bound like every widget's; what is written
 // here is the list of steps and the weights table, whose length is the reader's code's.
 // The code is not a block parameter and not part of the widget's state (so it never lands in

@@ -1,5 +1,5 @@
 // Widget dot-product: drag (mouse, touch, pen) or arrow-key the tips of a and b. pycore:
-// pycore/widgets/dot_product.py draws everything (arrows, angle, projection); what is special
+// pycore/widgets/dot_product/__init__.py draws everything (arrows, angle, projection); what is special
 // here is the drag: a pointer position becomes a point of the plane through the plane's own
 // extent and size (the svg's data-extent, data-size), snapped to 0.1 and kept within the
 // coordinate's range (data-min, data-max: PARAMS). The grid is a part of the view the page

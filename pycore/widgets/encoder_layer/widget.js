@@ -1,6 +1,6 @@
 // Widget encoder-layer: step through one encoder layer (the buttons, a click on a step, or the
 // arrow keys on the step list) in the Post-LN or Pre-LN arrangement (the book's choice
-// control), over the reader's sentence. pycore: pycore/widgets/encoder_layer.py (numbers,
+// control), over the reader's sentence. pycore: pycore/widgets/encoder_layer/__init__.py (numbers,
 // picture, the step list's names). What is special here: the number of steps depends on the
 // layout, so moving is asked from the step shown (the view clamps a step past the end of the
 // shorter list). The FFN's hidden layer, which depends on the layout and the reader's example

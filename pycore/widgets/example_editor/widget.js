@@ -1,6 +1,6 @@
 // Widget example-editor: the reader edits the running example in place, and every widget over
 // the example on the page follows (assets/widgets/example.js keeps the example in the URL and
-// the browser's storage). pycore: pycore/widgets/example_editor.py checks the example and
+// the browser's storage). pycore: pycore/widgets/example_editor/__init__.py checks the example and
 // says what changed. What is special here: the grid of entries (a click switches one between
 // 0 and 1; the grid is one Tab stop, the arrow keys move in it), the sentence (a token's chip
 // removes it; a palette button adds its token at the chosen position; each group is one Tab

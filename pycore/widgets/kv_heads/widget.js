@@ -1,4 +1,4 @@
-// Widget kv-heads: pycore/widgets/kv_heads.py computes every number and the picture; the
+// Widget kv-heads: pycore/widgets/kv_heads/__init__.py computes every number and the picture; the
 // controls and the marks are the book's common ones (docs/widgets.md). Add here only what is
 // special about this widget.
 import { liveWidget } from "./common.js";

@@ -1,6 +1,6 @@
 // Widget learned-vs-handmade: chapter 4's hand-made head and a head of the trained model on
-// the same sentence. pycore: pycore/widgets/learned_vs_handmade.py (numbers and pictures);
-// templates/widgets/learned-vs-handmade.html. Its controls, curves and pointing are the
+// the same sentence. pycore: pycore/widgets/learned_vs_handmade/__init__.py (numbers and pictures);
+// pycore/widgets/learned_vs_handmade/template.html. Its controls, curves and pointing are the
 // book's common ones: nothing here is special.
 import { liveWidget } from "./common.js";
 

@@ -1,6 +1,6 @@
 // Widget lr-schedule: warmup, peak, total steps and the decay shape set the curve (the book's
 // controls); the plot is a slider for the step whose rate is read out. pycore:
-// pycore/widgets/lr_schedule.py (numbers, the line chart and its marks). What is special
+// pycore/widgets/lr_schedule/__init__.py (numbers, the line chart and its marks). What is special
 // here: a pointer on the plot (a mouse hovering, a finger or pen held down) or a key on it
 // picks a step, on the grid of sample steps; the pointer is mapped to a step with the view's
 // plot geometry (its x, width and total), the inverse of how the view placed the curve.

@@ -1,5 +1,5 @@
 // Widget online-softmax: the query, the tile size and the tile read so far (a stepper), and
-// the memory figure's n, B, d and number format. pycore: pycore/widgets/online_softmax.py
+// the memory figure's n, B, d and number format. pycore: pycore/widgets/online_softmax/__init__.py
 // (numbers and picture); controls, marks and pointing are the book's common ones. What is
 // special: the stepper's end follows the tile size (9 keys make 9 tiles of 1 but 3 of 3).
 // pycore shows at most the last tile; the reader's step follows it there, and + stops at it.

@@ -1,6 +1,6 @@
 // Widget panorama: the blocks of a decoder-only forward pass (Pre-LN, as GPT-2); choosing one
 // (a click, the arrow keys, Enter) shows its explanation, shapes, parameters and links; d, V
-// and L are number boxes. pycore: pycore/widgets/panorama.py (numbers and the diagram's
+// and L are number boxes. pycore: pycore/widgets/panorama/__init__.py (numbers and the diagram's
 // layout). The blocks are the choices of `block`, wired by controls.js like every choice;
 // what is special here: they are SVG shapes, not buttons, so Enter and Space press them. The
 // view comes in parts: the diagram's layout once, then the numbers or the chosen block.

@@ -1,6 +1,6 @@
 // Widget param-count: a preset (architecture family + published sizes), sliders and number
 // boxes for d_model, L, V, d_ff, and the "d_ff = 4d" switch. pycore:
-// pycore/widgets/param_count.py (numbers, the stacked bar and the presets' errors). What is
+// pycore/widgets/param_count/__init__.py (numbers, the stacked bar and the presets' errors). What is
 // special here: a size of 0 in the parameters means "the preset's own value", so
 //   - choosing a preset clears the sizes back to 0 (and ties d_ff as that preset does);
 //   - turning the switch off keeps the d_ff in use as an explicit number;

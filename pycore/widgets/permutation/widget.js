@@ -1,6 +1,6 @@
 // Widget permutation: reorder the sentence (shuffle with seed + 1, reverse, rotate, the arrow
 // keys on a word, or drag a word onto another slot); the positions switch and the picture are
-// the book's common ones. pycore: pycore/widgets/permutation.py (the state holds the seed and,
+// the book's common ones. pycore: pycore/widgets/permutation/__init__.py (the state holds the seed and,
 // once the reader moves words by hand, the explicit order perm). What is special here: the
 // sortable sentence and the three reordering buttons. The page keeps a chip for each of the
 // sentence's MAX_TOKENS slots; the view says how many the sentence uses (view.n). The view

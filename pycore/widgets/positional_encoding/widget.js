@@ -1,6 +1,6 @@
 // Widget positional-encoding: sliders for d_model, the dimension pair, the start position p of
 // the second dot-product curve and the rotation offset k. pycore:
-// pycore/widgets/positional_encoding.py (numbers and pictures, in parts: moving k brings one
+// pycore/widgets/positional_encoding/__init__.py (numbers and pictures, in parts: moving k brings one
 // number and a 2 x 2 block, only d_model the heatmap); the controls and the marks are the
 // book's common ones.
 import { liveWidget } from "./common.js";

@@ -1,6 +1,6 @@
 // Widget rope: sliders for the positions m, n and the frequency theta (the book's), and what is
 // special here: two buttons that move m and n together, one Tab stop with the arrow keys
-// between them. pycore: pycore/widgets/rope.py (numbers, the plane, the score chart).
+// between them. pycore: pycore/widgets/rope/__init__.py (numbers, the plane, the score chart).
 import { liveWidget } from "./common.js";
 import { roving, wireButton } from "./controls.js";
 

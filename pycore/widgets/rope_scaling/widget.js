@@ -1,4 +1,4 @@
-// Widget rope-scaling: pycore/widgets/rope_scaling.py computes every number and the picture; the
+// Widget rope-scaling: pycore/widgets/rope_scaling/__init__.py computes every number and the picture; the
 // controls and the marks are the book's common ones (docs/widgets.md). Add here only what is
 // special about this widget.
 import { liveWidget } from "./common.js";

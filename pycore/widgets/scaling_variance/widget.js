@@ -1,5 +1,5 @@
 // Widget scaling-variance: the d_k slider and the histograms are the book's common controls
-// and marks (pycore/widgets/scaling_variance.py: in parts, the fixed bins and axes once, then
+// and marks (pycore/widgets/scaling_variance/__init__.py: in parts, the fixed bins and axes once, then
 // what a draw changes). What is special: 重新抽样 adds 1 to the seed.
 import { liveWidget } from "./common.js";
 import { wireButton } from "./controls.js";

@@ -1,4 +1,4 @@
-// Widget sliding-window: pycore/widgets/sliding_window.py computes every number and the picture; the
+// Widget sliding-window: pycore/widgets/sliding_window/__init__.py computes every number and the picture; the
 // controls and the marks are the book's common ones (docs/widgets.md). Add here only what is
 // special about this widget.
 import { liveWidget } from "./common.js";

@@ -6,7 +6,7 @@ one per page and seed, in the Python that computes the views (the book's worker,
 every open page; `page` is the worker's number for the page asking, see call_json). `steps`
 is a parameter like any other, and the view is reproducible: the same seed and steps give the
 same numbers, however the page split its calls (live_runs explains how). While the reader
-trains, the page asks again and again for a few more steps (assets/widgets/train-live.js);
+trains, the page asks again and again for a few more steps (pycore/widgets/train_live/widget.js);
 a step count behind the run starts it again from its seed.
 
 The view: the loss (every step's loss, and the answer's share of it) and the held-out accuracy

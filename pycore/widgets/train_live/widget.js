@@ -1,7 +1,7 @@
 // Widget train-live: a smaller model trained in the page. pycore:
-// pycore/widgets/train_live.py (the run lives in pycore/gpt/live_runs.py, in the worker's
+// pycore/widgets/train_live/__init__.py (the run lives in pycore/gpt/live_runs.py, in the worker's
 // Python, between calls; the view in parts: the pictures' grids come once);
-// templates/widgets/train-live.html.
+// pycore/widgets/train_live/template.html.
 // What is special: training is a loop of views. While the reader trains, the page asks for
 // `steps` a few steps further, waits for that view, draws it, and asks again: at most ten
 // calls a second, each sized to about TARGET_MS of the worker's time, so other widgets'

@@ -1,6 +1,6 @@
 // Widget vit-patches: choose the patch size P, click a patch of the photo (or move a cursor
 // with the arrow keys and select with Enter/Space) to see the hand-made similarity head's row.
-// pycore: pycore/widgets/vit_patches.py (numbers and picture: the overlay, frames, strip). The
+// pycore: pycore/widgets/vit_patches/__init__.py (numbers and picture: the overlay, frames, strip). The
 // temperature slider and everything drawn are the book's common ones (liveWidget binds them).
 // What is special here, and only that:
 // - choosing P also carries the selection to the new grid (the view's `carry`: the patch under

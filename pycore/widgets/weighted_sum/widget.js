@@ -1,4 +1,4 @@
-// Widget weighted-sum: pycore/widgets/weighted_sum.py computes every number and the picture; the
+// Widget weighted-sum: pycore/widgets/weighted_sum/__init__.py computes every number and the picture; the
 // controls and the marks are the book's common ones (docs/widgets.md). Add here only what is
 // special about this widget.
 import { liveWidget } from "./common.js";
