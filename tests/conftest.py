@@ -2,7 +2,7 @@
 import os
 import tempfile
 
-# NumPy's BLAS in one thread per test process. The tests run in two processes on two cores
+# NumPy's BLAS in one thread per test process. The tests run in three processes on two cores
 # (pyproject's addopts) beside the browsers they drive: a BLAS that starts a thread per core in
 # each process fights them for the cores, and its threads wait on each other. Measured on the
 # ablation of the trained model (all 22,400 held-out sentences): 5.4 s with two threads, 3.0 s
@@ -13,9 +13,9 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 
 def pytest_sessionstart(session):
-    """The tests run in two worker processes (pytest-xdist, pyproject's addopts), and both build
+    """The tests run in worker processes (pytest-xdist, pyproject's addopts), and each builds
     books. The first build of a machine fetches the runtime into the shared cache: fetch it here,
-    in the process that starts the workers, so that two first builds do not race to put it there
+    in the process that starts the workers, so that first builds do not race to put it there
     (each would replace the other's folder)."""
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):

@@ -289,7 +289,8 @@ def test_a_one_character_term_stands_alone_in_each_of_its_docs(index):
     singles = [t for t in terms if len(t) == 1]
     assert "它" in singles and len(singles) > 20
     for t in singles:
-        for doc in terms[t][::2]:
+        # a section longer than a snippet is kept cut: the term may stand past the cut
+        for doc in (d for d in terms[t][::2] if len(texts[d]) < search.SNIPPET_TEXT):
             runs = CJK_RUN.findall(meta["headings"][doc] + " " + texts[doc])
             assert t in runs, (t, doc)
 
