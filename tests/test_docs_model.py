@@ -38,6 +38,11 @@ MEASURED = [
     "| live seed 0 / 1 to ≥ 95 % (report / 25 steps) | ≤ 60 s | 1.8 / 3.6 s | **9.2 / 18.9 s** |",
     "| ≤ 10 min |", "| ≤ 1 MB |",
     "trained in 154 s on this 2-CPU machine",  # the record's figure (checked), the machine's
+    # the poem model's forward pass in Pyodide (benchmarks/char_gpt.py)
+    "against 00d520f (Pyodide under Node.js, 12-06, two runs at load 2.2–2.5, the sides alternated), "
+    "median / p95 in ms: the forward pass over 64 characters 58.4 / 66.4 → 33.6 / 44.3 and "
+    "61.6 / 66.2 → 40.9 / 44.7 (goal < 50), `next_char` 60.9 / 70.6 → 27.5 / 36.5 and "
+    "63.2 / 67.7 → 32.7 / 36.5.",
 ]
 
 
