@@ -6,8 +6,8 @@ curve end points, axis ticks), built with these functions; the templates
 (docs/widgets.md). Nothing is computed twice, in two languages.
 
 One function per mark, with options, not a function per variant: heatmap (its forms in
-HEAT_FORMS, slots, paths, bands), attention_curves (two sentences, slots, columns), bars
-(BAR_FORMS: vertical, horizontal, stacked; slots), line_chart, histogram; each mark's
+HEAT_FORMS, slots, paths, bands, frames), attention_curves (two sentences, slots, columns),
+bars (BAR_FORMS: vertical, horizontal, stacked, beside; slots), line_chart, histogram; each mark's
 options are in its docstring, and a template draws it with the macro of the same name. The
 scales are apart from the marks: scale (linear), seq_class / div_class / color_classes
 (colour classes), nice_step / nice_ticks / nice_max (round ticks).
@@ -221,6 +221,7 @@ BAR_FORMS = {
     "vertical": {"width": 360, "height": 170, "gap": 0.25, "digits": 3},
     "horizontal": {"width": 260, "gap": 0.3, "digits": 3},
     "stacked": {"width": 480, "height": 26, "digits": 1},
+    "beside": {"x": 0, "width": 80, "height": 16, "digits": 3, "ref": None, "name": ""},
 }
 
 
@@ -245,11 +246,20 @@ def bars(values, labels, *, form="vertical", top=None, bottom=None, slots=None, 
       need not rebind the axis), rows [{y, ty, by, x, w, value, text, label, say}]}.
     - 'stacked' (width, height): the parts of a whole as one bar, left to right: {width,
       height, total, segments [{k (the part's index, its colour), x, w, value, pct, text
-      ("12.3 %"), label, say}]}; a part of 0 keeps its segment, of width 0."""
+      ("12.3 %"), label, say}]}; a part of 0 keeps its segment, of width 0.
+    - 'beside' (ys, x, width, height, ref, name): a bar beside each row of another figure (a
+      heatmap row's mean or standard deviation), ys the rows' tops and height the bars'
+      thickness, on the given axis [bottom, top] over `width` units from x: each bar runs
+      from 0 (or bottom, if 0 is not on the axis) to its value, clipped to the axis; ref: a
+      reference value drawn as a line (1 for a standard deviation). {bars [{x, y, w, h,
+      say ("label name = value")}], zero (x of the bars' base), ref (x or None), ticks [{at,
+      label}] (bottom, 0, ref and top, each once), x, end, width}."""
     o = {**BAR_FORMS[form], **layout}
     values = [float(v) for v in values]
     if form == "stacked":
         return _stack(values, labels, **o)
+    if form == "beside":
+        return _beside(values, labels, bottom, top, **o)
     if slots is not None:
         n = len(values[:slots])
         values = values[:slots] + [0.0] * (slots - n)  # 0s: on the axis anyway
@@ -347,6 +357,22 @@ def _stack(values, labels, *, width, height, digits):
     return {"width": width, "height": height, "segments": segments, "total": total}
 
 
+def _beside(values, labels, lo, hi, *, ys, x, width, height, digits, ref, name):
+    """bars(form='beside')."""
+    to = lambda v: x + (min(hi, max(lo, v)) - lo) / (hi - lo) * width  # noqa: E731
+    base = to(0.0 if lo <= 0 <= hi else lo)
+    out = []
+    for i, (v, y) in enumerate(zip(values, ys)):
+        end = to(v)
+        label = labels[i] if i < len(labels) else str(i)
+        out.append({"x": r(min(base, end)), "y": r(y), "w": r(abs(end - base)), "h": height,
+                    "say": f"{label} {name} = {fmt(v, digits)}"})
+    marks = sorted({lo, hi, *([0.0] if lo <= 0 <= hi else []), *([ref] if ref is not None else [])})
+    return {"bars": out, "zero": r(base), "ref": None if ref is None else r(to(ref)),
+            "ticks": [{"at": r(to(t)), "label": fmt(t, 0) if t == int(t) else fmt(t, 1)}
+                      for t in marks], "x": x, "end": x + width, "width": width}
+
+
 # ---------------------------------------------------------------- heatmap
 
 # Each form of a heatmap and what it is by default. cells: one record per cell (a matrix the
@@ -369,8 +395,8 @@ HEAT_FORMS = {
 
 def heatmap(matrix, rows=(), cols=(), *, form="cells", diverging=None, limit=None, lo=None,
             hi=None, scaled="global", weights=False, digits=None, masked=None,
-            selected_row=None, selected_col=None, slots=None, paths=False, readout=True,
-            row_name="", col_name="", **layout):
+            selected_row=None, selected_col=None, frames=None, slots=None, paths=False,
+            readout=True, row_name="", col_name="", **layout):
     """A matrix as coloured cells, with its row and column labels and its legend.
 
     Scale (color_classes): diverging=True colours around 0 on [-limit, limit], else the
@@ -381,8 +407,7 @@ def heatmap(matrix, rows=(), cols=(), *, form="cells", diverging=None, limit=Non
     form (HEAT_FORMS, each with its defaults) and its layout options:
     - 'cells' (cell, label_w, label_h): cells [{i, j, x, y, w, h, c (colour class), v, text,
       say (the readout "row → col：value"), masked}], rows [{i, y, label}], cols [{j, x,
-      label}], row_band / col_band (the selected row's and column's highlight, or None).
-      masked: a same-shape matrix of booleans (the causal mask), drawn as masked.
+      label}]. masked: a same-shape matrix of booleans (the causal mask), drawn as masked.
       slots=n: a matrix whose size changes between views (at most n x n): the page keeps
       n x n cells and n labels per axis at fixed places; the unused ones are `hidden` (no
       text, no readout, no label) and viewbox / vw (the width in px) / vh frame the used part,
@@ -392,6 +417,11 @@ def heatmap(matrix, rows=(), cols=(), *, form="cells", diverging=None, limit=Non
     - 'columns' (cell_w, cell_h, label_w, label_h): cells as columns, cell k = i * n_cols + j
       at cells.x[k], cells.y[k] with cells.i, cells.j, cells.c and cells.say ("row · col：
       value"; readout=False: none, a figure read row by row); rows [{i, y, top, label}].
+    Bands and frames, of 'cells' and 'columns': row_bands / col_bands [{x, y, w, h}] (each
+    row's band, its label included, and each column's: a live view that moves a band over a
+    heatmap drawn once picks it here); selected_row / selected_col: row_band / col_band (or
+    None); frames={rows, cols, cells [(i, j)]}: `frames`, the rows' bands, the columns', then
+    a box round each cell.
     - 'grid' (cell, label_w, label_h: the cells' left and top): xs (each column's left), ys
       (each row's top), c (the classes, an int array), say (each cell's readout, rows).
     - 'raster' (width, height: the plot; label_w, label_h, right, bottom: its margins;
@@ -403,6 +433,9 @@ def heatmap(matrix, rows=(), cols=(), *, form="cells", diverging=None, limit=Non
     unknown = set(layout) - set(HEAT_FORMS[form]) - {"row_ticks", "col_ticks"}
     if form != "cells" and (slots is not None or paths):
         unknown.add("slots" if slots is not None else "paths")  # the cells' options alone
+    if form not in ("cells", "columns"):
+        unknown |= {k for k, v in (("selected_row", selected_row), ("selected_col", selected_col),
+                                   ("frames", frames)) if v is not None}
     if unknown:
         raise TypeError(f"heatmap(form={form!r}) has no option {sorted(unknown)}; its layout: "
                         f"{sorted(HEAT_FORMS[form])}")
@@ -428,8 +461,8 @@ def heatmap(matrix, rows=(), cols=(), *, form="cells", diverging=None, limit=Non
     fig.update(kind=kind, legend=key, row_name=row_name, col_name=col_name)
     if slots is not None:
         _frame_slots(fig, slots, *used)
-    if form == "cells":
-        _bands(fig, selected_row, selected_col)
+    if form in ("cells", "columns"):
+        _bands(fig, selected_row, selected_col, frames)
     if paths:
         fig.update(_heat_paths(fig))
     return fig
@@ -471,11 +504,23 @@ def _frame_slots(fig, slots, n_r, n_c):
                 "viewbox": f"0 0 {vw} {vh}", "empty": not n_r})
 
 
-def _bands(fig, row, col):
-    """The selected row's and column's highlight bands (heat_frames) over a heatmap."""
-    fig.update(selected_row=row, selected_col=col,
-               row_band=None if row is None else heat_frames(fig, rows=[row])[0],
-               col_band=None if col is None else heat_frames(fig, cols=[col])[0])
+def _bands(fig, row, col, frames):
+    """heatmap()'s bands and frames: each row's band (its label included) and each column's,
+    over the used part of a heatmap in slots; the selected row's and column's; and the frames
+    asked for ({rows, cols, cells}: the rows' bands, the columns', then a box per cell)."""
+    cw, ch = fig.get("cell_w", fig.get("cell")), fig.get("cell_h", fig.get("cell"))
+    left, top = fig["label_w"], fig["label_h"]
+    w, h = fig.get("vw", fig["width"]), fig.get("vh", fig["height"])
+    row_bands = [{"x": 0, "y": top + i * ch, "w": w, "h": ch} for i in range(len(fig["rows"]))]
+    col_bands = [{"x": left + j * cw, "y": 0, "w": cw, "h": h} for j in range(len(fig["cols"]))]
+    fig.update(row_bands=row_bands, col_bands=col_bands, selected_row=row, selected_col=col,
+               row_band=None if row is None else row_bands[row],
+               col_band=None if col is None else col_bands[col])
+    if frames is not None:
+        fig["frames"] = ([row_bands[i] for i in frames.get("rows", ())]
+                         + [col_bands[j] for j in frames.get("cols", ())]
+                         + [{"x": left + j * cw, "y": top + i * ch, "w": cw, "h": ch}
+                            for i, j in frames.get("cells", ())])
 
 
 def _heat_cells(m, rows, cols, classes, o, *, digits, masked, readout):
@@ -796,21 +841,6 @@ def angle_arc(x0, y0, x1, y1, x2, y2, *, radius=28.0, label_gap=16.0):
     return {"d": d, "tx": r(x0 + out * mx), "ty": r(y0 + out * my + 4)}  # +4: text centred
 
 
-# ---------------------------------------------------------------- frames over a heatmap
-
-def heat_frames(heat, *, rows=(), cols=(), cells=()):
-    """Frames over a heatmap (form 'cells'): one around each row i of `rows`, its label
-    included, one down each column j of `cols`, then one around each cell (i, j) of `cells`:
-    [{x, y, w, h}], over the used part of a heatmap in slots. A live view redraws the same
-    frames, so a widget asks for the same number of them every time."""
-    cell, label_w, label_h = heat["cell"], heat["label_w"], heat["label_h"]
-    w, h = heat.get("vw", heat["width"]), heat.get("vh", heat["height"])
-    return ([{"x": 0, "y": label_h + i * cell, "w": w, "h": cell} for i in rows]
-            + [{"x": label_w + j * cell, "y": 0, "w": cell, "h": h} for j in cols]
-            + [{"x": label_w + j * cell, "y": label_h + i * cell, "w": cell, "h": cell}
-               for i, j in cells])
-
-
 # ---------------------------------------------------------------- histogram
 
 @functools.lru_cache(maxsize=16)
@@ -1071,28 +1101,3 @@ def turn_arc(cx, cy, radius, start, turn, *, label_gap=14):
     large = 1 if rest > math.pi else 0  # sweep flag 0: counter-clockwise on the screen
     return {"d": f"M{r(x0)},{r(y0)} A{r(radius)},{r(radius)} 0 {large} 0 {r(x1)},{r(y1)}",
             **label}
-
-
-# ---------------------------------------------------------------- a bar beside each row
-
-def row_bars(values, ys, *, x, width, height, lo, hi, ref=None, labels=(), name="", digits=3):
-    """A horizontal bar beside each row of a heatmap (a row's mean or standard deviation), on
-    a fixed axis [lo, hi] over `width` units from `x`: each bar runs from 0 (or lo, if 0 is
-    not on the axis) to its value, clipped to the axis; ys are the rows' tops and height the
-    bars' thickness. ref: a reference value drawn as a line (1 for a standard deviation).
-    Returns {bars [{x, y, w, h, say}], zero (x of the bars' base), ref (x or None), ticks [{at,
-    label}] (lo, 0, ref and hi, each once), x, width}."""
-    to = lambda v: x + (min(hi, max(lo, v)) - lo) / (hi - lo) * width  # noqa: E731
-    base = to(0.0 if lo <= 0 <= hi else lo)
-    out = []
-    for i, (v, y) in enumerate(zip(values, ys)):
-        end = to(float(v))
-        label = labels[i] if i < len(labels) else str(i)
-        out.append({"x": r(min(base, end)), "y": r(y), "w": r(abs(end - base)), "h": height,
-                    "say": f"{label} {name} = {fmt(float(v), digits)}"})
-    marks = sorted({lo, hi, *([0.0] if lo <= 0 <= hi else []), *([ref] if ref is not None else [])})
-    return {"bars": out, "zero": r(base), "ref": None if ref is None else r(to(ref)),
-            "ticks": [{"at": r(to(t)), "label": fmt(t, 0) if t == int(t) else fmt(t, 1)}
-                      for t in marks], "x": x, "end": x + width, "width": width}
-
-

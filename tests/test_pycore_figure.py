@@ -117,13 +117,34 @@ def test_an_angle_arc_spans_the_smaller_angle():
 def test_frames_go_round_a_heatmaps_rows_and_cells():
     h = figure.heatmap([[0, 1, 2], [3, 4, 5]], ["a", "b"], ["x", "y", "z"], cell=10,
                        label_w=20, label_h=5)  # 50 wide: 20 of labels and 3 cells of 10
-    rows = figure.heat_frames(h, rows=[1])
-    assert rows == [{"x": 0, "y": 15, "w": 50, "h": 10}]
-    both = figure.heat_frames(h, rows=[0], cells=[(1, 2), (0, 0)])
-    assert both[1:] == [{"x": 40, "y": 15, "w": 10, "h": 10}, {"x": 20, "y": 5, "w": 10, "h": 10}]
+    assert h["row_bands"][1] == {"x": 0, "y": 15, "w": 50, "h": 10}
+    assert h["col_bands"][2] == {"x": 40, "y": 0, "w": 10, "h": 25}
+    assert "frames" not in h  # none asked for
+    framed = figure.heatmap([[0, 1, 2], [3, 4, 5]], ["a", "b"], ["x", "y", "z"], cell=10,
+                            label_w=20, label_h=5, frames={"rows": [0], "cells": [(1, 2), (0, 0)]})
+    assert framed["frames"] == [{"x": 0, "y": 5, "w": 50, "h": 10},
+                                {"x": 40, "y": 15, "w": 10, "h": 10},
+                                {"x": 20, "y": 5, "w": 10, "h": 10}]
     # each cell's frame is exactly where the heatmap drew that cell
     c = h["cells"][1 * 3 + 2]
     assert (c["x"], c["y"], c["w"], c["h"]) == (40, 15, 10, 10)
+    # in slots, a band spans the used part: 2 of 4 columns, 20 + 2 * 10 = 40 wide, 25 tall
+    s = figure.heatmap([[0.2, 0.8], [0.5, 0.1]], ["a", "b"], ["x", "y"], cell=10, label_w=20,
+                       label_h=5, slots=4, selected_row=1, selected_col=0)
+    assert s["row_band"] == {"x": 0, "y": 15, "w": 40, "h": 10}
+    assert s["col_band"] == {"x": 20, "y": 0, "w": 10, "h": 25}
+
+
+def test_a_heatmap_in_columns_has_its_bands_too():
+    """cells of 26 after a 44-wide label column and a 22-tall label row: row 2's band starts
+    at y = 22 + 2 * 26 = 74 and spans the figure (44 + 3 * 26 = 122); column 1's at x = 70."""
+    h = figure.heatmap([[0.1, 0.2, 0.7]] * 3, ["a", "b", "c"], ["x", "y", "z"], form="columns",
+                       cell_w=26.0, cell_h=26.0, label_w=44.0, label_h=22.0, weights=True,
+                       selected_row=2, selected_col=1)
+    assert h["row_band"] == {"x": 0, "y": 74, "w": 122, "h": 26}
+    assert h["col_band"] == {"x": 70, "y": 0, "w": 26, "h": 100}
+    with pytest.raises(TypeError, match="selected_row"):
+        figure.heatmap([[1.0]], form="grid", selected_row=0)
 
 
 def test_a_histogram_stands_its_bins_side_by_side():
@@ -393,15 +414,17 @@ def test_a_turn_arc_goes_counter_clockwise_and_keeps_what_is_left_of_whole_turns
     assert figure.turn_arc(0, 0, 10, 1.0, 4 * math.pi)["d"] == ""
 
 
-def test_row_bars_start_at_zero_and_are_clipped_to_their_axis():
+def test_bars_beside_rows_start_at_zero_and_are_clipped_to_their_axis():
     """[-1, 1] over 80 units from x = 100: 0 at 140; 0.5 reaches 160, -0.25 starts at 130;
     2 is clipped to 180. A [0, 2] axis with a reference at 1: the line at x = 40."""
-    b = figure.row_bars([0.5, -0.25, 2.0], [10, 30, 50], x=100, width=80, height=12, lo=-1, hi=1,
-                        labels=["a", "b", "c"], name="μ")
+    b = figure.bars([0.5, -0.25, 2.0], ["a", "b", "c"], form="beside", ys=[10, 30, 50], x=100,
+                    width=80, height=12, bottom=-1, top=1, name="μ")
     assert [(x["x"], x["w"]) for x in b["bars"]] == [(140, 20), (130, 10), (140, 40)]
+    assert [(x["y"], x["h"]) for x in b["bars"]] == [(10, 12), (30, 12), (50, 12)]
     assert b["zero"] == 140 and b["ref"] is None and b["bars"][1]["say"] == "b μ = -0.250"
     assert [(t["at"], t["label"]) for t in b["ticks"]] == [(100, "-1"), (140, "0"), (180, "1")]
-    s = figure.row_bars([1.0, 0.5], [0, 20], x=0, width=80, height=12, lo=0, hi=2, ref=1)
+    s = figure.bars([1.0, 0.5], [], form="beside", ys=[0, 20], x=0, width=80, height=12,
+                    bottom=0, top=2, ref=1)
     assert s["ref"] == 40 and s["bars"][0]["w"] == 40 and s["bars"][1]["w"] == 20
     assert [t["label"] for t in s["ticks"]] == ["0", "1", "2"]
 
@@ -471,7 +494,7 @@ def test_one_mark_per_kind_with_options_and_no_variants():
     own: the old variants are gone, and an option a form does not have is an error."""
     gone = ("dense_heatmap", "heatmap_slots", "heat_raster", "heat_grid", "heatmap_sized",
             "heatmap_paths", "cross_curves", "attention_curve_columns", "attention_curves_slots",
-            "hbars", "stack", "bars_slots")
+            "hbars", "stack", "bars_slots", "row_bars", "heat_frames")
     assert [name for name in gone if hasattr(figure, name)] == []
     with pytest.raises(TypeError, match="left"):
         figure.heatmap([[1.0]], form="raster", left=3)

@@ -46,7 +46,8 @@ BAR_LIVE = ("y", "h", "ty", "text", "say")
 def _lean_heat(heat):
     return {"cells": [{k: c[k] for k in CELL_LIVE} for c in heat["cells"]],
             "paths": heat["paths"], "masked_d": heat["masked_d"],
-            "legend": heat["legend"], "row_band": heat["row_band"], "col_band": heat["col_band"]}
+            "legend": heat["legend"], "row_band": heat["row_band"], "col_band": heat["col_band"],
+            "row_bands": heat["row_bands"]}
 
 
 def _lean_bars(chart):
@@ -143,10 +144,9 @@ def _best(w):
 
 
 def _framed(heat, head):
-    """The heatmap (whole or lean) with the chosen head's row framed instead of the first: the
-    one part of it the head changes."""
-    band = heat["row_band"]
-    out = {**heat, "row_band": {**band, "y": band["y"] + (head - 1) * CELL}}
+    """The heatmap (whole or lean) with the chosen head's row framed instead of the first (its
+    band, one of the heatmap's row_bands): the one part of it the head changes."""
+    out = {**heat, "row_band": heat["row_bands"][head - 1]}
     if "selected_row" in heat:
         out["selected_row"] = head - 1
     return out

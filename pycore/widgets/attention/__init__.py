@@ -2,7 +2,7 @@
 
 The view returns the numbers and the picture: the query's row as curves over the sentence
 (figure.attention_curves with slots), the whole matrix as a heatmap with the query's row and
-its strongest key highlighted (figure.heatmap with slots, heat_frames), and the key figure
+its strongest key highlighted (figure.heatmap with slots, its row_bands and col_bands), and the key figure
 (the weight on that key). The reader's sentence may be longer or shorter than the book's
 (pycore.example.PALETTE): the page keeps MAX_TOKENS slots of every token list, and the view
 fills them (unused ones hidden, every table padded with zeros) so the same elements redraw any
@@ -119,8 +119,7 @@ def row(query, causal, sentence, weights):
         "top": {"token": tokens[strongest], "weight": w[strongest]},
         "curves": {key: curves[key] for key in ("top", "curves", "query")},
         "heat": {"selected_row": i, "selected_col": strongest,
-                 "row_band": figure.heat_frames(heat, rows=[i])[0],
-                 "col_band": figure.heat_frames(heat, cols=[strongest])[0]},
+                 "row_band": heat["row_bands"][i], "col_band": heat["col_bands"][strongest]},
     }
 
 

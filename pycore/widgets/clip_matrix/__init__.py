@@ -64,12 +64,12 @@ def matrix_figure(m, name):
     """One images × captions heatmap on a fixed 0..1 scale, the diagonal framed, each cell's
     value written in it (its ink chosen to stand out from its colour, in both themes)."""
     heat = figure.heatmap(m, ROWS, COLS, cell=CELL, lo=0.0, hi=1.0, label_w=LABEL_W,
-                          label_h=LABEL_H, row_name="图", col_name="文")
+                          label_h=LABEL_H, row_name="图", col_name="文",
+                          frames={"cells": [(i, i) for i in range(len(ROWS))]})
     for c in heat["cells"]:
         c["strong"] = c["c"] >= STRONG
         c["tx"], c["ty"] = c["x"] + CELL / 2, c["y"] + CELL / 2 + 4
         c["say"] = f"{name}：{c['say']}"
-    heat["frames"] = figure.heat_frames(heat, cells=[(i, i) for i in range(len(ROWS))])
     return heat
 
 

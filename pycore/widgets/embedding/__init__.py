@@ -95,6 +95,13 @@ def sentence(example=None):
     }
 
 
+def cell_frames(heat, cells):
+    """Frames round the cells (i, j) of a heatmap drawn in another part: each where the
+    heatmap drew that cell (its cells are row-major)."""
+    n = len(heat["cols"])
+    return [{k: heat["cells"][i * n + j][k] for k in ("x", "y", "w", "h")} for i, j in cells]
+
+
 def pair(a, b, sentence):
     """The picked pair (the sentence's first and last token for a word it lacks): their
     vectors, dot product, norms and cosine, and the frames on them."""
@@ -109,9 +116,9 @@ def pair(a, b, sentence):
         "dot": vectors.dot(e[ia], e[ib]),
         "norm_a": vectors.norm(e[ia]), "norm_b": vectors.norm(e[ib]),
         "cos": vectors.cosine(e[ia], e[ib]),
-        "table": {"frames": figure.heat_frames(sentence["table"], rows=[ia, ib])},
-        "dot_heat": {"frames": figure.heat_frames(sentence["dot_heat"], cells=cells)},
-        "cos_heat": {"frames": figure.heat_frames(sentence["cos_heat"], cells=cells)},
+        "table": {"frames": [sentence["table"]["row_bands"][k] for k in (ia, ib)]},
+        "dot_heat": {"frames": cell_frames(sentence["dot_heat"], cells)},
+        "cos_heat": {"frames": cell_frames(sentence["cos_heat"], cells)},
     }
 
 

@@ -152,10 +152,11 @@ def picture(tokens, matrix, mean, std):
     ys = [y + (CELL - BAR_H) / 2 for y in heat["ys"]]
     mu_x = heat["width"] + BARS_GAP
     sd_x = mu_x + BARS_W + BARS_GAP
-    mu = figure.row_bars(list(mean) + [0.0] * spare, ys, x=mu_x, width=BARS_W, height=BAR_H,
-                         lo=-1.0, hi=1.0, labels=tokens, name="均值 μ")
-    sd = figure.row_bars(list(std) + [0.0] * spare, ys, x=sd_x, width=BARS_W, height=BAR_H,
-                         lo=0.0, hi=2.0, ref=1.0, labels=tokens, name="标准差 σ")
+    beside = {"form": "beside", "ys": ys, "width": BARS_W, "height": BAR_H}
+    mu = figure.bars(list(mean) + [0.0] * spare, tokens, x=mu_x, bottom=-1.0, top=1.0,
+                     name="均值 μ", **beside)
+    sd = figure.bars(list(std) + [0.0] * spare, tokens, x=sd_x, bottom=0.0, top=2.0, ref=1.0,
+                     name="标准差 σ", **beside)
     for bars in (mu, sd):
         for i, bar in enumerate(bars["bars"]):
             bar["hidden"] = i >= n

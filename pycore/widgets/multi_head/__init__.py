@@ -96,8 +96,7 @@ def blocks(used, n_tokens, d_v, d_model):
 def bands(heat, i, j):
     """The query's row i and its strongest key j framed over a heatmap in slots (to the used
     part)."""
-    return {"row_band": figure.heat_frames(heat, rows=[i])[0],
-            "col_band": figure.heat_frames(heat, cols=[j])[0],
+    return {"row_band": heat["row_bands"][i], "col_band": heat["col_bands"][j],
             "selected_row": i, "selected_col": j}
 
 

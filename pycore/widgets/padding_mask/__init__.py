@@ -152,7 +152,7 @@ def chosen(figures, query):
                                      width=figure.r(len(labels) * CELL + 48), height=150,
                                      masked=~f["_allowed"][qi])
     return {"query": query,
-            "heat": {"row_band": figure.heat_frames(f["heat"], rows=[qi])[0],
+            "heat": {"row_band": f["heat"]["row_bands"][qi],
                      "selected_row": qi},
             "curves": curves, "row": weights[qi], "row_alone": f["_row_alone"][qi],
             "pad_share": float(weights[qi][~real].sum()), "self_weight": float(weights[qi][qi])}

@@ -33,7 +33,7 @@ HEADS = [f"{layer}-{head}" for layer in range(live.LIVE["model"]["n_layers"])
          for head in range(live.LIVE["model"]["n_heads"])]
 T = len(live.EXAMPLES[0])
 CHART = {"width": 400, "height": 190, "margin": (12, 14, 30, 44)}
-HEAT_CELL = 26.0
+HEAT = {"cell_w": 26.0, "cell_h": 26.0, "label_w": 44.0, "label_h": 22.0}  # the heatmap's layout
 INPUTS = ("page",)
 
 PARAMS = {
@@ -147,14 +147,14 @@ def drawn_head(seed, steps, head, adjective, page=None):
     w = maps["weights"][b, layer, h]  # (T, T)
     noun = maps["answer_position"][b]
     heat = figure.heatmap(w, words, words, form="columns", weights=True, digits=3,
-                          cell_w=HEAT_CELL, cell_h=HEAT_CELL, label_w=44.0, label_h=22.0)
+                          selected_row=T - 1, selected_col=noun, **HEAT)
     on = maps["on_answer"][b]  # (L, H)
     best = np.unravel_index(int(np.argmax(on)), on.shape)
     return {
         "head": head, "adjective": adjective,
         "tokens": np.array(words), "answer": words[noun],
         "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"],
-                 "row_y": 22.0 + (T - 1) * HEAT_CELL, "col_x": 44.0 + noun * HEAT_CELL},
+                 "row_y": heat["row_band"]["y"], "col_x": heat["col_band"]["x"]},
         "curves": figure.attention_curves(words, w[-1], T - 1, columns=True, width=400,
                                           height=110),
         "queried": np.arange(T) == T - 1,
@@ -170,8 +170,7 @@ def drawn_head(seed, steps, head, adjective, page=None):
 def fixed():
     """The grids of the pictures, the same at every step."""
     blank = [""] * T
-    heat = figure.heatmap(np.zeros((T, T)), blank, blank, form="columns", cell_w=HEAT_CELL,
-                          cell_h=HEAT_CELL, label_w=44.0, label_h=22.0, weights=True)
+    heat = figure.heatmap(np.zeros((T, T)), blank, blank, form="columns", weights=True, **HEAT)
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]
     curves = figure.attention_curves(blank, np.ones(T) / T, T - 1, width=400, height=110)
     return {"geometry": {"heat": heat, "curves": {k: curves[k] for k in

@@ -38,7 +38,7 @@ D_MODEL = 48
 FFN_COLUMNS = 24  # the 192 hidden units of one word drawn as 8 rows of 24
 TOP = 10          # bars of the next-token distribution and of the logits
 CURVES = {"width": 400, "height": 110}
-HEAT_CELL = 26
+HEAT = {"cell_w": 26, "cell_h": 26, "label_w": 44.0, "label_h": 22.0}  # the attention heatmap
 STREAM = {"cell_w": 7.0, "cell_h": 18.0}
 FFN_CELL = 13.0
 
@@ -122,8 +122,7 @@ def fixed():
     """Where every element of the pictures sits: the same for every sentence (T = 12)."""
     zeros = np.zeros((T, T))
     blank = [""] * T
-    heat = figure.heatmap(zeros, blank, blank, form="columns", cell_w=HEAT_CELL, cell_h=HEAT_CELL,
-                          label_w=44.0, label_h=22.0, weights=True)
+    heat = figure.heatmap(zeros, blank, blank, form="columns", weights=True, **HEAT)
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]  # causal: never seen
     stream = figure.heatmap(np.zeros((T, D_MODEL)), blank, [""] * D_MODEL, form="columns",
                             readout=False, **STREAM)
@@ -328,21 +327,23 @@ def attn_matrix(sentence, stage, head, live=False):
         return {}
     words, layer = sentence["_words"], layer_of(stage)
     heat = figure.heatmap(attention_weights(sentence, layer)[head], words, words, form="columns",
-                          weights=True, cell_w=HEAT_CELL, cell_h=HEAT_CELL, label_w=44.0,
-                          label_h=22.0, digits=4)
+                          weights=True, digits=4, **HEAT)
     return {"attn": {
         "head": head, "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"]},
         "title": f"L{layer} 头 {head} 的整张注意力矩阵：行是查询，列是键，颜色 0 到 1",
     }}
 
 
-def attn_frame(sentence, stage, position, head, live=False):
-    """The frames on that heatmap: the row of the word at `position` and its strongest key."""
+def attn_frame(fixed, sentence, stage, position, head, live=False):
+    """The frames on that heatmap: the row of the word at `position` and its strongest key,
+    the bands of the heatmap drawn once (fixed)."""
     if panel_hidden(live, stage, "attn"):
         return {}
     i = position
     j = int(np.argmax(attention_weights(sentence, layer_of(stage))[head, i]))
-    return {"attn": {"heat": {"row_y": 22.0 + i * HEAT_CELL, "col_x": 44.0 + j * HEAT_CELL}}}
+    heat = fixed["geometry"]["heat"]
+    return {"attn": {"heat": {"row_y": heat["row_bands"][i]["y"],
+                              "col_x": heat["col_bands"][j]["x"]}}}
 
 
 def norm(sentence, stage, live=False):
