@@ -62,3 +62,17 @@ def test_a_hidden_panel_is_not_sent_and_a_panel_shown_again_is_sent_whole():
     shown = {**validate(NAME, {}), "adjective": "宽"}
     ffn, _ = asked(NAME, live({**shown, "stage": "l0-ffn"}), held_after(NAME, live(shown)))
     assert ffn["ffn"] == compute(NAME, {**shown, "stage": "l0-ffn"})["ffn"]
+
+
+def test_the_frames_sit_on_the_picked_words_row_and_its_strongest_keys_column():
+    """The bands come from the heatmap drawn once (geometry): row_y is the top of the cells of
+    the picked word's row, col_x the left of the cells of the key its head weighs most."""
+    import numpy as np
+    for position, head in ((0, 0), (3, 1), (11, 2)):
+        view = compute(NAME, validate(NAME, {"position": position, "head": head}))
+        cells = view["geometry"]["heat"]["cells"]
+        i, j = np.asarray(cells["i"]), np.asarray(cells["j"])
+        strongest = int(np.argmax(view["attn"]["rows"][head]))
+        band = view["attn"]["heat"]
+        assert {float(y) for y in np.asarray(cells["y"])[i == position]} == {band["row_y"]}
+        assert {float(x) for x in np.asarray(cells["x"])[j == strongest]} == {band["col_x"]}
