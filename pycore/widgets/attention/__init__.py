@@ -2,11 +2,11 @@
 
 The view returns the numbers and the picture: the query's row as curves over the sentence
 (figure.attention_curves with slots), the whole matrix as a heatmap with the query's row and
-its strongest key highlighted (figure.heatmap with slots, its row_bands and col_bands), and the key figure
-(the weight on that key). The reader's sentence may be longer or shorter than the book's
-(pycore.example.PALETTE): the page keeps MAX_TOKENS slots of every token list, and the view
-fills them (unused ones hidden, every table padded with zeros) so the same elements redraw any
-sentence.
+its strongest key highlighted (figure.heatmap with slots, two of its row_bands and col_bands),
+and the key figure (the weight on that key). The reader's sentence may be longer or shorter
+than the book's (pycore.example.PALETTE): the page keeps MAX_TOKENS slots of every token list,
+and the view fills them (unused ones hidden, every table padded with zeros) so the same
+elements redraw any sentence.
 
 A view is asked for at every click and slider step, in Pyodide, so it is declared in three
 parts (PARTS, pycore/view_parts.py), each computed when what it reads changes: the
