@@ -142,14 +142,13 @@ def test_reset_restores_the_block_pair(book_pages):
     assert button(root, "b", "马路").get_attribute("aria-checked") == "true"
 
 
-def test_the_readers_sentence_is_drawn(browser, server):
+def test_the_readers_sentence_is_drawn(reader_pages, server):
     """A sentence with palette tokens and without some book ones (in the link, as the example
     editor leaves it): one picker button, table row and matrix row and column per token, the
     pickers pick the new tokens, and every number and drawn attribute is pycore's."""
     tokens = ["小猫", "马路", "小狗", "因为", "它", "累", "汽车", "跑", "很", "饿", "它们",
               "了"]
-    context = browser.new_context()  # of its own: the edited example stays out of other tests
-    page = context.new_page()
+    page = reader_pages.new_page()  # the edited example stays out of other tests
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "03-embeddings.html?example=" + json.dumps({"tokens": tokens}))
@@ -196,7 +195,6 @@ def test_the_readers_sentence_is_drawn(browser, server):
     assert shown(".emb-table .row-label") == short
     assert root.locator(".emb-sim .cell:not([data-hidden])").count() == 2 * 4 * 4
     assert errors == []
-    context.close()
 
 
 def test_a_pick_brings_the_pair_alone(book_pages):

@@ -382,15 +382,15 @@ def assert_draws_the_sentence(root, tokens, **params):
     return view
 
 
-def open_sentence(browser, server, tokens):
-    return Page(browser, server, "07-encoder-layer.html?example="
+def open_sentence(context, server, tokens):
+    return Page(None, server, context=context, href="07-encoder-layer.html?example="
                 + json.dumps({"tokens": tokens}, ensure_ascii=False))
 
 
-def test_a_short_and_a_long_sentence_are_drawn(browser, server):
+def test_a_short_and_a_long_sentence_are_drawn(reader_pages, server):
     """A link with the reader's sentence: 4 tokens, then 12; stepping and switching the
     layout keep every number and mark pycore's, and every LayerNorm still evens the rows."""
-    page = open_sentence(browser, server, SHORT)
+    page = open_sentence(reader_pages, server, SHORT)
     root = page.page.locator(f'[data-widget="{NAME}"]').first
     assert_draws_the_sentence(root, SHORT)
     for _ in range(3):
@@ -409,7 +409,7 @@ def test_a_short_and_a_long_sentence_are_drawn(browser, server):
     assert page.errors == []
     page.close()
 
-    page = open_sentence(browser, server, LONG)
+    page = open_sentence(reader_pages, server, LONG)
     root = page.page.locator(f'[data-widget="{NAME}"]').first
     assert_draws_the_sentence(root, LONG)
     root.locator('.enc-steps li[data-step="2"]').click()  # MHA(x)
@@ -425,10 +425,10 @@ def test_a_short_and_a_long_sentence_are_drawn(browser, server):
     page.close()
 
 
-def test_the_widget_follows_the_editor_and_reset(browser, server):
+def test_the_widget_follows_the_editor_and_reset(reader_pages, server):
     """The example editor on the page: a removed chip and an added palette token redraw the
     widget at the step it shows; 重置 brings the book's nine tokens back."""
-    page = Page(browser, server, "07-encoder-layer.html")
+    page = Page(None, server, "07-encoder-layer.html", context=reader_pages)
     root = page.page.locator(f'[data-widget="{NAME}"]').first
     root.locator('.enc-steps li[data-step="4"]').click()
     assert_draws_the_sentence(root, example.TOKENS, step=4)

@@ -89,26 +89,13 @@ class Page:
         (self.context if self.own_context else self.page).close()
 
 
-@pytest.fixture(scope="module")
-def shared_context(browser, server):
-    """The context the module's pages open in. Its first page stays open to the end so that the
-    runtime's SharedWorker, booted once, serves every later page (a page alone would take it
-    with it when it closes)."""
-    context = browser.new_context()
-    keeper = Page(browser, server, "04-attention.html", context=context)
-    yield context
-    keeper.page.close()
-    context.close()
-
-
 @pytest.fixture
-def open_page(browser, server, shared_context):
-    """open_page(href, context=None, viewport=None) -> a Page in the shared context, or in
-    `context`; the test starts with the shared context's storage empty (no edited example)."""
+def open_page(browser, server, reader_pages):
+    """open_page(href, context=None, viewport=None) -> a Page in the module's reader context
+    (tests/browser/conftest.py: its storage empty at the test's start), or in `context`."""
     opened = []
-    shared_context.pages[0].evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
 
-    def open_(href, context=shared_context, **kw):
+    def open_(href, context=reader_pages, **kw):
         opened.append(Page(browser, server, href, context=context, **kw))
         return opened[-1]
 

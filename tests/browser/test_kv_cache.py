@@ -271,15 +271,16 @@ def press(root, key):
     root.page.keyboard.press(key)
 
 
-def open_chapter(browser, server, query):
-    page = editor.Page(browser, server, "09-sampling.html" + query)
+def open_chapter(context, server, query):
+    """Chapter 9 in the module's reader context (its storage emptied for each test)."""
+    page = editor.Page(None, server, "09-sampling.html" + query, context=context)
     return page, page.page.locator('[data-widget="kv-cache"]').first
 
 
-def test_the_readers_sentence_is_drawn(browser, server):
+def test_the_readers_sentence_is_drawn(reader_pages, server):
     """A 4-token and a 12-token sentence in the link: one row per token read, the steps of
     that sentence (the stepper ends at n - 1), pycore's numbers and geometry at every step."""
-    page, root = open_chapter(browser, server, "?example=" + json.dumps({"tokens": SHORT}))
+    page, root = open_chapter(reader_pages, server, "?example=" + json.dumps({"tokens": SHORT}))
     assert not root.locator(".sentence-note").count()
     assert not root.locator(".kv-note").is_visible()  # the block's step 3 is this one's last
     check_sentence(root, SHORT, 3)
@@ -302,11 +303,11 @@ def test_the_readers_sentence_is_drawn(browser, server):
     page.close()
 
 
-def test_a_link_made_for_a_longer_sentence_is_shown_clamped(browser, server):
+def test_a_link_made_for_a_longer_sentence_is_shown_clamped(reader_pages, server):
     """A prompt of 8 tokens and step 6 in the link of a 4-token sentence: the prompt is its 3
     first tokens, the one step left is shown, and the widget says so."""
     state = json.dumps({"prompt": 8, "step": 6})
-    page, root = open_chapter(browser, server, "?example=" + json.dumps({"tokens": SHORT})
+    page, root = open_chapter(reader_pages, server, "?example=" + json.dumps({"tokens": SHORT})
                               + "&kv-cache-09-sampling=" + state)
     view = check_sentence(root, SHORT, 1, prompt=3, asked=8)
     assert (view["prompt_asked"], view["prompt"]) == (8, 3)
@@ -319,11 +320,11 @@ def test_a_link_made_for_a_longer_sentence_is_shown_clamped(browser, server):
     page.close()
 
 
-def test_the_widget_follows_the_editor_and_reset(browser, server):
+def test_the_widget_follows_the_editor_and_reset(reader_pages, server):
     """Remove tokens with the editor at the last step: the widget follows to the shorter
     sentence's last step (and − steps back from there); add a palette token; 重置 brings the
     book's nine tokens back."""
-    page, root = open_chapter(browser, server, "")
+    page, root = open_chapter(reader_pages, server, "")
     check_sentence(root, book.TOKENS, 3)
     press(root, "End")
     check_sentence(root, book.TOKENS, 8)

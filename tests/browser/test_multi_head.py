@@ -255,12 +255,11 @@ def assert_draws(root, tokens, **params):
     return view
 
 
-def test_the_readers_sentence_is_drawn(browser, server):
+def test_the_readers_sentence_is_drawn(reader_pages, server):
     """A short sentence and a 12-token one in the link (as the example editor leaves it):
     the widget draws them, picks their tokens, switches heads, and a query the sentence lacks
     falls back to 它."""
-    context = browser.new_context()  # of its own: the edited example stays out of other tests
-    page = context.new_page()
+    page = reader_pages.new_page()  # the edited example stays out of other tests
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     for tokens, pick in ((SHORT, "小狗"), (LONG, "饿")):
@@ -301,14 +300,13 @@ def test_the_readers_sentence_is_drawn(browser, server):
     assert json.loads(page.evaluate("() => new URLSearchParams(location.search).get("
                                     f"{json.dumps(wid)})")) == {"query": "马路"}
     assert errors == []
-    context.close()
 
 
-def test_the_widget_follows_the_editor_and_its_reset(browser, server):
+def test_the_widget_follows_the_editor_and_its_reset(reader_pages, server):
     """Remove a chip, add a palette token in the editor on the page: the widget redraws the
     sentence; 重置 brings the book's nine tokens back."""
     from tests.browser.test_example_editor import Page, add, chip
-    page = Page(browser, server, "05-multi-head.html")
+    page = Page(None, server, "05-multi-head.html", context=reader_pages)
     try:
         root = page.page.locator('[data-widget="multi-head"]').first
         token(root, "累").click()

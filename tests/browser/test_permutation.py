@@ -230,17 +230,14 @@ LONG = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了
 
 
 @pytest.fixture
-def sentence_page(browser, server):
-    """A chapter in a context of its own (the edited example stays out of other tests)."""
-    opened = []
-
+def sentence_page(server, reader_pages):
+    """The chapter in the module's reader context (tests/browser/conftest.py: the edited
+    example stays out of other tests and modules), closed after the test."""
     def open_(query):
-        opened.append(Page(browser, server, HREF + query))
-        return opened[-1], opened[-1].page.locator('[data-widget="permutation"]').first
+        page = Page(None, server, HREF + query, context=reader_pages)
+        return page, page.page.locator('[data-widget="permutation"]').first
 
-    yield open_
-    for page in opened:
-        page.close()
+    return open_
 
 
 @pytest.mark.parametrize("tokens", [SHORT, LONG], ids=["5", "12"])
