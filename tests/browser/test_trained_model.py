@@ -168,13 +168,14 @@ def test_stepping_through_the_forward_pass(book_pages):
     assert np.allclose(numbers(root, "logits.row", 56), t["logits"][-1], atol=5e-4)
 
 
-def test_the_embed_pages_go_live_with_the_same_numbers(browser, server):
-    """A widget's embed page, and the chapter's, run the same model as the chapter does."""
+def test_the_embed_pages_go_live_with_the_same_numbers(reader_pages, server):
+    """A widget's embed page, and the chapter's, run the same model as the chapter does (one
+    after the other in one context: its runtime, booted once, serves them all)."""
     for href, name in (("embed-trained-model-13b-trained-model.html", "trained-model"),
                        ("embed-train-live-13b-trained-model.html", "train-live"),
                        ("embed-learned-vs-handmade-13b-trained-model.html", "learned-vs-handmade"),
                        ("embed-13b-trained-model.html", "trained-model")):
-        page = browser.new_page()
+        page = reader_pages.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server + href)
