@@ -113,29 +113,37 @@ function fitAll(svgs) {
   }));
 }
 
-// A figure on screen (or a screen away) is fitted in the frame that reports its size, or that
-// follows a view's change of its labels (refitLater, below); the others wait, and are fitted one per task after it. At boot that is every figure below the
-// first screen: fitting a chapter's figures all at once was one long task on a phone, which
-// holds a tap or a scroll (Lighthouse's Total Blocking Time). The waiting ones are all fitted a
-// few tasks after that frame, long before a reader scrolls a screen down to them.
+// A figure on screen is fitted in the frame that reports its size, or that follows a view's
+// change of its labels (refitLater, below); the others wait, and are fitted a few at a time
+// (up to TEXTS_PER_TASK texts: one layout for them all), a task each. At boot that is every
+// figure below the first screen: fitting a chapter's figures all at once was one long task on
+// a phone, which holds a tap or a scroll (Lighthouse's Total Blocking Time). The waiting ones
+// are all fitted a few tasks after that frame, long before a reader scrolls down to them.
+const TEXTS_PER_TASK = 120;
 const waiting = new Set();
 let turn = 0;
 function fitNextWaiting() {
   turn = 0;
-  const [next] = waiting;
-  if (next) fitAll([next]);
+  const next = [];
+  let texts = 0;
+  for (const svg of waiting) {
+    if (next.length && texts > TEXTS_PER_TASK) break;
+    next.push(svg);
+    texts += svg.getElementsByTagName("text").length;
+  }
+  fitAll(next);
   if (waiting.size) turn = setTimeout(fitNextWaiting, 0);
 }
 
-const nearScreen = (svg) => {
+const onScreen = (svg) => {
   const r = svg.getBoundingClientRect();
-  return r.bottom > -innerHeight && r.top < 2 * innerHeight;
+  return r.bottom > 0 && r.top < innerHeight;
 };
 
 function fitNearFirst(svgs) {
-  const near = svgs.map(nearScreen);  // read before fitAll writes
-  fitAll(svgs.filter((svg, i) => near[i]));
-  svgs.forEach((svg, i) => { if (!near[i]) waiting.add(svg); });
+  const shown = svgs.map(onScreen);  // read before fitAll writes
+  fitAll(svgs.filter((svg, i) => shown[i]));
+  svgs.forEach((svg, i) => { if (!shown[i]) waiting.add(svg); });
   if (waiting.size && !turn) turn = setTimeout(fitNextWaiting, 0);
 }
 
