@@ -115,8 +115,8 @@ function fitAll(svgs) {
 
 // A figure on screen is fitted in the frame that reports its size, or that follows a view's
 // change of its labels (refitLater, below); the others wait, and are fitted a few at a time
-// (up to TEXTS_PER_TASK texts: one layout for them all), a task each. At boot that is every
-// figure below the first screen: fitting a chapter's figures all at once was one long task on
+// (figures until their texts pass TEXTS_PER_TASK: one layout for them), a task each: at boot,
+// every figure below the first screen. Fitting a chapter's figures all at once was one long task on
 // a phone, which holds a tap or a scroll (Lighthouse's Total Blocking Time). The waiting ones
 // are all fitted a few tasks after that frame, long before a reader scrolls down to them.
 const TEXTS_PER_TASK = 120;
@@ -140,7 +140,7 @@ const onScreen = (svg) => {
   return r.bottom > 0 && r.top < innerHeight;
 };
 
-function fitNearFirst(svgs) {
+function fitShownFirst(svgs) {
   const shown = svgs.map(onScreen);  // read before fitAll writes
   fitAll(svgs.filter((svg, i) => shown[i]));
   svgs.forEach((svg, i) => { if (!shown[i]) waiting.add(svg); });
@@ -148,7 +148,7 @@ function fitNearFirst(svgs) {
 }
 
 const observer = typeof ResizeObserver === "undefined" ? null
-  : new ResizeObserver((entries) => fitNearFirst(entries.map((e) => e.target)));
+  : new ResizeObserver((entries) => fitShownFirst(entries.map((e) => e.target)));
 
 // A view that changes a figure's labels (their numbers, places, which are hidden) thins the
 // figure again, once per frame however many it changed. Not the font sizes, nor data-thinned:
@@ -161,7 +161,7 @@ function refitLater(svg) {
     frame = 0;
     const svgs = [...changed];
     changed.clear();
-    fitNearFirst(svgs);
+    fitShownFirst(svgs);
   });
 }
 const WATCHED = { subtree: true, childList: true, characterData: true,
