@@ -82,27 +82,73 @@ function thinned(texts, px) {
   return hide;
 }
 
-function fit(svg) {
-  const texts = [...svg.querySelectorAll("text")];
-  // read everything first, then write: one style and layout pass for the whole figure
-  const px = [];
-  const sizes = texts.map((text, i) => {
-    if (!declared.has(text)) declared.set(text, parseFloat(getComputedStyle(text).fontSize));
-    const size = declared.get(text), scale = scaleOf(text, svg);
-    const small = size * scale < MIN_PX && scale > 0;
-    px[i] = small ? MIN_PX : size * scale;
-    return small ? `${Math.round(MIN_PX / scale * 100) / 100}px` : "";  // a CSS size, not a number the reader reads
+// The figures' texts are sized and thinned together, in four passes over all of them: read
+// every size, write every size, read every box, write every hidden mark. A figure fitted on its
+// own would read after the last figure's writes, and each such read lays the page out again
+// (at boot, every figure of a chapter in one task: a long task on a phone).
+function fitAll(svgs) {
+  svgs.forEach((svg) => waiting.delete(svg));
+  const figures = svgs.map((svg) => {
+    const texts = [...svg.querySelectorAll("text")];
+    const px = [];
+    const sizes = texts.map((text, i) => {
+      if (!declared.has(text)) declared.set(text, parseFloat(getComputedStyle(text).fontSize));
+      const size = declared.get(text), scale = scaleOf(text, svg);
+      const small = size * scale < MIN_PX && scale > 0;
+      px[i] = small ? MIN_PX : size * scale;
+      return small ? `${Math.round(MIN_PX / scale * 100) / 100}px` : "";  // a CSS size, not a number the reader reads
+    });
+    return { texts, px, sizes };
   });
-  texts.forEach((text, i) => {
-    if (text.style.fontSize !== sizes[i]) text.style.fontSize = sizes[i];
-  });
+  for (const { texts, sizes } of figures) {
+    texts.forEach((text, i) => {
+      if (text.style.fontSize !== sizes[i]) text.style.fontSize = sizes[i];
+    });
+  }
   // the sizes apply at once (figures.css eases no font size): the boxes are the final ones
-  const hide = thinned(texts, px);
-  texts.forEach((text) => text.toggleAttribute("data-thinned", hide.has(text)));
+  const hidden = figures.map(({ texts, px }) => thinned(texts, px));
+  figures.forEach(({ texts }, f) => texts.forEach((text) => {
+    const hide = hidden[f].has(text);
+    if (text.hasAttribute("data-thinned") !== hide) text.toggleAttribute("data-thinned", hide);
+  }));
+}
+
+// A figure on screen is fitted in the frame that reports its size, or that follows a view's
+// change of its labels (refitLater, below); the others wait, and are fitted a few at a time
+// (figures until their texts pass TEXTS_PER_TASK: one layout for them), a task each: at boot,
+// every figure below the first screen. Fitting a chapter's figures all at once was one long task on
+// a phone, which holds a tap or a scroll (Lighthouse's Total Blocking Time). The waiting ones
+// are all fitted a few tasks after that frame, long before a reader scrolls down to them.
+const TEXTS_PER_TASK = 120;
+const waiting = new Set();
+let turn = 0;
+function fitNextWaiting() {
+  turn = 0;
+  const next = [];
+  let texts = 0;
+  for (const svg of waiting) {
+    if (next.length && texts > TEXTS_PER_TASK) break;
+    next.push(svg);
+    texts += svg.getElementsByTagName("text").length;
+  }
+  fitAll(next);
+  if (waiting.size) turn = setTimeout(fitNextWaiting, 0);
+}
+
+const onScreen = (svg) => {
+  const r = svg.getBoundingClientRect();
+  return r.bottom > 0 && r.top < innerHeight;
+};
+
+function fitShownFirst(svgs) {
+  const shown = svgs.map(onScreen);  // read before fitAll writes
+  fitAll(svgs.filter((svg, i) => shown[i]));
+  svgs.forEach((svg, i) => { if (!shown[i]) waiting.add(svg); });
+  if (waiting.size && !turn) turn = setTimeout(fitNextWaiting, 0);
 }
 
 const observer = typeof ResizeObserver === "undefined" ? null
-  : new ResizeObserver((entries) => entries.forEach((e) => fit(e.target)));
+  : new ResizeObserver((entries) => fitShownFirst(entries.map((e) => e.target)));
 
 // A view that changes a figure's labels (their numbers, places, which are hidden) thins the
 // figure again, once per frame however many it changed. Not the font sizes, nor data-thinned:
@@ -113,8 +159,9 @@ function refitLater(svg) {
   changed.add(svg);
   frame ||= requestAnimationFrame(() => {
     frame = 0;
-    changed.forEach(fit);
+    const svgs = [...changed];
     changed.clear();
+    fitShownFirst(svgs);
   });
 }
 const WATCHED = { subtree: true, childList: true, characterData: true,
@@ -125,6 +172,7 @@ let watchers = [];
 // to: the figures of the page left are let go); an SVG inside another is sized with it.
 export function keepTextReadable(container) {
   observer?.disconnect();
+  waiting.clear();
   watchers.forEach((w) => w.disconnect());
   watchers = [];
   container.querySelectorAll("[data-widget] svg").forEach((svg) => {
