@@ -176,3 +176,36 @@ def test_next_char_is_the_models_softmax_and_generation_is_seeded(committed):
     a = poem_run.generate("春", 6, temperature=0.8, seed=3)
     assert a == poem_run.generate("春", 6, temperature=0.8, seed=3) and len(a) == 6
     assert poems.UNKNOWN not in a
+
+
+def test_kept_keys_and_values_give_the_whole_passes_logits(committed):
+    """extend() over a text in pieces (the keys and values of earlier positions kept) against
+    model.forward over the whole text at once."""
+    params, cfg, record, _ = committed
+    ids = poem_run.read("白日依山尽，黄河入海流。欲穷千里目", record["vocab"], 64)["ids"]
+    z, kept = poem_run.extend(ids[:5], 0, None, params, cfg)
+    for t in range(5, len(ids)):
+        z, kept = poem_run.extend(ids[t:t + 1], t, kept, params, cfg)
+        h, _ = model.forward(params, cfg, np.array([ids[:t + 1]]))
+        np.testing.assert_allclose(z, h[0, -1] @ params["tok_emb"].T, atol=1e-10)
+    assert kept[0][0].shape == (1, cfg["n_heads"], len(ids), cfg["d_model"] // cfg["n_heads"])
+
+
+@pytest.mark.parametrize("text,seed", [("春", 3), ("床前明月光\n", 11), ("月" * 50, 5)])
+def test_generation_is_a_whole_pass_per_character_drawn_with_the_pipeline(committed, text, seed):
+    """generate() (keys and values kept; past the 64-character context, a whole pass over the
+    window) against a plain loop: model.forward over the last 64 characters for every new one,
+    the unknown token never drawn, the sampling pipeline and its seeded draw."""
+    from pycore import sampling
+    params, cfg, record, _ = committed
+    vocab = record["vocab"]
+    ids = poem_run.read(text, vocab, 64)["ids"]
+    expected = []
+    for s in np.random.default_rng(seed).integers(0, 2**31, size=24):
+        h, _ = model.forward(params, cfg, np.array([ids[-64:]]))
+        z = h[0, -1] @ params["tok_emb"].T
+        z[0] = -np.inf
+        j = int(sampling.sample(sampling.pipeline(z, 0.9, 20, 0.95)["final"], 1, int(s))[0])
+        ids.append(j)
+        expected.append(vocab[j])
+    assert poem_run.generate(text, 24, 0.9, 20, 0.95, seed) == "".join(expected)

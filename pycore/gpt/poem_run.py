@@ -7,6 +7,8 @@ are widened to float64 once, and every computation is model.py's.
 
     read(text)                        the ids the model reads, which characters it does not know
     next_char(text, temperature, top_k, top_p)   the distribution of the next character
+    last_logits(ids)                  the logits it comes from
+    distribution(z, temperature, top_k, top_p)   that distribution from given logits
     generate(text, n, temperature, top_k, top_p, seed)   continue the text, seeded
 
 Any string is accepted: characters outside the vocabulary become the unknown token (and are
@@ -19,12 +21,16 @@ from importlib import resources
 
 import numpy as np
 
-from .. import sampling
+from .. import norms, sampling
+from ..attention import attention
+from ..linear import linear
 from ..softmax import softmax
 from . import ablation, model, poems
+from .layers import merge_heads, split_heads, sub
 from .train_poems import DATA_FILES, RECORD, WEIGHTS, widen
 
-__all__ = ["DATA_FILES", "poem_model", "read", "next_char", "generate"]
+__all__ = ["DATA_FILES", "poem_model", "read", "next_char", "last_logits", "distribution",
+           "generate"]
 MAX_NEW = 200  # the most characters generate() writes in one call
 
 
@@ -57,11 +63,13 @@ def read(text, vocab=None, context=None):
             "cut": len(text) - len(seen)}
 
 
-def _last_logits(ids, params, cfg):
+def last_logits(ids, params=None, cfg=None):
     """The logits after the last character: model.forward's last row, with the last block
     computed at the last position only (ablation.at_queries with no head off). That block's
     other positions predict characters nobody asks for; skipping them skips a third of the
     feed-forward work, the dearest part of the pass."""
+    if params is None:
+        params, cfg, _ = poem_model()
     h = ablation.at_queries(params, cfg, np.array([ids]), [len(ids) - 1])  # (1, D)
     return model.logits(params, h[0])  # (V,)
 
@@ -75,14 +83,57 @@ def next_char(text, temperature=1.0, top_k=None, top_p=None, top=10, params=None
         params, cfg, record = poem_model()
         vocab = record["vocab"]
     r = read(text, vocab, cfg["n_positions"])
-    z = _last_logits(r["ids"], params, cfg)
-    stages = sampling.pipeline(z, temperature, top_k, top_p)
-    final = stages["final"]
+    return {**distribution(last_logits(r["ids"], params, cfg), temperature, top_k, top_p, top,
+                           vocab), "read": r}
+
+
+def distribution(z, temperature=1.0, top_k=None, top_p=None, top=10, vocab=None):
+    """next_char's numbers from the logits z (V,) of the next character: {probs, final, top}.
+    Moving temperature, top-k or top-p changes these only, never the logits."""
+    vocab = poem_model()[2]["vocab"] if vocab is None else vocab
+    final = sampling.pipeline(z, temperature, top_k, top_p)["final"]
     order = np.argsort(-final, kind="stable")[:top]
     probs = softmax(z)
-    return {"probs": probs, "final": final, "read": r,
+    return {"probs": probs, "final": final,
             "top": [{"char": vocab[j], "p": float(probs[j]), "final": float(final[j])}
                     for j in order]}
+
+
+def extend(ids, start, kept, params, cfg):
+    """The logits after the last of `ids`, the characters at positions start, start + 1, ...,
+    given `kept`: the keys and values of every layer at the positions before `start` (None
+    when start = 0). Returns (logits (V,), the keys and values up to the last of ids).
+
+    A character's keys and values depend only on the characters up to it (the model looks
+    back only), so a continuation keeps them and pays for one position per new character
+    instead of a pass over the whole text. The numbers are model.forward's, up to rounding
+    (tests/test_pycore_gpt_poems.py)."""
+    T, H = len(ids), cfg["n_heads"]
+    x = params["tok_emb"][np.array([ids])] + params["pos_emb"][start:start + T]  # (1, T, D)
+    seen = np.arange(start + T)[None, :] <= start + np.arange(T)[:, None]  # (T, start + T)
+    out = []
+    for i in range(cfg["n_layers"]):
+        p = model.layer(params, i)
+        a = sub(p, "attn.")
+        h1 = norms.layer_norm(x, p["ln1.gamma"], p["ln1.beta"])  # (1, T, D)
+        q, k, v = (split_heads(linear(h1, a[w]), H) for w in ("w_q", "w_k", "w_v"))
+        if kept is not None:  # (1, H, start + T, Dh): the earlier positions' first
+            k, v = (np.concatenate([old, new], axis=2) for old, new in zip(kept[i], (k, v)))
+        out.append((k, v))
+        _, _, scores = attention(q, k, v)  # (1, H, T, start + T), before any mask
+        heads = softmax(np.where(seen, scores, -np.inf), axis=-1) @ v  # (1, H, T, Dh)
+        x = x + linear(merge_heads(heads), a["w_o"])
+        x = x + ablation.feed_forward(x, p, cfg["activation"])
+    h = norms.layer_norm(x[0, -1], params["ln_f.gamma"], params["ln_f.beta"])  # (D,)
+    return model.logits(params, h), out
+
+
+@functools.lru_cache(maxsize=8)
+def _text_read(ids):
+    """extend() over a whole text (a tuple of ids) with the committed model, kept: a new seed
+    or a move of temperature, top-k or top-p continues the same text from here."""
+    params, cfg, _ = poem_model()
+    return extend(list(ids), 0, None, params, cfg)
 
 
 def generate(text, n=40, temperature=1.0, top_k=None, top_p=None, seed=0, params=None,
@@ -90,15 +141,22 @@ def generate(text, n=40, temperature=1.0, top_k=None, top_p=None, seed=0, params
     """Continue `text` by n characters (at most MAX_NEW), each drawn with pycore.sampling's
     pipeline and a seed of its own from `seed`. The unknown token is never drawn (it stands
     for many characters, none of which it could write). Returns the new text."""
-    if params is None:
+    committed = params is None
+    if committed:
         params, cfg, record = poem_model()
         vocab = record["vocab"]
     if not 0 <= n <= MAX_NEW:
         raise ValueError(f"n = {n}: write between 0 and {MAX_NEW} characters")
     ids = read(text, vocab, cfg["n_positions"])["ids"]
+    context = cfg["n_positions"]
+    z, kept = _text_read(tuple(ids)) if committed else extend(ids, 0, None, params, cfg)
     new = []
     for s in np.random.default_rng(seed).integers(0, 2**31, size=n):
-        z = _last_logits(ids[-cfg["n_positions"]:], params, cfg)
+        if new and len(ids) <= context:  # one more position: the others' keys are kept
+            z, kept = extend(ids[-1:], len(ids) - 1, kept, params, cfg)
+        elif new:  # past the context the window slides: every position moves, a whole pass
+            z = last_logits(ids[-context:], params, cfg)
+        z = z.copy()  # the kept text's logits stay as they are
         z[0] = -np.inf
         final = sampling.pipeline(z, temperature, top_k, top_p)["final"]
         j = int(sampling.sample(final, 1, int(s))[0])

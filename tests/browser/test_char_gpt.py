@@ -3,7 +3,7 @@ text typed into the box reaches the poem model in Pyodide, and the page shows th
 pycore computes in this CPython; junk gets a note and never breaks the page."""
 import pytest
 
-from tests.browser.harness import assert_shows, params_of, pycore_view, updates
+from tests.browser.harness import assert_shows, params_of, parts_came, pycore_view, updates
 
 
 def typed(root, text):
@@ -56,6 +56,24 @@ def test_the_continuation_is_pycores_for_the_seed(book_pages):
                                 arg=[root.element_handle(), before])
     view = pycore_view("char-gpt", text="白日依山尽，", seed=1)
     assert root.locator(".cg-continuation").text_content() == view["continuation"]
+
+
+def test_a_slider_or_a_seed_brings_only_the_parts_that_read_it(book_pages):
+    """top-k samples the same logits again (the text's part stays), a new seed only draws
+    again; the page still shows pycore's whole view, the characters read included."""
+    root = book_pages("char-gpt").widget("char-gpt")
+    typed(root, "白日依山尽，")
+    sample = root.locator("[data-action=sample]")
+    assert parts_came(root, sample.click) == [["continued"]]
+    assert parts_came(root, lambda: root.locator("input[data-control=top_k]").fill("5")) == \
+        [["continued", "distribution"]]
+    view = pycore_view("char-gpt", text="白日依山尽，", seed=1, top_k=5)
+    assert_shows(root, view, min_count=20)
+    assert root.locator(".cg-continuation").text_content() == view["continuation"]
+    assert root.locator(".cg-read .cg-char").all_text_contents() == list("白日依山尽，")
+    assert parts_came(root, sample.click) == [["continued"]]
+    assert root.locator(".cg-continuation").text_content() == \
+        pycore_view("char-gpt", text="白日依山尽，", seed=2, top_k=5)["continuation"]
 
 
 def test_reset_brings_back_the_first_text_and_its_numbers(book_pages):

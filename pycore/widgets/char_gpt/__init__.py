@@ -8,6 +8,10 @@ one read from its last `context` characters, characters outside the vocabulary (
 Latin letters, markup, rare characters) shown as unknown and read as the unknown token.
 The picture: the ten most probable next characters after the sampling stages, as bars on a
 0-1 axis, each with the model's own probability beside it.
+
+Parts (pycore/view_parts.py): `reading` (the text: the only part that runs the whole model),
+`distribution` (temperature, top-k, top-p over its logits) and `continued` (the seeded
+continuation, those three and the seed).
 """
 from importlib import resources
 
@@ -56,31 +60,47 @@ def note_of(r):
     return "".join(parts)
 
 
-def view(temperature, top_k, top_p, seed, text=None):
+def reading(text=None):
+    """The text read and the logits after it: a change of the text only runs the model."""
     text = default_text() if text is None else text
     if not isinstance(text, str):
         text = ""
     r = poem_run.read(text) if text else None
-    if r is None:
-        top = [{"char": "", "p": 0.0, "final": 0.0}] * TOP
-        continuation = ""
-    else:
-        k = None if top_k == 0 else top_k
-        out = poem_run.next_char(text, temperature, k, top_p, top=TOP)
-        top = [{**row, "char": shown(row["char"])} for row in out["top"]]
-        continuation = poem_run.generate(text, NEW, temperature, k, top_p, seed) if seed else ""
-    bars = figure.bars([row["final"] for row in top], [row["char"] for row in top],
-                       form="horizontal", texts=[figure.fmt(row["final"], 3) for row in top],
-                       **PANEL)
     return {
         "text": text, "note": note_of(r),
         "read": [] if r is None else [{"c": shown(c), "known": k}
                                       for c, k in zip(r["chars"], r["known"])],
         "n_read": 0 if r is None else len(r["chars"]),
         "n_unknown": 0 if r is None else sum(not k for k in r["known"]),
-        "top": top, "bars": bars,
-        "continuation": continuation,
-        "sample_note": "还没有续写：点“续写”" if not seed else f"种子 {seed} 续写的 {NEW} 个字",
         "context": poem_run.poem_model()[1]["n_positions"],
-        "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed,
+        "_logits": None if r is None else poem_run.last_logits(r["ids"]),
     }
+
+
+def distribution(temperature, top_k, top_p, reading):
+    """The next character's distribution: the same logits, sampled another way."""
+    if reading["_logits"] is None:
+        top = [{"char": "", "p": 0.0, "final": 0.0}] * TOP
+    else:
+        out = poem_run.distribution(reading["_logits"], temperature, top_k or None, top_p, TOP)
+        top = [{**row, "char": shown(row["char"])} for row in out["top"]]
+    bars = figure.bars([row["final"] for row in top], [row["char"] for row in top],
+                       form="horizontal", texts=[figure.fmt(row["final"], 3) for row in top],
+                       **PANEL)
+    return {"top": top, "bars": bars,
+            "temperature": temperature, "top_k": top_k, "top_p": top_p}
+
+
+def continued(temperature, top_k, top_p, seed, reading):
+    """The seeded continuation (poem_run.generate keeps the text's keys and values, so each
+    new character costs one position)."""
+    drawn = seed and reading["_logits"] is not None
+    return {"continuation": poem_run.generate(reading["text"], NEW, temperature, top_k or None,
+                                              top_p, seed) if drawn else "",
+            "sample_note": "还没有续写：点“续写”" if not seed else f"种子 {seed} 续写的 {NEW} 个字",
+            "seed": seed}
+
+
+# A text change runs the model once (reading); temperature, top-k and top-p only sample its
+# logits again (distribution) and redraw the continuation; a new seed only redraws it.
+PARTS = (reading, distribution, continued)

@@ -3,15 +3,16 @@
 // continuation. What is special here: the box's text is a page input, sent with every
 // request (never part of the widget's state, so never in a shared link), and the row of
 // characters read, whose length is the text's. Characters are written with textContent: typed
-// markup stays text.
+// markup stays text. The view comes in parts (__init__.py's PARTS): a slider brings no `read`.
 import { liveWidget } from "./common.js";
 import { wireButton } from "./controls.js";
 
 export function mount(root, runtime) {
   const box = root.querySelector(".cg-text");
   const read = root.querySelector(".cg-read");
-  function draw(view) {
-    read.replaceChildren(...view.read.map((r) => {
+  function draw(part) {
+    if (!("read" in part)) return;  // the text's part did not come: the row stands as it is
+    read.replaceChildren(...part.read.map((r) => {
       const span = document.createElement("span");
       span.className = r.known ? "cg-char" : "cg-char unknown";
       span.textContent = r.c;
