@@ -107,8 +107,6 @@ TALL = {
     "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
                      "the sampler, each with its own picture",
     "code-lab": "a code editor, its output and the figures the reader's code draws",
-    "online-softmax": "the blocks as they are read beside the running maximum and sum, then "
-                      "the memory each way with four controls of its own",
     "train-live": "two training curves, then a head's attention as curves and a heatmap, and "
                   "every head's weight on the answer",
 }
