@@ -118,6 +118,8 @@ NARROW = {
     "encoder-layer": "one sublayer's diagram beside the step's explanation",
     "vit-patches": "a square photo cut into patches, beside the patch strip",
     "chinchilla": "a log-log chart beside the compute readout, in one screen",
+    "online-softmax": "the blocks beside the reading's equations and the memory's controls, "
+                      "in one screen",
     "code-lab": "figures the reader's code draws, at the size the code gives",
     "char-gpt": "ten bars beside a text box and the characters read: wider, the continuation "
                 "leaves the screen",
