@@ -106,7 +106,6 @@ TALL = {
                        "reader picks, the logit lens beside it and every head's row there",
     "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
                      "the sampler, each with its own picture",
-    "code-lab": "a code editor, its output and the figures the reader's code draws",
     "train-live": "two training curves, then a head's attention as curves and a heatmap, and "
                   "every head's weight on the answer",
 }
