@@ -102,13 +102,8 @@ def test_dark_reaches_the_browsers_own_parts(browser, server, how):
 DESKTOP = {"width": 1280, "height": 900}
 # Widgets that stay taller than a 1280 x 900 screen, and why (the rest must fit it).
 TALL = {
-    "char-gpt-inside": "a text box and a head's attention over it, then, at the character the "
-                       "reader picks, the logit lens beside it and every head's row there",
     "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
                      "the sampler, each with its own picture",
-    "code-lab": "a code editor, its output and the figures the reader's code draws",
-    "online-softmax": "the blocks as they are read beside the running maximum and sum, then "
-                      "the memory each way with four controls of its own",
     "train-live": "two training curves, then a head's attention as curves and a heatmap, and "
                   "every head's weight on the answer",
 }
@@ -120,6 +115,8 @@ NARROW = {
     "encoder-layer": "one sublayer's diagram beside the step's explanation",
     "vit-patches": "a square photo cut into patches, beside the patch strip",
     "chinchilla": "a log-log chart beside the compute readout, in one screen",
+    "online-softmax": "the blocks beside the reading's equations and the memory's controls, "
+                      "in one screen",
     "code-lab": "figures the reader's code draws, at the size the code gives",
     "char-gpt": "ten bars beside a text box and the characters read: wider, the continuation "
                 "leaves the screen",
