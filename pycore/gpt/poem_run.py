@@ -128,28 +128,21 @@ def extend(ids, start, kept, params, cfg):
     return model.logits(params, h), out
 
 
-@functools.lru_cache(maxsize=8)
-def _text_read(ids):
-    """extend() over a whole text (a tuple of ids) with the committed model, kept: a new seed
-    or a move of temperature, top-k or top-p continues the same text from here."""
-    params, cfg, _ = poem_model()
-    return extend(list(ids), 0, None, params, cfg)
-
-
 def generate(text, n=40, temperature=1.0, top_k=None, top_p=None, seed=0, params=None,
-             cfg=None, vocab=None):
+             cfg=None, vocab=None, start=None):
     """Continue `text` by n characters (at most MAX_NEW), each drawn with pycore.sampling's
     pipeline and a seed of its own from `seed`. The unknown token is never drawn (it stands
-    for many characters, none of which it could write). Returns the new text."""
-    committed = params is None
-    if committed:
+    for many characters, none of which it could write). `start`: extend() over the text's ids
+    already made (its logits and keys and values), as a view keeps it between moves of the
+    sampling controls. Returns the new text."""
+    if params is None:
         params, cfg, record = poem_model()
         vocab = record["vocab"]
     if not 0 <= n <= MAX_NEW:
         raise ValueError(f"n = {n}: write between 0 and {MAX_NEW} characters")
     ids = read(text, vocab, cfg["n_positions"])["ids"]
     context = cfg["n_positions"]
-    z, kept = _text_read(tuple(ids)) if committed else extend(ids, 0, None, params, cfg)
+    z, kept = extend(ids, 0, None, params, cfg) if start is None else start
     new = []
     for s in np.random.default_rng(seed).integers(0, 2**31, size=n):
         if new and len(ids) <= context:  # one more position: the others' keys are kept

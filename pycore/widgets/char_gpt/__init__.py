@@ -73,16 +73,19 @@ def reading(text=None):
         "n_read": 0 if r is None else len(r["chars"]),
         "n_unknown": 0 if r is None else sum(not k for k in r["known"]),
         "context": poem_run.poem_model()[1]["n_positions"],
-        "_logits": None if r is None else poem_run.last_logits(r["ids"]),
+        # the text's logits and its keys and values, for the parts below: a move of the
+        # sampling controls or a new seed continues the same text from here
+        "_read": None if r is None else poem_run.extend(r["ids"], 0, None,
+                                                        *poem_run.poem_model()[:2]),
     }
 
 
 def distribution(temperature, top_k, top_p, reading):
     """The next character's distribution: the same logits, sampled another way."""
-    if reading["_logits"] is None:
+    if reading["_read"] is None:
         top = [{"char": "", "p": 0.0, "final": 0.0}] * TOP
     else:
-        out = poem_run.distribution(reading["_logits"], temperature, top_k or None, top_p, TOP)
+        out = poem_run.distribution(reading["_read"][0], temperature, top_k or None, top_p, TOP)
         top = [{**row, "char": shown(row["char"])} for row in out["top"]]
     bars = figure.bars([row["final"] for row in top], [row["char"] for row in top],
                        form="horizontal", texts=[figure.fmt(row["final"], 3) for row in top],
@@ -94,9 +97,9 @@ def distribution(temperature, top_k, top_p, reading):
 def continued(temperature, top_k, top_p, seed, reading):
     """The seeded continuation (poem_run.generate keeps the text's keys and values, so each
     new character costs one position)."""
-    drawn = seed and reading["_logits"] is not None
+    drawn = seed and reading["_read"] is not None
     return {"continuation": poem_run.generate(reading["text"], NEW, temperature, top_k or None,
-                                              top_p, seed) if drawn else "",
+                                              top_p, seed, start=reading["_read"]) if drawn else "",
             "sample_note": "还没有续写：点“续写”" if not seed else f"种子 {seed} 续写的 {NEW} 个字",
             "seed": seed}
 
