@@ -25,24 +25,11 @@ def open_exercise(context, url, name):
     return page
 
 
-@pytest.fixture(scope="module")
-def shared_context(browser, server):
-    """One browser context for the module's pages, whose first page stays open to the end: the
-    runtime's SharedWorker boots once and serves every page a test opens after it."""
-    context = browser.new_context()
-    open_exercise(context, server + PAGE, NAME)
-    yield context
-    context.close()
-
-
 @pytest.fixture
-def fresh_context(shared_context):
-    """The shared context, its storage emptied (no saved code, no progress); the pages a test
-    opens in it close after the test."""
-    shared_context.pages[0].evaluate("() => localStorage.clear()")
-    yield shared_context
-    for page in shared_context.pages[1:]:
-        page.close()
+def fresh_context(reader_pages, server):
+    """The session's reader context (conftest.py), its storage emptied (no saved code, no
+    progress); the pages a test opens in it close after the test."""
+    return reader_pages
 
 
 @pytest.fixture
