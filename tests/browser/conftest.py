@@ -171,7 +171,7 @@ def reader_context(browser, server):
 
 @pytest.fixture
 def reader_pages(reader_context):
-    """The module's reader context, its storage emptied before the test (nothing a test edited
+    """The session's reader context, its storage emptied before the test (nothing a test edited
     reaches the next one) and the test's pages closed after it (a page left open would follow
     the next test's edits)."""
     keeper = reader_context.pages[0]
