@@ -5,6 +5,7 @@ in CPython, except that NumPy there cannot warn about overflow (WebAssembly keep
 floating-point flags). Skipped when Node.js or the verified runtime cache (filled by the first build) is
 missing."""
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bookbuild.runtime import vendor
+from pycore.exercises import check, ids
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIME = vendor.runtime_cache()
@@ -32,6 +34,7 @@ const py = await loadPyodide({ indexURL: `${runtime}/`, stdout: (l) => console.l
 await py.loadPackage("numpy", { messageCallback: () => {} });
 py.FS.mkdir("/repo");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: repo }, "/repo");
+py.globals.set("WRONG", readFileSync(process.argv[5], "utf8"));  // {exercise: source}
 py.runPython(readFileSync(script, "utf8"));
 """
 
@@ -55,16 +58,37 @@ r = check("dot-product", "def dot(a, b):\n    raise SystemExit(1)\n")
 out["exit"] = [r["status"], r["error"]["type"], r["error"]["line"]]
 r = check("softmax", "import pycore.softmax\npycore.softmax.softmax = None\n")
 out["patched"] = [r["status"], pycore.softmax.softmax is not None]
+wrong = json.loads(WRONG)
+out["wrong"] = {i: [check(i, source, seed=0)[k] for k in ("status", "message")]
+                for i, source in wrong.items()}
 print("RESULT " + json.dumps(out, ensure_ascii=False, allow_nan=False))
 '''
+
+
+def first_wrong_answers():
+    """{exercise: the source of its first typical wrong answer} (test_pycore_exercises_answers)."""
+    from tests.test_pycore_exercises_answers import ANSWERS, HEADER
+    out = {}
+    for exercise, _, source, status, _ in ANSWERS:
+        if status not in ("passed", "slow"):
+            out.setdefault(exercise, HEADER + source.lstrip("\n"))
+    return out
+
+
+def digits_rounded(text):
+    """Pyodide's NumPy (no BLAS) may round the 16th digit of a wrong number differently:
+    numbers in a message are compared to 6 significant figures."""
+    return re.sub(r"-?\d+\.\d+(?:e[+-]?\d+)?|\d{7,}", lambda m: f"{float(m.group(0)):.6g}", text)
 
 
 def test_the_checker_in_pyodide(tmp_path):
     (tmp_path / "run.mjs").write_text(RUNNER, encoding="utf-8")
     (tmp_path / "program.py").write_text(PROGRAM, encoding="utf-8")
+    wrong = first_wrong_answers()
+    (tmp_path / "wrong.json").write_text(json.dumps(wrong, ensure_ascii=False), encoding="utf-8")
     done = subprocess.run(["node", str(tmp_path / "run.mjs"), str(RUNTIME), str(REPO),
-                           str(tmp_path / "program.py")], capture_output=True, text=True,
-                          timeout=300)
+                           str(tmp_path / "program.py"), str(tmp_path / "wrong.json")],
+                          capture_output=True, text=True, timeout=300)
     lines = [l for l in done.stdout.splitlines() if l.startswith("RESULT ")]
     assert lines, done.stdout[-2000:] + done.stderr[-2000:]
     out = json.loads(lines[-1][len("RESULT "):])
@@ -76,3 +100,10 @@ def test_the_checker_in_pyodide(tmp_path):
     assert out["recursion"] == ["error", "RecursionError"]
     assert out["exit"] == ["error", "SystemExit", 2]
     assert out["patched"] == ["missing_function", True]
+    # every exercise's first typical wrong answer: the status and the very message of CPython
+    assert set(out["wrong"]) == set(ids()) == set(wrong)
+    for exercise, source in wrong.items():
+        here = check(exercise, source, seed=0)
+        status, message = out["wrong"][exercise]
+        assert status == here["status"], exercise
+        assert digits_rounded(message) == digits_rounded(here["message"]), exercise

@@ -155,13 +155,14 @@ def book_pages(browser, server, site):
     context.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def reader_context(browser, server):
-    """A browser context of the module's own, for tests that change what a reader keeps in the
-    browser's storage (an edited running example): the change stays out of the pages the other
-    modules share. Its first page, a chapter whose widgets do not follow the example, stays open
-    to the module's end, so the runtime's SharedWorker boots once and serves every later page (a
-    page alone takes the worker with it when it closes)."""
+    """A browser context apart from book_pages', for tests that change what a reader keeps in
+    the browser's storage (an edited running example, saved code): the change stays out of the
+    pages the other tests share, and reader_pages empties the storage before each test. Its
+    first page, a chapter whose widgets do not follow the example, stays open to the session's
+    end, so the runtime's SharedWorker boots once and serves every later page of every module
+    (a page alone takes the worker with it when it closes)."""
     context = browser.new_context()
     BookPage(context, server, "02-softmax.html")
     yield context
@@ -170,7 +171,7 @@ def reader_context(browser, server):
 
 @pytest.fixture
 def reader_pages(reader_context):
-    """The module's reader context, its storage emptied before the test (nothing a test edited
+    """The session's reader context, its storage emptied before the test (nothing a test edited
     reaches the next one) and the test's pages closed after it (a page left open would follow
     the next test's edits)."""
     keeper = reader_context.pages[0]

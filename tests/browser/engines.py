@@ -184,6 +184,8 @@ class ChromiumTab(Tab):
 
 
 class ChromiumEngine:
+    tabs_apart = False  # each tab is a browser context of its own: they share no worker
+
     def __init__(self, browser):
         self.browser = browser
 
@@ -290,6 +292,8 @@ class FirefoxTab(Tab):
 
 
 class FirefoxEngine:
+    tabs_apart = True  # tabs of one profile: they share the runtime's SharedWorker
+
     def __init__(self):
         exe = shutil.which("firefox-esr") or shutil.which("firefox")
         if not exe:
@@ -390,6 +394,8 @@ class WebKitTab(Tab):
 
 
 class WebKitEngine:
+    tabs_apart = False  # one window (new_tab)
+
     def __init__(self):
         driver_exe = shutil.which("WebKitWebDriver")
         if not driver_exe or not os.path.exists(MINIBROWSER):

@@ -83,13 +83,21 @@ def page_names(site):
            (site / n).read_text(encoding="utf-8")][:1]
 
 
-def run_axe(page, source):
+# The rules of axe's colour category that it runs by default (its AAA contrast rule is off by
+# default): what a theme that changes only colours can change (book.css's dark theme sets
+# custom properties and color-scheme, nothing else).
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def run_axe(page, source, rules=None):
     """Load axe through the DevTools protocol (page.evaluate is not subject to the page's CSP,
-    which stays enforced for the page itself), then run it."""
+    which stays enforced for the page itself), then run it: every rule it runs by default, or
+    only `rules` (their ids)."""
     page.evaluate(source + "\n;true")
-    return page.evaluate("""() => axe.run(document, {resultTypes: ['violations']})
+    return page.evaluate("""(rules) => axe.run(document, {resultTypes: ['violations'],
+            ...(rules ? {runOnly: {type: 'rule', values: rules}} : {})})
         .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-               nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
+               nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""", rules)
 
 
 def drawn_attributes(root, skip=None):

@@ -74,15 +74,21 @@ def luminance(css):
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
 
+@pytest.fixture(scope="module")
+def colour_page(browser, server):
+    """One page for the module's three themes (the runtime boots once): no transitions, so a
+    colour read just after the theme changes is its end colour."""
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture(scope="module", params=["light", "dark", "dark-chosen"])
-def theme(request, browser, server):
+def theme(request, colour_page, server):
     """A page in the light theme, in the dark one (the system's setting), or in the dark one
     the reader chose on a light system (the toggle's data-theme)."""
-    scheme = "light" if request.param == "dark-chosen" else request.param
-    # no transitions: a colour read just after the theme changes is its end colour
-    context = browser.new_context(color_scheme=scheme, reduced_motion="reduce",
-                                  viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+    page = colour_page
+    page.emulate_media(color_scheme="light" if request.param == "dark-chosen" else request.param)
 
     def open_page(href):
         page.goto(server + href)
@@ -91,7 +97,6 @@ def theme(request, browser, server):
             assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == "dark"
         return page
     yield request.param, open_page
-    context.close()
 
 
 def test_every_attention_heatmap_uses_the_one_weight_scale(theme):

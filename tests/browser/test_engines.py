@@ -55,11 +55,23 @@ def engine(request):
     started.close()
 
 
+# A chapter kept open in a tab of its own, as a reader keeps one, while the tests' tab goes from
+# page to page: the runtime's SharedWorker lives as long as one page of the book holds it, so
+# Python boots once for the module, not once a page. (Firefox ends the worker when its only
+# page navigates away; WebKit's MiniBrowser has one window, and keeps the worker itself.)
+KEEPER = "02-softmax.html"
+
+
 @pytest.fixture(scope="module")
-def tab(engine):
+def tab(engine, server):
+    keeper = engine.new_tab() if engine.tabs_apart else None
+    if keeper:
+        open_live(keeper, server + KEEPER)
     opened = engine.new_tab()
     yield opened
     opened.close()
+    if keeper:
+        keeper.close()
 
 
 def open_live(tab, url):

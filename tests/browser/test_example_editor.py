@@ -4,9 +4,9 @@ example, and every widget over it on the page shows pycore's numbers for the edi
 the URL and the browser's storage keep it (a reload, the next chapter), 重置 restores the
 book's example, and junk in the URL shows the book's example without an error.
 
-The module's tests open their pages in one browser context of their own (an edited example
-must not leak into the pages other tests share), whose runtime boots once: each test starts
-with that context's storage empty and closes its pages. A test that needs a browser that never
+The module's tests open their pages in the session's reader context (conftest.py: an edited
+example must not leak into the pages other tests share), whose runtime boots once: each test
+starts with that context's storage empty and closes its pages. A test that needs a browser that never
 saw the example opens a context of its own."""
 import json
 import math
@@ -91,7 +91,7 @@ class Page:
 
 @pytest.fixture
 def open_page(browser, server, reader_pages):
-    """open_page(href, context=None, viewport=None) -> a Page in the module's reader context
+    """open_page(href, context=None, viewport=None) -> a Page in the session's reader context
     (tests/browser/conftest.py: its storage empty at the test's start), or in `context`."""
     opened = []
 

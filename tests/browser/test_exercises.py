@@ -3,6 +3,7 @@ the model solution passes, typical wrong answers get a teacher's feedback (the s
 CPython's checker), hints come one at a time and the solution only after a first check, the
 code survives a reload, progress shows in the contents, and an endless loop is stopped."""
 import re
+from pathlib import Path
 
 import pytest
 
@@ -25,24 +26,11 @@ def open_exercise(context, url, name):
     return page
 
 
-@pytest.fixture(scope="module")
-def shared_context(browser, server):
-    """One browser context for the module's pages, whose first page stays open to the end: the
-    runtime's SharedWorker boots once and serves every page a test opens after it."""
-    context = browser.new_context()
-    open_exercise(context, server + PAGE, NAME)
-    yield context
-    context.close()
-
-
 @pytest.fixture
-def fresh_context(shared_context):
-    """The shared context, its storage emptied (no saved code, no progress); the pages a test
-    opens in it close after the test."""
-    shared_context.pages[0].evaluate("() => localStorage.clear()")
-    yield shared_context
-    for page in shared_context.pages[1:]:
-        page.close()
+def fresh_context(reader_pages, server):
+    """The session's reader context (conftest.py), its storage emptied (no saved code, no
+    progress); the pages a test opens in it close after the test."""
+    return reader_pages
 
 
 @pytest.fixture
@@ -195,11 +183,21 @@ def first_wrong_answer(exercise_id):
     return label, HEADER + source.lstrip("\n"), status
 
 
-@pytest.mark.parametrize("exercise_id", __import__("pycore.exercises").exercises.ids())
-def test_every_exercise_passes_its_solution_and_tells_a_wrong_answer_why(fresh_context, server,
-                                                                         site, exercise_id):
+def first_of_each_chapter():
+    """The first exercise block of every chapter that has one (book/*.md)."""
+    book = Path(__file__).resolve().parents[2] / "book"
+    found = (re.search(r"^```exercise (\S+)", p.read_text(encoding="utf-8"), re.M)
+             for p in sorted(book.glob("*.md")))
+    return [m.group(1) for m in found if m]
+
+
+@pytest.mark.parametrize("exercise_id", first_of_each_chapter())
+def test_every_chapter_s_exercise_passes_its_solution_and_tells_a_wrong_answer_why(
+        fresh_context, server, site, exercise_id):
     """In the page, as in CPython: the model solution passes; a typical wrong answer gets the
-    checker's status and its very message."""
+    checker's status and its very message. One exercise per chapter: every exercise's wrong
+    answer gets CPython's verdict in the same Pyodide in test_pycore_exercises_pyodide.py,
+    and each needs a reader's Python of its own here (a boot each)."""
     page = open_exercise(fresh_context, server + chapter_of(site, exercise_id), exercise_id)
     root = page.locator(f'[data-exercise="{exercise_id}"]')
     fb = run_check(root, describe(exercise_id)["solution"])

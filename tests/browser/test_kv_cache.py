@@ -272,7 +272,7 @@ def press(root, key):
 
 
 def open_chapter(context, server, query):
-    """Chapter 9 in the module's reader context (its storage emptied for each test)."""
+    """Chapter 9 in the session's reader context (its storage emptied for each test)."""
     page = editor.Page(None, server, "09-sampling.html" + query, context=context)
     return page, page.page.locator('[data-widget="kv-cache"]').first
 

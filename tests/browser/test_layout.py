@@ -25,8 +25,12 @@ def pages():
 
 
 @pytest.fixture(scope="module")
-def phone(browser):
+def phone(browser, server):
+    """A phone's touch context for the module. Its first page stays open to the end while the
+    tests open and close theirs: the runtime's SharedWorker, which ends with the last page that
+    holds it, boots once, not once a page."""
     context = browser.new_context(**PHONE)
+    open_settled(context, server + "02-softmax.html")
     yield context
     context.close()
 

@@ -39,20 +39,19 @@ def test_chapter_links_keep_the_runtime(browser, server):
     page.close()
 
 
-def test_anchor_links_stay_ordinary(browser, server):
-    page = browser.new_page()
+def test_anchor_links_stay_ordinary(reader_pages, server):
+    page = reader_pages.new_page()
     page.goto(server + "04-attention.html")
     page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
     anchor = page.locator(".chapter h2 .anchor").first
     anchor.click()
     assert "#" in page.url and page.url.split("#")[0].endswith("04-attention.html")
-    page.close()
 
 
-def test_a_malformed_fragment_leaves_the_next_chapter_live(browser, server):
+def test_a_malformed_fragment_leaves_the_next_chapter_live(reader_pages, server):
     """#%E0%A4%A is no valid percent-encoding: the in-place move must not throw on it, and the
     swapped-in chapter's widgets go live (they stayed static)."""
-    page = browser.new_page()
+    page = reader_pages.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "01-dot-product.html#%E0%A4%A")
@@ -66,4 +65,3 @@ def test_a_malformed_fragment_leaves_the_next_chapter_live(browser, server):
     assert page.evaluate("() => window.sameDocument === true")
     assert page.evaluate("scrollY") == 0  # no such element: the top of the page
     assert errors == []
-    page.close()

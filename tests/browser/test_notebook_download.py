@@ -129,64 +129,61 @@ def test_the_chapter_notebook_carries_every_widgets_current_parameters(book_page
     assert cell(nb, "install").startswith(f"%pip install {server}downloads/pycore-")
 
 
-def test_a_notebook_carries_the_readers_edited_example(browser, server, site, tmp_path):
+def test_a_notebook_carries_the_readers_edited_example(reader_pages, server, site, tmp_path):
     """Edit the running example in the example editor (马路 alive, and the pronoun row of W_Q
     asking for a state too): the attention widget's notebook carries that example, and its
     view there (pycore's compute, and the same notebook run in a kernel) gives the numbers the
     page shows, not the book's. The chapter's notebook carries it for each widget that follows
-    the example and for no other. A context of its own: the edit must not leak into the pages
-    other tests share."""
+    the example and for no other. In the reader context (conftest.py): the edit must not leak into
+    the pages other tests share."""
     from pycore import example as book
     from pycore.widgets import compute
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors_seen = []
-        page.on("pageerror", lambda e: errors_seen.append(str(e)))
-        page.goto(server + "04-attention.html")
-        page.wait_for_selector("[data-widget][data-state=static], "
-                               "[data-widget][data-state=loading]",
-                               state="detached", timeout=60_000)
-        editor = page.locator('[data-widget="example-editor"]').first
-        editor.locator("details.ex-fold summary").click()  # folded from chapter 4 on
-        road = editor.locator('.ex-cell[data-row="3"][data-col="1"]')  # 马路「有生命」
-        road.click()  # 0 -> 1; the next click edits the editor's new view, so wait for it
-        page.wait_for_function("b => b.getAttribute('aria-pressed') === 'true'",
-                               arg=road.element_handle(), timeout=30_000)
-        editor.locator('.ex-cell[data-row="q"][data-col="4"]').click()  # W_Q 代词行「状态」
-        edited = book.default_example()
-        edited["x"][3][1] = 1
-        edited["pronoun"][4] = 1
-        root = page.locator('[data-widget="attention"]').first
-        block = params_of(root)
-        eventually(lambda: assert_shows(root, pycore_view("attention", **block,
-                                                          example=edited), min_count=10))
+    context = reader_pages
+    page = context.new_page()
+    errors_seen = []
+    page.on("pageerror", lambda e: errors_seen.append(str(e)))
+    page.goto(server + "04-attention.html")
+    page.wait_for_selector("[data-widget][data-state=static], "
+                           "[data-widget][data-state=loading]",
+                           state="detached", timeout=60_000)
+    editor = page.locator('[data-widget="example-editor"]').first
+    editor.locator("details.ex-fold summary").click()  # folded from chapter 4 on
+    road = editor.locator('.ex-cell[data-row="3"][data-col="1"]')  # 马路「有生命」
+    road.click()  # 0 -> 1; the next click edits the editor's new view, so wait for it
+    page.wait_for_function("b => b.getAttribute('aria-pressed') === 'true'",
+                           arg=road.element_handle(), timeout=30_000)
+    editor.locator('.ex-cell[data-row="q"][data-col="4"]').click()  # W_Q 代词行「状态」
+    edited = book.default_example()
+    edited["x"][3][1] = 1
+    edited["pronoun"][4] = 1
+    root = page.locator('[data-widget="attention"]').first
+    block = params_of(root)
+    eventually(lambda: assert_shows(root, pycore_view("attention", **block,
+                                                      example=edited), min_count=10))
 
-        nb = downloaded(root)
-        params = ast.literal_eval(cell(nb, "params").split("=", 1)[1].strip())
-        same_example = lambda a, b: book.resolve_example(a)[0] == book.resolve_example(b)[0]  # noqa: E731
-        assert {k: v for k, v in params.items() if k != "example"} == block
-        assert same_example(params["example"], edited)  # the book's sentence may go unsaid
-        assert nb["metadata"]["tbook"]["params"] == {root.get_attribute("id"): params}
-        view = compute("attention", params)  # what the notebook's view cell computes
-        assert view["row"] != pytest.approx(compute("attention", block)["row"], abs=1e-3)
-        assert_shows(root, view, min_count=10)
+    nb = downloaded(root)
+    params = ast.literal_eval(cell(nb, "params").split("=", 1)[1].strip())
+    same_example = lambda a, b: book.resolve_example(a)[0] == book.resolve_example(b)[0]  # noqa: E731
+    assert {k: v for k, v in params.items() if k != "example"} == block
+    assert same_example(params["example"], edited)  # the book's sentence may go unsaid
+    assert nb["metadata"]["tbook"]["params"] == {root.get_attribute("id"): params}
+    view = compute("attention", params)  # what the notebook's view cell computes
+    assert view["row"] != pytest.approx(compute("attention", block)["row"], abs=1e-3)
+    assert_shows(root, view, min_count=10)
 
-        link = page.locator("a.notebook-link")
-        with page.expect_download() as info:
-            link.click()
-        with open(info.value.path(), encoding="utf-8") as f:
-            chapter = json.load(f)
-        by_id = chapter["metadata"]["tbook"]["params"]
-        follows = {r.get_attribute("id") for r in page.locator("[data-widget]").all()
-                   if r.get_attribute("data-example") is not None}
-        assert follows >= {root.get_attribute("id")} and len(follows) >= 2
-        for wid, p in by_id.items():
-            assert ("example" in p) == (wid in follows), wid
-            assert same_example(p.get("example", edited), edited), wid
-        assert errors_seen == []
-    finally:
-        context.close()
+    link = page.locator("a.notebook-link")
+    with page.expect_download() as info:
+        link.click()
+    with open(info.value.path(), encoding="utf-8") as f:
+        chapter = json.load(f)
+    by_id = chapter["metadata"]["tbook"]["params"]
+    follows = {r.get_attribute("id") for r in page.locator("[data-widget]").all()
+               if r.get_attribute("data-example") is not None}
+    assert follows >= {root.get_attribute("id")} and len(follows) >= 2
+    for wid, p in by_id.items():
+        assert ("example" in p) == (wid in follows), wid
+        assert same_example(p.get("example", edited), edited), wid
+    assert errors_seen == []
 
     # the reader's own run: the kernel's view gives the page's numbers for that example
     (wheel,) = (site / "downloads").glob("pycore-*.whl")

@@ -231,7 +231,7 @@ LONG = ["小猫", "没有", "过", "马路", "因为", "它", "太", "累", "了
 
 @pytest.fixture
 def sentence_page(server, reader_pages):
-    """The chapter in the module's reader context (tests/browser/conftest.py: the edited
+    """The chapter in the session's reader context (tests/browser/conftest.py: the edited
     example stays out of other tests and modules), closed after the test."""
     def open_(query):
         page = Page(None, server, HREF + query, context=reader_pages)

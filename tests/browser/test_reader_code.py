@@ -24,23 +24,12 @@ def open_live(context, url):
     return page
 
 
-@pytest.fixture(scope="module")
-def shared_context(browser, server):
-    """One browser context for the module, whose first page stays open to the end: the widgets'
-    runtime (a SharedWorker) boots once; every run of the reader's code still gets a Python of
-    its own."""
-    context = browser.new_context()
-    open_live(context, server + LAB)
-    yield context
-    context.close()
-
-
 @pytest.fixture
-def context(shared_context):
-    """The shared context; the pages a test opens there close after it."""
-    yield shared_context
-    for page in shared_context.pages[1:]:
-        page.close()
+def context(reader_pages):
+    """The session's reader context (conftest.py): the widgets' runtime (a SharedWorker) booted
+    once; every run of the reader's code still gets a Python of its own. The pages a test
+    opens there close after it."""
+    return reader_pages
 
 
 def lab_of(page):
