@@ -58,7 +58,8 @@ def engine(request):
 # A chapter kept open in a tab of its own, as a reader keeps one, while the tests' tab goes from
 # page to page: the runtime's SharedWorker lives as long as one page of the book holds it, so
 # Python boots once for the module, not once a page. (Firefox ends the worker when its only
-# page navigates away; WebKit's MiniBrowser has one window, and keeps the worker itself.)
+# page navigates away; WebKit's MiniBrowser has one window, and its next page was measured to
+# find the worker still running: docs/browsers.md.)
 KEEPER = "02-softmax.html"
 
 
