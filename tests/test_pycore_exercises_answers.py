@@ -2,6 +2,8 @@
 feedback (the status, and the typical mistake recognised in them); correct ones written
 differently from the model solution (loops, einsum, E[x^2] - E[x]^2) must pass: the
 tolerances allow for a different order of rounding."""
+import re
+
 import pytest
 
 from pycore.exercises import check, get, ids
@@ -555,6 +557,20 @@ def train_bigram(ids, vocab_size, steps, lr):
     return 0.631
 """, "wrong_shape", None),
 ]
+
+
+def first_wrong_answer(exercise_id):
+    """(label, source, status) of the exercise's first typical wrong answer in ANSWERS, the
+    source with HEADER as a reader's answer begins (the browser and Pyodide tests check it)."""
+    _, label, source, status, _ = next(a for a in ANSWERS if a[0] == exercise_id
+                                       and a[3] not in ("passed", "slow"))
+    return label, HEADER + source.lstrip("\n"), status
+
+
+def digits_rounded(text):
+    """A checker's message with its numbers to 6 significant figures: Pyodide's NumPy (no BLAS)
+    may round the 16th digit of a wrong number differently from CPython's."""
+    return re.sub(r"-?\d+\.\d+(?:e[+-]?\d+)?|\d{7,}", lambda m: f"{float(m.group(0)):.6g}", text)
 
 
 @pytest.mark.parametrize("exercise, label, source, status, mistake", ANSWERS,

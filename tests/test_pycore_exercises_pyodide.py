@@ -5,7 +5,6 @@ in CPython, except that NumPy there cannot warn about overflow (WebAssembly keep
 floating-point flags). Skipped when Node.js or the verified runtime cache (filled by the first build) is
 missing."""
 import json
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from bookbuild.runtime import vendor
 from pycore.exercises import check, ids
+from tests.test_pycore_exercises_answers import digits_rounded, first_wrong_answer
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIME = vendor.runtime_cache()
@@ -65,26 +65,10 @@ print("RESULT " + json.dumps(out, ensure_ascii=False, allow_nan=False))
 '''
 
 
-def first_wrong_answers():
-    """{exercise: the source of its first typical wrong answer} (test_pycore_exercises_answers)."""
-    from tests.test_pycore_exercises_answers import ANSWERS, HEADER
-    out = {}
-    for exercise, _, source, status, _ in ANSWERS:
-        if status not in ("passed", "slow"):
-            out.setdefault(exercise, HEADER + source.lstrip("\n"))
-    return out
-
-
-def digits_rounded(text):
-    """Pyodide's NumPy (no BLAS) may round the 16th digit of a wrong number differently:
-    numbers in a message are compared to 6 significant figures."""
-    return re.sub(r"-?\d+\.\d+(?:e[+-]?\d+)?|\d{7,}", lambda m: f"{float(m.group(0)):.6g}", text)
-
-
 def test_the_checker_in_pyodide(tmp_path):
     (tmp_path / "run.mjs").write_text(RUNNER, encoding="utf-8")
     (tmp_path / "program.py").write_text(PROGRAM, encoding="utf-8")
-    wrong = first_wrong_answers()
+    wrong = {i: first_wrong_answer(i)[1] for i in ids()}  # every exercise's first
     (tmp_path / "wrong.json").write_text(json.dumps(wrong, ensure_ascii=False), encoding="utf-8")
     done = subprocess.run(["node", str(tmp_path / "run.mjs"), str(RUNTIME), str(REPO),
                            str(tmp_path / "program.py"), str(tmp_path / "wrong.json")],

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pycore.exercises import check, describe
+from tests.test_pycore_exercises_answers import digits_rounded, first_wrong_answer
 
 PAGE = "02-softmax.html"
 NAME = "softmax"
@@ -27,15 +28,8 @@ def open_exercise(context, url, name):
 
 
 @pytest.fixture
-def fresh_context(reader_pages, server):
-    """The session's reader context (conftest.py), its storage emptied (no saved code, no
-    progress); the pages a test opens in it close after the test."""
-    return reader_pages
-
-
-@pytest.fixture
-def page(fresh_context, server):
-    return open_exercise(fresh_context, server + PAGE, NAME)
+def page(reader_pages, server):
+    return open_exercise(reader_pages, server + PAGE, NAME)
 
 
 def exercise(page):
@@ -176,13 +170,6 @@ def chapter_of(site, exercise_id):
     raise AssertionError(f"no chapter holds the exercise {exercise_id}")
 
 
-def first_wrong_answer(exercise_id):
-    from tests.test_pycore_exercises_answers import ANSWERS, HEADER
-    wrong = [a for a in ANSWERS if a[0] == exercise_id and a[3] not in ("passed", "slow")]
-    _, label, source, status, _ = wrong[0]
-    return label, HEADER + source.lstrip("\n"), status
-
-
 def first_of_each_chapter():
     """The first exercise block of every chapter that has one (book/*.md)."""
     book = Path(__file__).resolve().parents[2] / "book"
@@ -193,12 +180,12 @@ def first_of_each_chapter():
 
 @pytest.mark.parametrize("exercise_id", first_of_each_chapter())
 def test_every_chapter_s_exercise_passes_its_solution_and_tells_a_wrong_answer_why(
-        fresh_context, server, site, exercise_id):
+        reader_pages, server, site, exercise_id):
     """In the page, as in CPython: the model solution passes; a typical wrong answer gets the
     checker's status and its very message. One exercise per chapter: every exercise's wrong
     answer gets CPython's verdict in the same Pyodide in test_pycore_exercises_pyodide.py,
     and each needs a reader's Python of its own here (a boot each)."""
-    page = open_exercise(fresh_context, server + chapter_of(site, exercise_id), exercise_id)
+    page = open_exercise(reader_pages, server + chapter_of(site, exercise_id), exercise_id)
     root = page.locator(f'[data-exercise="{exercise_id}"]')
     fb = run_check(root, describe(exercise_id)["solution"])
     assert fb.get_attribute("data-status") in ("passed", "slow"), fb.inner_text()
@@ -206,25 +193,20 @@ def test_every_chapter_s_exercise_passes_its_solution_and_tells_a_wrong_answer_w
     fb = run_check(root, source)
     here = check(exercise_id, source, seed=int(root.get_attribute("data-seed")))
     assert fb.get_attribute("data-status") == here["status"] == status, label
-    # the same words and the same case; Pyodide's NumPy (no BLAS) may round the 16th digit
-    # of a wrong number differently, so digits are compared to 6 significant figures
+    # the same words and the same case, its numbers to 6 significant figures
     shown, expected = fb.locator(".fb-message").inner_text(), here["message"]
     assert digits_rounded(shown) == digits_rounded(expected), label
-
-
-def digits_rounded(text):
-    return re.sub(r"-?\d+\.\d+(?:e[+-]?\d+)?|\d{7,}", lambda m: f"{float(m.group(0)):.6g}", text)
 
 
 TRAINING = "13-training.html"
 BIGRAM = "bigram-training"
 
 
-def test_the_reader_s_training_loop_is_accepted_and_a_wrong_one_told_why(fresh_context, server):
+def test_the_reader_s_training_loop_is_accepted_and_a_wrong_one_told_why(reader_pages, server):
     """Chapter 13: a loop written differently from the model solution (one-hot matrices) is
     accepted; one that adds the gradient back with dW[x] += d is told where and why."""
     from tests.test_pycore_exercises_answers import ALTERNATIVES, ANSWERS, HEADER
-    page = open_exercise(fresh_context, server + TRAINING, BIGRAM)
+    page = open_exercise(reader_pages, server + TRAINING, BIGRAM)
     root = page.locator(f'[data-exercise="{BIGRAM}"]')
     mine = HEADER + [a[2] for a in ALTERNATIVES if a[0] == BIGRAM][0].lstrip("\n")
     fb = run_check(root, mine)
@@ -239,13 +221,13 @@ def test_the_reader_s_training_loop_is_accepted_and_a_wrong_one_told_why(fresh_c
     assert digits_rounded(fb.locator(".fb-message").inner_text()) == digits_rounded(here["message"])
 
 
-def test_the_progress_file_downloads_and_pycore_verifies_it(fresh_context, server, tmp_path):
+def test_the_progress_file_downloads_and_pycore_verifies_it(reader_pages, server, tmp_path):
     """The progress page's export: the file the browser downloads passes `verify` (its sum and
     the re-check of the code that passed); the same file with one field changed does not."""
     import json
 
     from pycore.exercises import progress
-    page = open_exercise(fresh_context, server + TRAINING, BIGRAM)
+    page = open_exercise(reader_pages, server + TRAINING, BIGRAM)
     root = page.locator(f'[data-exercise="{BIGRAM}"]')
     assert run_check(root, describe(BIGRAM)["solution"]).get_attribute("data-status") == "passed"
     root.locator("[data-part=code]").fill("# 通过之后又改了代码\n")  # saved, but not what passed
