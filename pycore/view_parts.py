@@ -20,6 +20,18 @@ build's whole view is the same call with nothing held.
 A part is computed once per key and kept in one bounded cache (CACHE_SIZE). A part that reads
 "page" keeps state between calls (train-live's runs): it is computed and sent every time, as
 is a module's plain `view` (it may keep state too).
+
+A module may also declare
+
+    LATE = (continued,)   # parts that take longer than a frame
+
+A late part is one a move should not wait for (char-gpt's continuation: 24 characters drawn
+one at a time, tens of milliseconds in Pyodide). When the page asks with DEFER in `held`, a
+late part that is not cached stays out of a view that brings another part, and the view names
+it under LATER: the page draws the rest at once and asks for the late part once the reader
+pauses (assets/widgets/common.js). A view that would bring nothing else brings it: a click
+that changes only the late part (a new seed) waits for it, as it must. The build and every
+caller that does not ask with DEFER get whole views.
 """
 import hashlib
 import inspect
@@ -27,6 +39,8 @@ import json
 from collections import Counter, OrderedDict
 
 PARTS = "$parts"  # the view key of the sent parts' keys ({part name: key}; bind.js ignores it)
+LATER = "$later"  # the view key naming the late parts left out of it (a list of part names)
+DEFER = "$defer"  # the key in `held` by which the page says a late part may come later
 VIEW = "view"     # the one part of a module that declares no PARTS
 
 # Parts kept, all widgets together. A slider swept over its range and back must find on the way
@@ -40,11 +54,12 @@ computed = Counter()    # (widget, part) -> times computed (tests, benchmarks: w
 
 
 class Part:
-    def __init__(self, name, fn, reads, needs, volatile):
+    def __init__(self, name, fn, reads, needs, volatile, late=False):
         self.name, self.fn = name, fn
         self.reads = reads      # the view's parameters and inputs it reads
         self.needs = needs      # the earlier parts it reads
         self.volatile = volatile  # keeps state: computed and sent every time
+        self.late = late        # slower than a frame: may come after the others (LATE)
 
 
 def declared(widget, module, inputs):
@@ -74,8 +89,20 @@ def declared(widget, module, inputs):
                     f"it: {', '.join(p.name for p in parts) or 'none'}); rename the argument "
                     f"or declare that part first")
         volatile = "page" in reads or any(p.volatile for p in parts if p.name in needs)
-        parts.append(Part(name, fn, tuple(reads), tuple(needs), volatile))
+        late = fn in getattr(module, "LATE", ())
+        waits = [p.name for p in parts if p.name in needs and p.late]
+        if waits and not late:
+            raise ValueError(f"{where}: part {name} reads the late part {waits[0]} but is not "
+                             f"late itself; add it to LATE, or let it read what {waits[0]} reads")
+        if late and volatile:
+            raise ValueError(f"{where}: part {name} keeps state between calls and cannot be "
+                             f"late; take it out of LATE")
+        parts.append(Part(name, fn, tuple(reads), tuple(needs), volatile, late))
         names.add(name)
+    stray = [fn for fn in getattr(module, "LATE", ()) if fn not in fns]
+    if stray:
+        raise ValueError(f"{where}: LATE names {getattr(stray[0], '__name__', stray[0])!r}, "
+                         f"which is not one of its PARTS; declare it in PARTS too")
     return parts
 
 
@@ -107,7 +134,8 @@ def laid_over(base, more, owner, name, path, owners, widget):
 
 def view(widget, parts, params, held=None):
     """The view of checked parameters: the parts whose key is not in `held` ({part: key}, what
-    the page holds; None or {}: the whole view), with their keys under PARTS."""
+    the page holds; None or {}: the whole view), with their keys under PARTS. With DEFER in
+    `held`, late parts not cached may be left for a later call (named under LATER)."""
     return _assembled(widget, parts, params, held or {})[0]
 
 
@@ -144,15 +172,20 @@ def _assembled(widget, parts, params, held):
         return kept
 
     by_name = {p.name: p for p in parts}
+    wanted = [p for p in parts if keys[p.name] is None or held.get(p.name) != keys[p.name]]
+    later = [p for p in wanted if p.late and keys[p.name] not in _cache] if held.get(DEFER) else []
+    if len(later) == len(wanted):  # nothing else to bring: the late parts are what was asked
+        later = []
     out, sent, owners = {}, {}, {}
-    for part in parts:
-        key = keys[part.name]
-        if key is not None and held.get(part.name) == key:
+    for part in wanted:
+        if part in later:
             continue
         out = laid_over(out, result(part)[1], None, part.name, "", owners, widget)
-        if key is not None:
-            sent[part.name] = key
+        if keys[part.name] is not None:
+            sent[part.name] = keys[part.name]
     out[PARTS] = sent
+    if later:
+        out[LATER] = [p.name for p in later]
     return out, owners
 
 

@@ -137,3 +137,56 @@ def test_a_part_named_as_an_input_is_refused():
         return {}
     with pytest.raises(ValueError, match=r"part word has the name of an input"):
         widget(word)
+
+
+# ---- late parts (LATE): slower than a frame, they may come after the others ----------------
+
+def slow(frame, word):
+    calls.append("slow")
+    return {"slow": f"{word}{frame['n']}"}
+
+
+def late_widget(*fns, late=(slow,)):
+    mod = types.SimpleNamespace(__file__="pycore/widgets/toy.py", PARTS=fns, LATE=late,
+                                view=lambda **p: {"all": p})
+    return parts.declared("toy", mod, ("n", "heights", "word"))
+
+
+def test_a_late_part_stays_out_of_a_deferring_view_that_brings_another():
+    declared = late_widget(frame, bars, slow)
+    _, held = ask(declared, PARAMS)  # the first view is whole: no DEFER
+    calls.clear()
+    view, keys = ask(declared, {**PARAMS, "n": 4, "word": "x"}, {**held, parts.DEFER: True})
+    assert view.pop(parts.LATER) == ["slow"] and "slow" not in view
+    assert set(keys) == {"frame", "bars"} and calls == ["frame", "bars"]  # slow not computed
+    # the page asks again, holding what came, without DEFER: the late part alone
+    view, keys = ask(declared, {**PARAMS, "n": 4, "word": "x"}, {**held, **keys})
+    assert view == {"slow": "x4"} and set(keys) == {"slow"} and calls[-1] == "slow"
+
+
+def test_a_late_part_comes_at_once_when_nothing_else_would_or_when_it_is_cached():
+    declared = late_widget(frame, bars, slow)
+    _, held = ask(declared, PARAMS)
+    defer = {**held, parts.DEFER: True}
+    view, _ = ask(declared, {**PARAMS, "word": "x"}, defer)
+    assert view == {"slow": "x3"}  # a click that changes the late part alone waits for it
+    _, moved = ask(declared, {**PARAMS, "n": 4}, defer)  # go4 is new: left for later
+    _, came = ask(declared, {**PARAMS, "n": 4}, {**held, **moved})
+    calls.clear()
+    # back to n = 3: go3 was computed with the first view, so it comes with the others
+    view, _ = ask(declared, PARAMS, {**held, **moved, **came, parts.DEFER: True})
+    assert parts.LATER not in view and view["slow"] == "go3" and "slow" not in calls
+
+
+def test_a_late_part_is_whole_for_a_caller_that_does_not_defer():
+    view, keys = ask(late_widget(frame, bars, slow), {**PARAMS, "n": 5})
+    assert view["slow"] == "go5" and parts.LATER not in view and set(keys) == {"frame", "bars", "slow"}
+
+
+def test_late_declarations_that_cannot_work_are_refused():
+    def after(slow):
+        return {"after": slow["slow"]}
+    with pytest.raises(ValueError, match="reads the late part slow but is not late"):
+        late_widget(frame, slow, after)
+    with pytest.raises(ValueError, match="LATE names 'label', which is not one of its PARTS"):
+        late_widget(frame, slow, late=(slow, label))

@@ -130,6 +130,16 @@ function withExample(root, asked, edited = currentExample()) {
 // the widget holds (`held`, the keys the views drawn brought under PARTS), and the view that
 // comes brings only the others. The widget's whole view is the parts laid over each other.
 const PARTS = "$parts";
+// A late part (the module's LATE: slower than a frame, as char-gpt's continuation drawn one
+// character at a time) may stay out of a view that brings others; the view names it under
+// LATER. The widget draws the rest at once, marks itself data-later (its CSS may dim what the
+// part will replace) and asks for it once the reader has paused for LATE_QUIET_MS: a drag's
+// next frame never waits behind it, and a reader who acts again on what they see (some 200 ms
+// after it settles) finds the worker free. The first view and views asked without DEFER
+// (the build, notebooks) are whole.
+const LATER = "$later";
+const DEFER = "$defer";
+const LATE_QUIET_MS = 300;
 
 function laidOver(held, part) {
   if (!isRecord(held) || !isRecord(part)) return part;
@@ -213,25 +223,52 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     sync(state);
   }
 
+  // Resolves once no input came for LATE_QUIET_MS, or at the next input (update wakes it).
+  let wake = () => {};
+  let pausing = false;  // no request in flight: a press may ask ahead meanwhile
+  function pause() {
+    pausing = true;
+    return new Promise((resolve) => {
+      let timer;
+      const done = () => { clearTimeout(timer); wake = () => {}; pausing = false; resolve(); };
+      const check = () => {
+        const left = lastInput.get(root) + LATE_QUIET_MS - performance.now();
+        if (left <= 0) done(); else timer = setTimeout(check, left);
+      };
+      wake = done;
+      check();
+    });
+  }
+
   async function computeLatest() {
     try {
-      let asked;
-      do {
-        asked = state;
+      let late = false;  // asking for the late parts the last view left out
+      for (;;) {
+        const asked = state;
         let view;
         const sent = asking(asked);
-        const ready = early?.key === JSON.stringify(sent) ? early.view : null;
+        const ready = !late && early?.key === JSON.stringify(sent) ? early.view : null;
         early = null;
+        const defer = shownState !== null && !late;
         try {
-          view = await (ready ?? runtime.compute(name, sent, textsWanted(root), held));
+          view = await (ready ?? runtime.compute(name, sent, textsWanted(root),
+                                                 defer ? { ...held, [DEFER]: true } : held));
         } catch (err) {
           if (shownState === null) throw err;  // no view yet: the page reports the widget broken
           refuse(err);
           return widget.view;
         }
         show(view, asked, sent);
-      } while (state !== asked);
-      return widget.view;
+        late = false;
+        if (view[LATER]) {
+          root.dataset.later = view[LATER].join(" ");
+          await pause();
+          late = state === asked;
+        } else {
+          delete root.dataset.later;  // every part the view needs came: nothing is left behind
+        }
+        if (state === asked && !late) return widget.view;
+      }
     } finally {
       running = null;  // here, not later: an input right after the last view starts a new loop
     }
@@ -243,6 +280,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     update(changes) {
       notePace(root);
       state = { ...state, ...changes };
+      wake();  // a pause for a late part ends: this input comes first
       running ??= computeLatest();
       return running;
     },
@@ -250,7 +288,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     // The view an update with these changes would ask for, asked now (see above); with
     // `example`, of the example an edit is about to bring (example.js aheadExample).
     ahead(changes, example = currentExample()) {
-      if (running || shownState === null || !asksAhead(changes)) return;
+      if ((running && !pausing) || shownState === null || !asksAhead(changes)) return;
       const sent = asking({ ...state, ...changes }, example);
       const key = JSON.stringify(sent);
       if (early?.key === key || key === JSON.stringify(asking(state))) return;

@@ -65,8 +65,9 @@ def after_update(root, act):
     """Do act() (type, click) and wait until the widget has drawn the view it asked for."""
     before = updates(root)
     act()
-    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
-                                arg=[root.element_handle(), before])
+    # ...and any late part it left for later (pycore/view_parts.py LATE)
+    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n "
+                                "&& !('later' in r.dataset)", arg=[root.element_handle(), before])
 
 
 def page_names(site):
@@ -206,7 +207,8 @@ def parts_came(root, move):
     page.evaluate(RECORD)
     try:
         move()
-        page.wait_for_function("() => window.__asked.every((a) => a.came !== null)")
+        page.wait_for_function("() => window.__asked.every((a) => a.came !== null) "
+                               "&& !document.querySelector('[data-later]')")
         return [a["came"] for a in page.evaluate("() => window.__asked") if a["name"] == name]
     finally:
         page.evaluate(STOP)

@@ -6,11 +6,15 @@ import pytest
 from tests.browser.harness import assert_shows, params_of, parts_came, pycore_view, updates
 
 
+# The view drawn, its late part (the continuation, pycore/view_parts.py LATE) included.
+SETTLED = "([r, n]) => Number(r.dataset.updates || 0) > n && !('later' in r.dataset)"
+
+
 def typed(root, text):
     """Type (fill) text into the box and wait until the page has drawn its view."""
     before = updates(root)
     root.locator(".cg-text").fill(text)
-    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
+    root.page.wait_for_function(SETTLED,
                                 arg=[root.element_handle(), before])
 
 
@@ -52,7 +56,7 @@ def test_the_continuation_is_pycores_for_the_seed(book_pages):
     typed(root, "白日依山尽，")
     before = updates(root)
     root.locator("[data-action=sample]").click()
-    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
+    root.page.wait_for_function(SETTLED,
                                 arg=[root.element_handle(), before])
     view = pycore_view("char-gpt", text="白日依山尽，", seed=1)
     assert root.locator(".cg-continuation").text_content() == view["continuation"]
@@ -65,8 +69,9 @@ def test_a_slider_or_a_seed_brings_only_the_parts_that_read_it(book_pages):
     typed(root, "白日依山尽，")
     sample = root.locator("[data-action=sample]")
     assert parts_came(root, sample.click) == [["continued"]]
+    # the distribution at once, the continuation (late) in a request of its own after it
     assert parts_came(root, lambda: root.locator("input[data-control=top_k]").fill("5")) == \
-        [["continued", "distribution"]]
+        [["distribution"], ["continued"]]
     view = pycore_view("char-gpt", text="白日依山尽，", seed=1, top_k=5)
     assert_shows(root, view, min_count=20)
     assert root.locator(".cg-continuation").text_content() == view["continuation"]
@@ -83,7 +88,7 @@ def test_reset_brings_back_the_first_text_and_its_numbers(book_pages):
     typed(root, "白日依山尽，")
     before = updates(root)
     root.locator("[data-action=reset]").click()
-    root.page.wait_for_function("([r, n]) => Number(r.dataset.updates || 0) > n",
+    root.page.wait_for_function(SETTLED,
                                 arg=[root.element_handle(), before])
     assert root.locator(".cg-text").input_value() == first != "白日依山尽，"
     assert_shows(root, pycore_view("char-gpt", text=first), min_count=20)

@@ -11,7 +11,7 @@ The picture: the ten most probable next characters after the sampling stages, as
 
 Parts (pycore/view_parts.py): `reading` (the text: the only part that runs the whole model),
 `distribution` (temperature, top-k, top-p over its logits) and `continued` (the seeded
-continuation, those three and the seed).
+continuation, those three and the seed; late: it follows the others when the reader pauses).
 """
 from importlib import resources
 
@@ -107,3 +107,6 @@ def continued(temperature, top_k, top_p, seed, reading):
 # A text change runs the model once (reading); temperature, top-k and top-p only sample its
 # logits again (distribution) and redraw the continuation; a new seed only redraws it.
 PARTS = (reading, distribution, continued)
+# Drawing 24 characters one at a time takes some 60 ms in Pyodide, four frames: a slider's
+# move shows the new distribution at once and the continuation once the reader pauses.
+LATE = (continued,)

@@ -19,7 +19,7 @@ export function mount(root, runtime) {
       return span;
     }));
   }
-  const widget = liveWidget(root, runtime, { draw, ahead: false,
+  const widget = liveWidget(root, runtime, { draw,
                                             inputs: () => ({ text: box.value }),
                                             resetInputs: () => { box.value = box.defaultValue; } });
   wireButton(root.querySelector("[data-action=sample]"), widget,
