@@ -17,9 +17,10 @@ them under PARTS) and sends them with the next request; `view` then returns only
 whose key differs: a move of one control sends the parts that read it, nothing else. The
 build's whole view is the same call with nothing held.
 
-A part is computed once per key and kept in one bounded cache (CACHE_SIZE). A part that reads
-"page" keeps state between calls (train-live's runs): it is computed and sent every time, as
-is a module's plain `view` (it may keep state too).
+A part is computed once per key and kept in one bounded cache (CACHE_SIZE), a module's plain
+`view` too. A part that reads "page" keeps state between calls (train-live's runs): it is
+computed and sent every time, as is the plain view of a module that declares FRESH = True
+(the code lab's, which runs the reader's code: the same code run again is a new run).
 
 A module may also declare
 
@@ -68,7 +69,8 @@ def declared(widget, module, inputs):
     where = f"{module.__file__}: widget {widget}"
     fns = getattr(module, "PARTS", None)
     if fns is None:
-        return [Part(VIEW, module.view, tuple(inputs), (), True)]
+        fresh = getattr(module, "FRESH", False) or "page" in inputs
+        return [Part(VIEW, module.view, tuple(inputs), (), fresh)]
     parts, names = [], set()
     for fn in fns:
         name = fn.__name__

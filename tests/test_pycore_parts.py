@@ -83,15 +83,6 @@ def test_the_cache_is_bounded_and_keeps_what_was_used_last():
     assert calls == ["label"]
 
 
-def test_a_module_without_parts_is_one_part_computed_and_sent_every_time():
-    mod = types.SimpleNamespace(__file__="pycore/widgets/toy.py",
-                                view=lambda n, word="x": {"n": n, "word": word})
-    declared = parts.declared("toy", mod, ("n", "word"))
-    view, keys = ask(declared, {"n": 1})
-    assert view == {"n": 1, "word": "x"} and keys == {}
-    assert ask(declared, {"n": 1}, {"view": "anything"})[0] == view
-
-
 def test_a_part_reading_page_keeps_state_and_is_sent_every_time():
     runs = []
 
@@ -190,3 +181,20 @@ def test_late_declarations_that_cannot_work_are_refused():
         late_widget(frame, slow, after)
     with pytest.raises(ValueError, match="LATE names 'label', which is not one of its PARTS"):
         late_widget(frame, slow, late=(slow, label))
+
+
+def test_a_plain_view_is_kept_as_a_part_and_a_fresh_one_runs_at_every_call():
+    def plain_view(**p):
+        calls.append("view")
+        return {"all": dict(p)}
+    kept = parts.declared("toy", types.SimpleNamespace(__file__="toy.py", view=plain_view),
+                          ("n",))
+    fresh = parts.declared("toy2", types.SimpleNamespace(__file__="toy.py", view=plain_view,
+                                                         FRESH=True), ("n",))
+    _, held = ask(kept, {"n": 1})
+    assert ask(kept, {"n": 1}, held)[0] == {}  # the page holds it: nothing to send
+    assert ask(kept, {"n": 2})[0] == {"all": {"n": 2}} and ask(kept, {"n": 1})[0] == {"all": {"n": 1}}
+    assert calls == ["view", "view"]  # n = 1 came from the cache
+    calls.clear()
+    _, held = ask(fresh, {"n": 1})
+    assert ask(fresh, {"n": 1}, held)[0] == {"all": {"n": 1}} and calls == ["view", "view"]

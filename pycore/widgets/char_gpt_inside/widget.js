@@ -6,9 +6,10 @@ import { liveWidget } from "./common.js";
 
 export function mount(root, runtime) {
   const box = root.querySelector(".cgi-text");
-  const widget = liveWidget(root, runtime, { ahead: false,
-                                            inputs: () => ({ text: box.value }),
-                                            resetInputs: () => { box.value = box.defaultValue; } });
+  // A press on a character or a head asks ahead (common.js): the lens at a character costs
+  // some 15 ms in Pyodide, done while the button is down.
+  const widget = liveWidget(root, runtime, { inputs: () => ({ text: box.value }),
+                                             resetInputs: () => { box.value = box.defaultValue; } });
   const enable = () => { box.disabled = root.dataset.state !== "live"; };
   new MutationObserver(enable).observe(root, { attributes: true, attributeFilter: ["data-state"] });
   enable();

@@ -40,6 +40,9 @@ MAX_HEAT = 12  # the weights table shows at most 12 x 12 entries
 # The reader's edited source is an input of the view, not a block parameter (never in a link);
 # so is how the page ended a run that did not finish (see INTERRUPTIONS).
 INPUTS = ("code", "interrupted")
+# Every request runs the reader's code again, even the same code (pycore/view_parts.py): a run
+# is an event, not a value to keep.
+FRESH = True
 
 # interrupted -> the message shown as the run's error (exit: Python ended with that status)
 INTERRUPTIONS = {
