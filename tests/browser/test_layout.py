@@ -108,8 +108,6 @@ DESKTOP = {"width": 1280, "height": 900}
 TALL = {
     "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
                      "the sampler, each with its own picture",
-    "train-live": "two training curves, then a head's attention as curves and a heatmap, and "
-                  "every head's weight on the answer",
 }
 # Widgets whose pictures stay narrower than the text column, and why.
 NARROW = {

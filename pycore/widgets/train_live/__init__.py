@@ -32,8 +32,18 @@ TARGET = 0.95      # the accuracy the chapter states
 HEADS = [f"{layer}-{head}" for layer in range(live.LIVE["model"]["n_layers"])
          for head in range(live.LIVE["model"]["n_heads"])]
 T = len(live.EXAMPLES[0])
-CHART = {"width": 400, "height": 190, "margin": (12, 14, 30, 44)}
-HEAT = {"cell_w": 26.0, "cell_h": 26.0, "label_w": 44.0, "label_h": 22.0}  # the heatmap's layout
+# The pictures' layout. On a wide screen the widget is two columns, one screen tall
+# (widget.css): what training moves on the left (its charts, every head's bars), the head
+# drawn on the right, each about 440 px. So the charts and the bars are flat, and the
+# heatmap's cells wider than tall: its width (428 units) is the right column's, its twelve
+# rows take the height its controls and curves leave. The charts and bars stay 400 units
+# wide: on a 360 px phone (drawn at 0.86) their ticks, grown to 11 px (text-size.js), still
+# clear each other at the corner of the axes; the heatmap's columns (drawn at 0.8 there)
+# stay wider than a two-character word at that size.
+CHART = {"width": 400, "height": 130, "margin": (12, 14, 30, 44)}
+BARS = {"width": 400, "height": 110}
+CURVES = {"width": 400, "height": 110}
+HEAT = {"cell_w": 32.0, "cell_h": 24.0, "label_w": 44.0, "label_h": 22.0}
 INPUTS = ("page",)
 
 PARAMS = {
@@ -155,13 +165,12 @@ def drawn_head(seed, steps, head, adjective, page=None):
         "tokens": np.array(words), "answer": words[noun],
         "heat": {"c": heat["cells"]["c"], "say": heat["cells"]["say"],
                  "row_y": heat["row_band"]["y"], "col_x": heat["col_band"]["x"]},
-        "curves": figure.attention_curves(words, w[-1], T - 1, columns=True, width=400,
-                                          height=110),
+        "curves": figure.attention_curves(words, w[-1], T - 1, columns=True, **CURVES),
         "queried": np.arange(T) == T - 1,
         "on_answer": {"weight": w[-1, noun],
                       "bars": figure.bars(on.reshape(-1), [f"L{a}·头{c}" for a, c in
                                                            (x.split("-") for x in HEADS)],
-                                          top=1.0, digits=2, width=400, height=150)},
+                                          top=1.0, digits=2, **BARS)},
         "best": f"L{best[0]}·头{best[1]}",
         "head_name": f"L{layer}·头{h}",
     }
@@ -172,7 +181,7 @@ def fixed():
     blank = [""] * T
     heat = figure.heatmap(np.zeros((T, T)), blank, blank, form="columns", weights=True, **HEAT)
     heat["cells"]["masked"] = heat["cells"]["j"] > heat["cells"]["i"]
-    curves = figure.attention_curves(blank, np.ones(T) / T, T - 1, width=400, height=110)
+    curves = figure.attention_curves(blank, np.ones(T) / T, T - 1, **CURVES)
     return {"geometry": {"heat": heat, "curves": {k: curves[k] for k in
                                                   ("width", "height", "top", "bottom")}},
             "max_steps": MAX_STEPS, "eval_every": live_runs.EVAL_EVERY,
