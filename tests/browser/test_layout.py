@@ -106,8 +106,6 @@ def test_dark_reaches_the_browsers_own_parts(browser, server, how):
 DESKTOP = {"width": 1280, "height": 900}
 # Widgets that stay taller than a 1280 x 900 screen, and why (the rest must fit it).
 TALL = {
-    "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
-                     "the sampler, each with its own picture",
     "train-live": "two training curves, then a head's attention as curves and a heatmap, and "
                   "every head's weight on the answer",
 }
