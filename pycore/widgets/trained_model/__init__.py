@@ -43,7 +43,7 @@ TOP = 10          # bars of the next-token distribution and of the logits
 # stream, the four heads' curves one under another, the chosen head's matrix. So the curves
 # are drawn narrow and flat (12 words still a 13-unit token apart) and the stream's cells
 # thin: 48 cells of 4.5 units, its rows as tall as a word's label.
-CURVES = {"width": 340, "height": 86}
+CURVES = {"width": 340, "height": 82}
 HEAT = {"cell_w": 26, "cell_h": 26, "label_w": 44.0, "label_h": 22.0}  # the attention heatmap
 STREAM = {"cell_w": 4.5, "cell_h": 14.0}
 FFN_CELL = 13.0
