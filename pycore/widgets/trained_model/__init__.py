@@ -41,11 +41,12 @@ FFN_COLUMNS = 24  # the 192 hidden units of one word drawn as 8 rows of 24
 TOP = 10          # bars of the next-token distribution and of the logits
 # The forward pass's pictures share a screen's width in three columns (widget.css): the
 # stream, the four heads' curves one under another, the chosen head's matrix. So the curves
-# are drawn narrow and flat (12 words still a 13-unit token apart) and the stream's cells
-# thin: 48 cells of 4.5 units, its rows as tall as a word's label.
-CURVES = {"width": 340, "height": 82}
+# are drawn narrow and flat (each of the 12 words a 30-unit slot, a two-character word at
+# 13 units 26 wide; whole slots, so no coordinate has decimals) and the stream's cells thin:
+# 48 cells of 5 units, its rows as tall as a word's label.
+CURVES = {"width": 360, "height": 82}
 HEAT = {"cell_w": 26, "cell_h": 26, "label_w": 44.0, "label_h": 22.0}  # the attention heatmap
-STREAM = {"cell_w": 4.5, "cell_h": 14.0}
+STREAM = {"cell_w": 5.0, "cell_h": 14.0}
 FFN_CELL = 13.0
 
 # l<layer>-<part>: a stage's name is also a key of the view (so no dots in it)
@@ -425,7 +426,7 @@ def shown_section(section):
 
 def stage_shapes(sentence, stage):
     """The shapes of what the stage computes, in a line (the whole table: 数值)."""
-    return {"stage_shapes": "；".join(
+    return {"stage_shapes": "这一步的形状：" + "；".join(
         f"{SHAPE_NAMES[name][2]} {' × '.join(str(n) for n in shape)}"
         for name, shape in sentence["_trace"]["shapes"] if SHAPE_NAMES[name][0] == stage)}
 
