@@ -23,7 +23,7 @@ def test_a_walk_of_live_views_shows_the_whole_view():
     page, held = compute(NAME, params), held_after(NAME, live(params))  # the build, 1st view
     for move in range(120):
         name = rng.choice(["adjective", "animal", "obstacle", "frame", "position", "stage",
-                           "head", "temperature", "top_k", "top_p", "seed"])
+                           "head", "section", "temperature", "top_k", "top_p", "seed"])
         spec = W.PARAMS[name]
         if spec["type"] == "choice":
             params[name] = rng.choice(spec["choices"])

@@ -105,10 +105,7 @@ def test_dark_reaches_the_browsers_own_parts(browser, server, how):
 
 DESKTOP = {"width": 1280, "height": 900}
 # Widgets that stay taller than a 1280 x 900 screen, and why (the rest must fit it).
-TALL = {
-    "trained-model": "a whole model: a sentence to compose, the steps of its forward pass and "
-                     "the sampler, each with its own picture",
-}
+TALL = {}
 # Widgets whose pictures stay narrower than the text column, and why.
 NARROW = {
     "panorama": "a diagram of the model's blocks beside the table of their parameters",

@@ -1,6 +1,8 @@
 """Browser tests of the trained-model widget (pycore/widgets/trained_model/:
 view, widget.js): what the page shows is the book's model run by pycore in
 CPython (pycore.gpt.run.trace, pycore.sampling) on the same weights and sentence."""
+import re
+
 import numpy as np
 
 from pycore import sampling
@@ -39,6 +41,17 @@ def curve_widths(root, head):
     """The stroke widths of head `head`'s curves, as drawn."""
     paths = root.locator(".tm-head").nth(head).locator("path.curve")
     return [float(paths.nth(j).get_attribute("stroke-width")) for j in range(paths.count())]
+
+
+def stage_of_tensor(name):
+    """The stage that computes a tensor of pycore.gpt.run.trace's shapes (by its name)."""
+    fixed = {"token embedding": "embed", "position embedding": "embed",
+             "final LayerNorm": "final", "logits": "logits"}
+    if name in fixed:
+        return fixed[name]
+    layer, what = name.split(" ", 2)[1:]
+    kind = {"LN1": "ln1", "LN2": "ln2", "FFN hidden": "ffn", "output": "ffn"}.get(what, "attn")
+    return f"l{layer}-{kind}"
 
 
 def reference(sentence, position=11, temperature=1.0, top_k=None, top_p=1.0):
@@ -108,11 +121,12 @@ def test_swapping_the_adjective_moves_the_answer_and_the_attention(book_pages):
 
 def test_sampling_controls_and_seeded_counts_equal_cpython(book_pages):
     root = book_pages.open(PAGE).widget("trained-model")
+    pick(root, "section", "next")  # the sampler's section
     pick(root, "position", 2)  # after 「过」: a real choice among the obstacles
     root.locator("[data-control=temperature]").fill("0.3")  # log10 T
     root.locator("[data-control=top_k]").fill("5")
     temperature = root.evaluate("() => 10 ** 0.3")  # the page's T, to the last bit
-    params = dict(position=2, temperature=temperature, top_k=5)
+    params = dict(section="next", position=2, temperature=temperature, top_k=5)
     assert root.locator('[data-bind="dist.after"]').text_content() == "过"
     assert root.locator('[data-bind="temperature"]').text_content() == "2.00"
     assert_shows(root, pycore_view("trained-model", **params), skip=HIDDEN)
@@ -138,7 +152,10 @@ def test_a_move_brings_only_the_parts_it_changes(book_pages):
     """A draw brings the distribution alone; another head its matrix and frame, not the
     curves."""
     root = book_pages.open(PAGE).widget("trained-model")
+    assert parts_came(root, lambda: pick(root, "section", "next")) == \
+        [["controls", "shown_section"]]
     assert parts_came(root, root.locator("[data-action=sample]").click) == [["controls", "dist"]]
+    pick(root, "section", "forward")
     assert parts_came(root, lambda: pick(root, "head", 2)) == \
         [["attn_frame", "attn_matrix", "controls"]]
     root.locator("[data-action=reset]").click()
@@ -156,8 +173,13 @@ def test_stepping_through_the_forward_pass(book_pages):
                    if p.is_visible()]
         assert visible == ({"embed": [], "l0-attn": ["attn"], "l0-ffn": ["ffn"],
                             "logits": ["logits"]}.get(stage, ["norm"])), stage
-        # the shapes table marks the rows of this stage
+        # the shapes table (数值) marks the rows of this stage, and the line beside the
+        # stream says their shapes: the model's, run here
         assert root.locator(".tm-shapes tr[data-current]").count() >= 1
+        line = root.locator('[data-bind="stage_shapes"]').text_content()
+        assert re.findall(r"\d+(?: × \d+)+", line) == [
+            " × ".join(map(str, shape)) for name, shape in t["shapes"]
+            if stage_of_tensor(name) == stage], (stage, line)
     # LayerNorm statistics: layer 1's second LayerNorm, before normalising
     pick(root, "stage", "l1-ln2")
     ln = t["layers"][1]["ln2"]
@@ -187,3 +209,43 @@ def test_the_embed_pages_go_live_with_the_same_numbers(reader_pages, server):
             pick(root, "adjective", "宽")
             assert root.locator('[data-bind="answer.word"]').text_content() == "马路"
         page.close()
+
+
+def test_the_switch_shows_one_section_at_a_time(book_pages):
+    """「下一个词」/「前向计算」: one section under the sentence, with its controls; what it
+    shows is the model's, run here; a move made while a section is hidden shows when it comes
+    back, and 重置 brings back the forward pass."""
+    root = book_pages.open(PAGE).widget("trained-model")
+    sections = root.locator("section.tm-part")
+
+    def shown():
+        return [s.get_attribute("aria-label") for s in sections.all() if s.is_visible()]
+
+    assert shown() == ["前向计算的每一步"]
+    assert root.locator("[data-control=stage]").is_visible()
+    assert not root.locator("[data-control=temperature]").is_visible()
+    pick(root, "section", "next")
+    assert shown() == ["下一个词的分布"]
+    assert root.locator("[data-control=temperature]").is_visible()
+    assert not root.locator("[data-control=stage]").is_visible()
+    view = pycore_view("trained-model", section="next")
+    assert_shows(root, view, skip=HIDDEN)
+    assert_drawn(root, view, skip=HIDDEN)
+    p = reference(CAT)
+    order = np.argsort(-p, kind="stable")[:10]
+    values = root.locator(".tm-next .bar .value")
+    assert [values.nth(k).text_content() for k in range(10)] == [f"{x:.3f}" for x in p[order]]
+    # the adjective changes while the forward pass is hidden: back, it shows the new sentence
+    pick(root, "adjective", "宽")
+    assert root.locator('[data-bind="dist.top.word"]').text_content() == "马路"
+    pick(root, "section", "forward")
+    assert shown() == ["前向计算的每一步"]
+    w = run.trace(WIDE)["layers"][1]["attention"]["weights"][:, -1]
+    assert np.allclose([numbers(root, f"attn.rows.{h}", 12) for h in range(4)], w, atol=5e-5)
+    assert_shows(root, pycore_view("trained-model", adjective="宽"), skip=HIDDEN)
+    pick(root, "section", "next")
+    root.locator("[data-action=reset]").click()
+    root.page.wait_for_function(
+        "(r) => r.querySelector('.tm-next').hasAttribute('data-hidden')", arg=root.element_handle())
+    assert shown() == ["前向计算的每一步"]
+    assert root.locator('[data-bind="answer.word"]').text_content() == "小猫"

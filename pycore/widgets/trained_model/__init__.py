@@ -6,7 +6,9 @@ The reader picks a sentence frame, the animal, the obstacle and the adjective (1
 after any word of the sentence (temperature, top-k, top-p and a seeded draw of pycore.sampling,
 the sampling chapter's pipeline), and one stage of the forward pass at a time: the embeddings,
 each layer's two LayerNorms, its four heads' attention over the sentence, its FFN, the final
-LayerNorm and the logits, each with its shape (pycore.gpt.run.trace).
+LayerNorm and the logits, each with its shape (pycore.gpt.run.trace). The distribution and the
+forward pass are the two sections of the widget, one shown at a time (`section`): each, under
+the sentence, gets a screen's room for its pictures.
 
 Every sentence has 12 words, so every picture keeps the same elements: their geometry is the
 `fixed` part, sent once. The rest comes in parts (PARTS, pycore/view_parts.py), each a
@@ -37,9 +39,14 @@ T = 12
 D_MODEL = 48
 FFN_COLUMNS = 24  # the 192 hidden units of one word drawn as 8 rows of 24
 TOP = 10          # bars of the next-token distribution and of the logits
-CURVES = {"width": 400, "height": 110}
+# The forward pass's pictures share a screen's width in three columns (widget.css): the
+# stream, the four heads' curves one under another, the chosen head's matrix. So the curves
+# are drawn narrow and flat (each of the 12 words a 30-unit slot, a two-character word at
+# 13 units 26 wide; whole slots, so no coordinate has decimals) and the stream's cells thin:
+# 48 cells of 5 units, its rows as tall as a word's label.
+CURVES = {"width": 360, "height": 82}
 HEAT = {"cell_w": 26, "cell_h": 26, "label_w": 44.0, "label_h": 22.0}  # the attention heatmap
-STREAM = {"cell_w": 7.0, "cell_h": 18.0}
+STREAM = {"cell_w": 5.0, "cell_h": 14.0}
 FFN_CELL = 13.0
 
 # l<layer>-<part>: a stage's name is also a key of the view (so no dots in it)
@@ -72,6 +79,9 @@ PARAMS = {
               "help": "keep the k most probable words; 0 = off"},
     "top_p": {"type": "float", "min": 0.05, "max": 1.0, "default": 1.0, "step": 0.05,
               "help": "keep the smallest most-probable set with mass >= p; 1 = off"},
+    "section": {"type": "choice", "choices": ["next", "forward"], "default": "forward",
+                "help": "the section shown under the sentence: the next word's distribution "
+                        "and its sampler, or the forward pass stage by stage"},
     "seed": {"type": "int", "min": 0, "max": 1_000_000, "default": 0,
              "help": "seed of the draw; the sample button adds one; 0 = nothing drawn yet"},
     "draws": {"type": "int", "min": 10, "max": 100_000, "default": 1000,
@@ -109,9 +119,9 @@ def columns(items, names):
     return {name: np.array([item[name] for item in items]) for name in names}
 
 
-def bars(values, labels, **kw):
+def bars(values, labels, width=400, **kw):
     """figure.bars with what the page rebinds as columns (the rest is printed once)."""
-    b = figure.bars(values, labels, width=400, **kw)
+    b = figure.bars(values, labels, width=width, **kw)
     return {**b, "bars": columns(b["bars"], ("x", "w", "cx", "y", "h", "ty", "text", "label",
                                               "say"))}
 
@@ -140,18 +150,23 @@ def fixed():
 
 # ---------------------------------------------------------------- the parts
 
-SHAPE_NAMES = {"token embedding": ("embed", "词向量 E[词]"),
-               "position embedding": ("embed", "位置向量 P[位置]"),
-               "final LayerNorm": ("final", "最终 LN 的输出 h"), "logits": ("logits", "logits = h Eᵀ")}
+# (stage, name in the table, name in the stage's line: its stage is named beside it)
+SHAPE_NAMES = {"token embedding": ("embed", "词向量 E[词]", "E[词]"),
+               "position embedding": ("embed", "位置向量 P[位置]", "P[位置]"),
+               "final LayerNorm": ("final", "最终 LN 的输出 h", "h"),
+               "logits": ("logits", "logits = h Eᵀ", "h Eᵀ")}
 for _i in (0, 1):
     SHAPE_NAMES.update({
-        f"layer {_i} LN1": (f"l{_i}-ln1", f"L{_i} LN① 的输出"),
-        f"layer {_i} Q, K, V": (f"l{_i}-attn", f"L{_i} 每个头的 Q、K、V（头, 词, 维）"),
-        f"layer {_i} attention weights": (f"l{_i}-attn", f"L{_i} 注意力权重（头, 查询, 键）"),
-        f"layer {_i} attention output": (f"l{_i}-attn", f"L{_i} 注意力输出（拼接后乘 W_O）"),
-        f"layer {_i} LN2": (f"l{_i}-ln2", f"L{_i} LN② 的输出"),
-        f"layer {_i} FFN hidden": (f"l{_i}-ffn", f"L{_i} 前馈隐藏层（GELU 之后）"),
-        f"layer {_i} output": (f"l{_i}-ffn", f"L{_i} 前馈输出"),
+        f"layer {_i} LN1": (f"l{_i}-ln1", f"L{_i} LN① 的输出", "输出"),
+        f"layer {_i} Q, K, V": (f"l{_i}-attn", f"L{_i} 每个头的 Q、K、V（头, 词, 维）",
+                                "Q、K、V（头, 词, 维）"),
+        f"layer {_i} attention weights": (f"l{_i}-attn", f"L{_i} 注意力权重（头, 查询, 键）",
+                                          "权重（头, 查询, 键）"),
+        f"layer {_i} attention output": (f"l{_i}-attn", f"L{_i} 注意力输出（拼接后乘 W_O）",
+                                         "输出"),
+        f"layer {_i} LN2": (f"l{_i}-ln2", f"L{_i} LN② 的输出", "输出"),
+        f"layer {_i} FFN hidden": (f"l{_i}-ffn", f"L{_i} 前馈隐藏层（GELU 之后）", "隐藏层"),
+        f"layer {_i} output": (f"l{_i}-ffn", f"L{_i} 前馈输出", "输出"),
     })
 
 
@@ -355,8 +370,10 @@ def norm(sentence, stage, live=False):
     title = STAGE_LABELS[which]
     return {"norm": {
         "title": title, "mean": n["input_mean"], "std": n["input_std"],
-        "std_bars": bars(n["input_std"], list(words), digits=2, height=150),
-        "mean_bars": bars(n["input_mean"], list(words), digits=2, height=150),
+        # wide and flat: the two charts one under the other fill the panel's column, every
+        # word's name under its bar
+        "std_bars": bars(n["input_std"], list(words), digits=2, width=600, height=125),
+        "mean_bars": bars(n["input_mean"], list(words), digits=2, width=600, height=125),
     }}
 
 
@@ -402,16 +419,29 @@ def shown_stage(stage):
             "current": {s: s == stage for s in STAGES}}
 
 
-def controls(frame, animal, obstacle, adjective, position, head, temperature, top_k, top_p,
-             seed, draws):
+def shown_section(section):
+    """Which of the two sections shows (the other keeps its numbers, hidden)."""
+    return {"hide_section": {s: s != section for s in PARAMS["section"]["choices"]}}
+
+
+def stage_shapes(sentence, stage):
+    """The shapes of what the stage computes, in a line (the whole table: 数值)."""
+    return {"stage_shapes": "这一步的形状：" + "；".join(
+        f"{SHAPE_NAMES[name][2]} {' × '.join(str(n) for n in shape)}"
+        for name, shape in sentence["_trace"]["shapes"] if SHAPE_NAMES[name][0] == stage)}
+
+
+def controls(frame, animal, obstacle, adjective, position, head, section, temperature, top_k,
+             top_p, seed, draws):
     """The parameters, which the controls show (the stage: shown_stage), and the sampler's
     settings as words."""
     return {"frame": frame, "animal": animal, "obstacle": obstacle, "adjective": adjective,
-            "position": position, "head": head, "temperature": temperature,
+            "position": position, "head": head, "section": section,
+            "temperature": temperature,
             "top_k": top_k, "top_p": top_p, "seed": seed, "draws": draws,
             "top_k_text": str(top_k) if top_k else "关闭",
             "top_p_text": f"{top_p:.2f}" if top_p < 1 else "关闭"}
 
 
 PARTS = (fixed, controls, sentence, dist, stream, attn_rows, attn_matrix, attn_frame, norm, ffn,
-         logits, shown_stage)
+         logits, shown_stage, shown_section, stage_shapes)

@@ -8,7 +8,7 @@ from bookbuild.lessons import step
 TITLE = "训练好的模型"
 KEYS = ["tokens", "grammar", "answer", "position", "stage", "head"]
 MOVED = {"frame": "I 挡住 了 A", "animal": "兔子", "obstacle": "楼梯",
-         "adjective": "宽", "position": 7, "stage": "l0-ffn", "head": 2,
+         "adjective": "宽", "position": 7, "stage": "l0-ffn", "head": 2, "section": "next",
          "temperature": 0.7, "top_k": 5, "top_p": 0.9, "seed": 3, "draws": 200}
 
 
