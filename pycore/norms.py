@@ -16,8 +16,11 @@ def layer_norm(x, gamma=None, beta=None, eps=1e-5):
     """
     x = np.asarray(x, dtype=float)
     mean = x.mean(axis=-1, keepdims=True)  # (..., 1)
-    var = x.var(axis=-1, keepdims=True)  # (..., 1), divides by d
-    y = (x - mean) / np.sqrt(var + eps)
+    centred = x - mean  # (..., d)
+    # (..., 1), divides by d: np.var's own steps, with the centred rows kept for y (np.var
+    # would centre them again, and its Python layer costs a model's step in Pyodide)
+    var = (centred * centred).mean(axis=-1, keepdims=True)
+    y = centred / np.sqrt(var + eps)
     if gamma is not None:
         y = y * gamma
     if beta is not None:

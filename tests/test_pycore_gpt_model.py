@@ -191,3 +191,16 @@ def test_live_report_shapes():
     assert r["attention"]["answer_position"] == [0, 3]  # 小猫 with 累, 马路 with 宽
     assert 0 <= r["accuracy"] <= 1 and len(r["losses"]) == 1
     assert np.allclose(r["attention"]["weights"].sum(axis=-1), 1.0)
+
+
+def test_the_logits_of_one_vector_are_its_row_of_a_batch():
+    """model.logits takes E h for one vector (D,), h E^T for a batch: the same numbers, each
+    checked against a dot product per word written out."""
+    rng = np.random.default_rng(3)
+    params = {"tok_emb": rng.normal(size=(7, 5))}
+    h = rng.normal(size=(2, 3, 5))
+    by_hand = np.array([[[sum(h[b, t, d] * params["tok_emb"][v, d] for d in range(5))
+                          for v in range(7)] for t in range(3)] for b in range(2)])
+    assert np.allclose(model.logits(params, h), by_hand, rtol=1e-12, atol=1e-12)
+    assert np.allclose(model.logits(params, h[1, 2]), by_hand[1, 2], rtol=1e-12, atol=1e-12)
+    assert model.logits(params, h[1, 2]).shape == (7,)
