@@ -110,7 +110,6 @@ TALL = {}
 NARROW = {
     "panorama": "a diagram of the model's blocks beside the table of their parameters",
     "dot-product": "a square plane to drag two arrows on, beside its readout",
-    "rope": "a square plane of rotating vectors beside its chart, in one screen",
     "encoder-layer": "one sublayer's diagram beside the step's explanation",
     "vit-patches": "a square photo cut into patches, beside the patch strip",
     "chinchilla": "a log-log chart beside the compute readout, in one screen",
