@@ -224,13 +224,12 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
   }
 
   // Resolves once no input came for LATE_QUIET_MS, or at the next input (update wakes it).
-  let wake = () => {};
-  let pausing = false;  // no request in flight: a press may ask ahead meanwhile
+  // While it waits (wake set) no request is in flight: a press may ask ahead meanwhile.
+  let wake = null;
   function pause() {
-    pausing = true;
     return new Promise((resolve) => {
       let timer;
-      const done = () => { clearTimeout(timer); wake = () => {}; pausing = false; resolve(); };
+      const done = () => { clearTimeout(timer); wake = null; resolve(); };
       const check = () => {
         const left = lastInput.get(root) + LATE_QUIET_MS - performance.now();
         if (left <= 0) done(); else timer = setTimeout(check, left);
@@ -280,7 +279,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     update(changes) {
       notePace(root);
       state = { ...state, ...changes };
-      wake();  // a pause for a late part ends: this input comes first
+      wake?.();  // a pause for a late part ends: this input comes first
       running ??= computeLatest();
       return running;
     },
@@ -288,7 +287,7 @@ export function liveWidget(root, runtime, { draw = () => {}, sync = () => {}, ah
     // The view an update with these changes would ask for, asked now (see above); with
     // `example`, of the example an edit is about to bring (example.js aheadExample).
     ahead(changes, example = currentExample()) {
-      if ((running && !pausing) || shownState === null || !asksAhead(changes)) return;
+      if ((running && !wake) || shownState === null || !asksAhead(changes)) return;
       const sent = asking({ ...state, ...changes }, example);
       const key = JSON.stringify(sent);
       if (early?.key === key || key === JSON.stringify(asking(state))) return;
