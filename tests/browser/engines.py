@@ -1,6 +1,6 @@
-"""Three browser engines behind the same few verbs, for the smoke tests of test_engines.py.
+"""The two browser engines besides Chromium (which every other browser test drives through
+Playwright) behind the same few verbs, for the smoke tests of test_engines.py.
 
-- chromium: Playwright and Debian's Chromium, as every other browser test.
 - firefox: Debian's Firefox ESR through WebDriver BiDi, spoken here over its websocket
   (Debian has no geckodriver, and Playwright's Firefox is a patched build it downloads).
 - webkit: WebKitGTK's MiniBrowser through WebKitWebDriver (classic WebDriver, Selenium), in an
@@ -142,58 +142,6 @@ def _chord(names):
     codes = [KEYS.get(n, n) for n in names]
     return ([{"type": "keyDown", "value": c} for c in codes]
             + [{"type": "keyUp", "value": c} for c in reversed(codes)])
-
-
-# ---- Chromium (Playwright) ----------------------------------------------------------------
-
-class ChromiumTab(Tab):
-    engine = "chromium"
-
-    def __init__(self, browser):
-        self.context = browser.new_context()
-        self.page = self.context.new_page()
-        self.errors = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-
-    def _goto(self, url):
-        self.errors.clear()
-        self.page.goto(url)
-
-    def _call(self, fn, arg):
-        return self.page.evaluate(fn, arg)
-
-    def _click(self, x, y):
-        # Mouse.click unwrapped: settle.py makes it wait for the runtime, which Tab does itself
-        # (and a click may start a run that is not to be waited for)
-        from playwright.sync_api import Mouse
-        getattr(Mouse.click, "__wrapped__", Mouse.click)(self.page.mouse, x, y)
-
-    def _keys(self, names):
-        self.page.keyboard.press("+".join(names))
-
-    def _drag(self, x, y, dx, dy):
-        self.page.mouse.move(x, y)
-        self.page.mouse.down()
-        self.page.mouse.move(x + dx, y + dy, steps=4)
-        self.page.mouse.up()
-
-
-    def close(self):
-        self.context.close()
-
-
-class ChromiumEngine:
-    tabs_apart = False  # each tab is a browser context of its own: they share no worker
-
-    def __init__(self, browser):
-        self.browser = browser
-
-    def new_tab(self):
-        return ChromiumTab(self.browser)
-
-    def close(self):
-        pass  # the session's Chromium (conftest.py) closes itself
 
 
 # ---- Firefox (WebDriver BiDi) ---------------------------------------------------------------
@@ -452,11 +400,9 @@ def _end(process):
         process.wait()
 
 
-def start(name, playwright_browser=None):
-    """The engine named: chromium (given the session's Playwright browser), firefox or webkit.
-    Raises Missing, saying what to install, when it cannot start."""
-    if name == "chromium":
-        return ChromiumEngine(playwright_browser)
+def start(name):
+    """The engine named: firefox or webkit. Raises Missing, saying what to install, when it
+    cannot start."""
     try:
         return {"firefox": FirefoxEngine, "webkit": WebKitEngine}[name]()
     except Missing as e:

@@ -3,7 +3,8 @@
 
 A smoke suite, not the whole browser suite three times: each page is opened once in Firefox and
 once in WebKit, and every check is made on it (Chromium runs the whole browser suite, every page
-and every widget included, so it is not opened a second time here). Every widget goes live, shows pycore's numbers (computed here in
+and every widget, the code lab, the exercises and the offline chapter included, so nothing here
+runs in it a second time). Every widget goes live, shows pycore's numbers (computed here in
 CPython for the parameters the page shows), and one input of the reader's own (a key on a
 slider, a click on a choice, a drag) makes it show pycore's numbers for its new parameters; no
 page scrolls sideways at a phone's 360 px. Then the code lab runs and 停止 ends a runaway loop,
@@ -25,8 +26,7 @@ from tests.browser import engines
 from tests.browser.harness import assert_shows
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINES = ("chromium", "firefox", "webkit")
-OTHER_ENGINES = ("firefox", "webkit")  # those the rest of the browser suite does not drive
+ENGINES = ("firefox", "webkit")  # Chromium: the rest of the browser suite
 PAGES = ["index.html"] + [p.stem + ".html" for p in sorted((ROOT / "book").glob("*.md"))]
 SETTLED = """() => !document.querySelector(
     ':is([data-widget], [data-exercise]):is([data-state=static], [data-state=loading])')"""
@@ -45,9 +45,8 @@ def engine(request):
     name = request.param
     if name not in chosen_engines():
         pytest.skip(f"{name} left out by TBOOK_ENGINES={os.environ['TBOOK_ENGINES']}")
-    browser = request.getfixturevalue("browser") if name == "chromium" else None
     try:
-        started = engines.start(name, browser)
+        started = engines.start(name)
     except engines.Missing as e:
         pytest.fail(f"{name}: {e} (or leave it out on purpose: TBOOK_ENGINES=chromium)",
                     pytrace=False)
@@ -139,7 +138,6 @@ AT_PHONE_WIDTH = """async ([url, width]) => {
 }"""
 
 
-@pytest.mark.parametrize("engine", OTHER_ENGINES, indirect=True)
 @pytest.mark.parametrize("href", PAGES)
 def test_every_page_goes_live_and_every_widget_answers_an_input(engine, tab, server, href):
     open_live(tab, server + href)
