@@ -182,13 +182,24 @@ def first_of_each_chapter():
     return [m.group(1) for m in found if m]
 
 
-@pytest.mark.parametrize("exercise_id", first_of_each_chapter())
-def test_every_chapter_s_exercise_passes_its_solution_and_tells_a_wrong_answer_why(
+# The chapters' exercises checked here in the page, one of each kind of input the checker
+# makes: vectors (chapter 1), the running example's matrices (4), a gradient against finite
+# differences (13), a whole block of the model (15). Every exercise's solution and first wrong
+# answer get CPython's verdict in the book's own Pyodide in test_pycore_exercises_pyodide.py
+# (one boot for all); a chapter's page adds only its exercise block, built by one rule for
+# all, and each check here needs a reader's Python of its own (a boot each).
+IN_THE_PAGE = ("dot-product", "attention", "cross-entropy-grad", "transformer-block")
+
+
+def test_the_exercises_checked_in_the_page_are_the_books():
+    assert set(IN_THE_PAGE) <= set(first_of_each_chapter())
+
+
+@pytest.mark.parametrize("exercise_id", IN_THE_PAGE)
+def test_a_chapter_s_exercise_passes_its_solution_and_tells_a_wrong_answer_why(
         reader_pages, server, site, exercise_id):
     """In the page, as in CPython: the model solution passes; a typical wrong answer gets the
-    checker's status and its very message. One exercise per chapter: every exercise's wrong
-    answer gets CPython's verdict in the same Pyodide in test_pycore_exercises_pyodide.py,
-    and each needs a reader's Python of its own here (a boot each)."""
+    checker's status and its very message."""
     page = open_exercise(reader_pages, server + chapter_of(site, exercise_id), exercise_id)
     root = page.locator(f'[data-exercise="{exercise_id}"]')
     fb = run_check(root, describe(exercise_id)["solution"])
