@@ -1,17 +1,30 @@
-"""A phone (360 x 740, touch): a jump to an anchor lands below the sticky top bar; a tap on a
-term or a citation opens its card first and follows the link only on a second tap; back to
-top is a small round button that covers no control; no figure text is drawn under 11 px;
-train-live's axis title sits clear of its tick labels; no two texts of a widget's figure
-overlap, on a phone and on a desktop's width; the landing page numbers each chapter once. Each
-page is opened once, in one touch context for the module."""
+"""A phone (360 x 740, touch): no page of the book scrolls sideways and every control of every
+widget is a 44 px target; a figure's readout is worded for a finger (for a mouse on a desktop);
+a jump to an anchor lands below the sticky top bar; a tap on a term or a citation opens its
+card first and follows the link only on a second tap; back to top is a small round button that
+covers no control; no figure text is drawn under 11 px; train-live's axis title sits clear of
+its tick labels; no two texts of a widget's figure overlap, on a phone and on a desktop's
+width; the landing page numbers each chapter once. Each page is opened once, in one touch
+context for the module."""
 from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import ROOT
-from tests.browser.test_layout import PHONE, open_settled
+from tests.browser.harness import page_names
 
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+SETTLED = "[data-widget][data-state=static], [data-widget][data-state=loading]"
+
+# Every control a reader touches: visible, enabled, not inside a closed 数值 fold.
+TARGETS = """() => [...document.querySelectorAll(
+    '.widget :is(button, input, select, textarea, [role=radio], [role=switch], [role=spinbutton])')]
+  .filter(el => el.offsetParent !== null && !el.closest('details:not([open])'))
+  .map(el => { const b = el.getBoundingClientRect();
+               return { what: el.outerHTML.slice(0, 90), w: b.width, h: b.height }; })"""
 MIN_TEXT_PX = 11
+PAGES = [p.with_suffix(".html").name for p in sorted(Path(ROOT, "book").glob("*.md"))]
 # every chapter with a widget
 CHAPTERS = [p.with_suffix(".html").name for p in sorted(Path(ROOT, "book").glob("*.md"))
             if "```widget" in p.read_text(encoding="utf-8")]
@@ -81,8 +94,56 @@ def phone(browser, server):
             opened[href] = open_settled(context, server + href)
         return opened[href]
 
+    open_page.context = context
     yield open_page
     context.close()
+
+
+def open_settled(context, url):
+    page = context.new_page()
+    page.goto(url)
+    if page.locator("[data-widget]").count():
+        page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
+    return page
+
+
+@pytest.mark.parametrize("chapter", PAGES)
+def test_no_page_scrolls_sideways_and_every_control_is_a_finger_wide(phone, chapter):
+    page = phone(chapter)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{chapter}: the page is {width} px wide at 360 px"
+    small = [t for t in page.evaluate(TARGETS) if t["w"] < 43.5 or t["h"] < 43.5]
+    assert not small, f"{chapter}: targets under 44 px: {small[:5]}"
+
+
+def test_a_readout_speaks_to_the_pointer_in_use(phone, browser, server):
+    """A figure's readout line, before anything is pointed at, is worded for a finger on a
+    touch screen (轻点, no Tab) and for a mouse on a desktop; pointing at a cell says its value,
+    and leaving it brings back the pointer's own words."""
+    readouts = ".widget [data-readout]"
+    page = phone("04-attention.html")
+    said = [t for t in page.locator(readouts).all_inner_texts() if t]
+    assert said and all("轻点" in t and "指向" not in t and "Tab" not in t for t in said), said
+    desk = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = open_settled(desk, server + "04-attention.html")
+    line = page.locator('[data-widget="attention"] [data-readout]')
+    idle = line.inner_text()
+    assert idle.startswith("指向") and "轻点" not in idle
+    cell = page.locator('[data-widget="attention"] .heat rect.cell:not([data-hidden])').first
+    cell.hover()
+    assert line.inner_text() == cell.get_attribute("data-say")
+    page.mouse.move(0, 0)  # out of the widget
+    assert line.inner_text() == idle
+    desk.close()
+
+
+def test_the_index_and_the_embed_pages_fit_a_phone(phone, server, site):
+    for href in page_names(site):
+        if href.endswith(".html") and not href[:2].isdigit():
+            page = open_settled(phone.context, server + href)  # closed after: 55 embed pages
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360, f"{href}: {width} px wide at 360 px"
+            page.close()
 
 
 def box(page, selector):
