@@ -212,3 +212,10 @@ def parts_came(root, move):
         return [a["came"] for a in page.evaluate("() => window.__asked") if a["name"] == name]
     finally:
         page.evaluate(STOP)
+
+
+# A reader's asyncio.run(): every call into the book's Python is synchronous, so no event loop
+# runs to its end in it; Pyodide's stack switching (JSPI: Chromium has it, Safari has not) stays
+# off, and every engine gives Python's own refusal (test_engines.py, test_reader_code.py).
+ASYNC = "import asyncio\n\nasync def f():\n    return 42\n\nprint(asyncio.run(f()))\n"
+ASYNC_REFUSED = "asyncio.run() cannot be called from a running event loop"

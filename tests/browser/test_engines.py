@@ -23,7 +23,7 @@ from bookbuild.dev.serve import make_server
 from pycore.exercises import check, describe
 from pycore.widgets import compute
 from tests.browser import engines
-from tests.browser.harness import assert_shows
+from tests.browser.harness import ASYNC, ASYNC_REFUSED, assert_shows
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ("firefox", "webkit")  # Chromium: the rest of the browser suite
@@ -178,10 +178,6 @@ SOURCE = (ROOT / "pycore" / "block.py").read_text(encoding="utf-8")
 SMALLER = SOURCE.replace("batch=2, length=32, d_model=128, n_heads=8",
                          "batch=3, length=32, d_model=64, n_heads=4")
 LOOP = "while True:\n    pass\n"
-# Every call into the book's Python is synchronous, so no event loop can run to completion in
-# it; Pyodide's stack switching for run_until_complete (JSPI: Chromium has it, Safari has
-# not) stays off, and a reader's asyncio.run() gets the same answer in every engine.
-ASYNC = "import asyncio\n\nasync def f():\n    return 42\n\nprint(asyncio.run(f()))\n"
 # Put code in an editor's box as a paste would (one input event).
 FILL = """(box, text) => { box.value = text; box.dispatchEvent(new Event('input', { bubbles: true })); }"""
 UPDATED = """([sel, n]) => { const root = document.querySelector(sel);
@@ -207,7 +203,7 @@ def test_the_code_lab_runs_and_stop_ends_a_runaway_loop(engine, tab, server):
         tab.wait_for(UPDATED, [sel, before], what="the run to end")
         if code == ASYNC:
             error = root.locator(".lab-error").evaluate("e => e.textContent")
-            assert "asyncio.run() cannot be called from a running event loop" in error, error
+            assert ASYNC_REFUSED in error, error
             continue
         params = {**root.evaluate(CURRENT_PARAMS), "code": code}
         if ending:

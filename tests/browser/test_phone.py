@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ROOT
+from tests.browser.conftest import ROOT, BookPage
 from tests.browser.harness import page_names
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
-SETTLED = "[data-widget][data-state=static], [data-widget][data-state=loading]"
 
 # Every control a reader touches: visible, enabled, not inside a closed 数值 fold.
 TARGETS = """() => [...document.querySelectorAll(
@@ -24,9 +23,10 @@ TARGETS = """() => [...document.querySelectorAll(
   .map(el => { const b = el.getBoundingClientRect();
                return { what: el.outerHTML.slice(0, 90), w: b.width, h: b.height }; })"""
 MIN_TEXT_PX = 11
-PAGES = [p.with_suffix(".html").name for p in sorted(Path(ROOT, "book").glob("*.md"))]
+SOURCES = sorted(Path(ROOT, "book").glob("*.md"))
+PAGES = [p.with_suffix(".html").name for p in SOURCES]
 # every chapter with a widget
-CHAPTERS = [p.with_suffix(".html").name for p in sorted(Path(ROOT, "book").glob("*.md"))
+CHAPTERS = [p.with_suffix(".html").name for p in SOURCES
             if "```widget" in p.read_text(encoding="utf-8")]
 DESKTOP = {"width": 1280, "height": 900}
 OVERLAP_PX = 1  # two boxes may share this much (antialiasing, rounding) and still not touch
@@ -91,20 +91,12 @@ def phone(browser, server):
 
     def open_page(href):
         if href not in opened:
-            opened[href] = open_settled(context, server + href)
+            opened[href] = BookPage(context, server, href).page
         return opened[href]
 
     open_page.context = context
     yield open_page
     context.close()
-
-
-def open_settled(context, url):
-    page = context.new_page()
-    page.goto(url)
-    if page.locator("[data-widget]").count():
-        page.wait_for_selector(SETTLED, state="detached", timeout=60_000)
-    return page
 
 
 @pytest.mark.parametrize("chapter", PAGES)
@@ -125,7 +117,7 @@ def test_a_readout_speaks_to_the_pointer_in_use(phone, browser, server):
     said = [t for t in page.locator(readouts).all_inner_texts() if t]
     assert said and all("轻点" in t and "指向" not in t and "Tab" not in t for t in said), said
     desk = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = open_settled(desk, server + "04-attention.html")
+    page = BookPage(desk, server, "04-attention.html").page
     line = page.locator('[data-widget="attention"] [data-readout]')
     idle = line.inner_text()
     assert idle.startswith("指向") and "轻点" not in idle
@@ -140,7 +132,7 @@ def test_a_readout_speaks_to_the_pointer_in_use(phone, browser, server):
 def test_the_index_and_the_embed_pages_fit_a_phone(phone, server, site):
     for href in page_names(site):
         if href.endswith(".html") and not href[:2].isdigit():
-            page = open_settled(phone.context, server + href)  # closed after: 55 embed pages
+            page = BookPage(phone.context, server, href).page  # closed after: 55 embed pages
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, f"{href}: {width} px wide at 360 px"
             page.close()

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.harness import assert_shows, pycore_view
+from tests.browser.harness import ASYNC, ASYNC_REFUSED, assert_shows, pycore_view
 
 LAB = "15-code-lab.html"
 WIDGET = "code-lab-15-code-lab"
@@ -120,13 +120,9 @@ def test_ending_python_itself_is_reported_as_such(context, server):
     assert "os._exit(1)" in error and "结束了 Python 本身" in error
     error, stdout = run_to_end(lab, "print(6 * 7)\n")
     assert error == "" and stdout.strip() == "42"
-    # asyncio.run is refused with Python's own words, as in every engine (test_engines.py):
-    # every call into the book's Python is synchronous, so no event loop runs to its end there
+    # asyncio.run is refused with Python's own words, as in every engine (harness.ASYNC)
     error, _ = run_to_end(lab, ASYNC)
-    assert "asyncio.run() cannot be called from a running event loop" in error, error
-
-
-ASYNC = "import asyncio\n\nasync def f():\n    return 42\n\nprint(asyncio.run(f()))\n"
+    assert ASYNC_REFUSED in error, error
 
 
 def test_the_worker_that_ran_the_code_goes_with_its_memory(context, server):
