@@ -183,6 +183,9 @@ FIREFOX_PREFS = {
     "messaging-system.rsexperimentloader.enabled": False,
     "network.connectivity-service.enabled": False,
     "network.captive-portal-service.enabled": False,
+    # WebAssembly in its baseline compiler only: a test session never runs the runtime long
+    # enough to repay the optimizing compiler's background work (see WEBKIT_ENV)
+    "javascript.options.wasm_optimizingjit": False,
 }
 
 
@@ -341,6 +344,15 @@ class WebKitTab(Tab):
         pass  # one window for the whole engine
 
 
+# The WebKit process spent most of its CPU on two things a test gains nothing from, measured
+# on this module's WebKit half (TBOOK_ENGINES=webkit, one process): 131 CPU-s in all, of which
+# 52 in Mesa's software OpenGL (llvmpipe: Xvfb has no GPU, so accelerated compositing is
+# emulated) and ~27 in compiling the runtime's WebAssembly again with the optimizing tier (OMG).
+# With compositing off and WebAssembly left at its baseline JIT (BBQ), it took 47 CPU-s. Pages
+# are still laid out, run and painted by WebKit; only the GPU path and a compiler tier differ.
+WEBKIT_ENV = {"WEBKIT_DISABLE_COMPOSITING_MODE": "1", "JSC_useOMGJIT": "false"}
+
+
 class WebKitEngine:
     tabs_apart = False  # one window (new_tab)
 
@@ -356,7 +368,7 @@ class WebKitEngine:
         options = webdriver.WebKitGTKOptions()
         options.binary_location = MINIBROWSER
         options.add_argument("--automation")
-        service = Service(executable_path=driver_exe, env={**os.environ, "DISPLAY": display})
+        service = Service(executable_path=driver_exe, env={**os.environ, **WEBKIT_ENV, "DISPLAY": display})
         try:
             self.driver = webdriver.WebKitGTK(options=options, service=service)
         except Exception:
