@@ -14,10 +14,11 @@ VENV=${TBOOK_VENV:-.venv}
 LOCK=requirements/test.txt
 
 # npm fetches the Pyodide runtime on the first build (its Node.js also precompiles the runtime's
-# modules); the tests drive Chromium, Firefox and WebKit (WebKitWebDriver, under Xvfb), need
+# modules); the tests drive Chromium (its headless shell: the same engine for less CPU than the
+# whole browser, which prints the PDF), Firefox and WebKit (WebKitWebDriver, under Xvfb), need
 # the CJK fonts to lay out the Chinese pages, and check the EPUB with epubcheck.
 SERVE_PACKAGES="npm"
-TEST_PACKAGES="npm chromium fonts-noto-cjk epubcheck firefox-esr webkit2gtk-driver xvfb"
+TEST_PACKAGES="npm chromium chromium-headless-shell fonts-noto-cjk epubcheck firefox-esr webkit2gtk-driver xvfb"
 
 # Whether what a Debian package brings is here, by its program rather than by dpkg: Node.js from
 # elsewhere carries its own npm, and the Debian package would clash with it.
@@ -27,7 +28,7 @@ present() {
     webkit2gtk-driver) command -v WebKitWebDriver >/dev/null ;;
     xvfb) command -v xvfb-run >/dev/null ;;
     python3-venv) python3 -c "import ensurepip, venv" 2>/dev/null ;;
-    *) command -v "$1" >/dev/null ;;  # npm, chromium, epubcheck, firefox-esr
+    *) command -v "$1" >/dev/null ;;  # npm, chromium(-headless-shell), epubcheck, firefox-esr
   esac
 }
 
