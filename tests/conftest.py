@@ -23,3 +23,22 @@ def pytest_sessionstart(session):
     from bookbuild.runtime import vendor
     with tempfile.TemporaryDirectory(prefix="tbook-runtime-") as folder:
         vendor.vendor_runtime(folder, log=lambda *a: None)
+
+
+# Test files that must run in the same process: both state the trained model's figures that
+# take seconds to compute (tests/trained_model_figures.py keeps them for the process), so on
+# two processes they were computed twice (~10 CPU-s of the suite's).
+SAME_PROCESS = {"tests/test_docs_model.py": "tests/test_chapter_trained_model.py"}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pyproject's `--dist loadfile` (a whole file to one process), with SAME_PROCESS's files
+    given as one."""
+    from xdist.scheduler import LoadFileScheduling
+
+    class LoadFileTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            scope = super()._split_scope(nodeid)
+            return SAME_PROCESS.get(scope, scope)
+
+    return LoadFileTogether(config, log)
