@@ -83,8 +83,8 @@ def browser():
         try:
             b = p.chromium.launch(executable_path=exe, args=args)
         except Exception as e:
-            pytest.fail(f"cannot start Chromium ({e}); install it: apt-get install -y chromium "
-                        "fonts-noto-cjk", pytrace=False)
+            pytest.fail(f"cannot start Chromium ({e}); install it: apt-get install -y "
+                        "chromium-headless-shell fonts-noto-cjk", pytrace=False)
         yield b
         b.close()
 
