@@ -2,6 +2,8 @@
 import os
 import tempfile
 
+import pytest
+
 # NumPy's BLAS in one thread per test process. The tests run in three processes on two cores
 # (pyproject's addopts) beside the browsers they drive: a BLAS that starts a thread per core in
 # each process fights them for the cores, and its threads wait on each other. Measured on the
@@ -31,6 +33,7 @@ def pytest_sessionstart(session):
 SAME_PROCESS = {"tests/test_docs_model.py": "tests/test_chapter_trained_model.py"}
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: no error where it is not loaded
 def pytest_xdist_make_scheduler(config, log):
     """pyproject's `--dist loadfile` (a whole file to one process), with SAME_PROCESS's files
     given as one."""
