@@ -106,7 +106,7 @@ def _timing(v):
         large = {"name": large["name"], "seconds": large["seconds"], "reference_seconds": ref,
                  "factor": round(large["seconds"] / ref, 1) if ref > 0 else None,
                  "slow": large["seconds"] >= SLOW_SECONDS
-                 and large["slowest_ratio"] >= SLOW_FACTOR}
+                 and large["round_ratio"] >= SLOW_FACTOR}
     return {"load_seconds": v["load_seconds"], "total_seconds": v["reader_seconds"],
             "large_case": large}
 
