@@ -72,17 +72,16 @@ def test_running_the_original_prints_the_shapes(book_pages):
     before = updates(root)
     # the click only marks the widget busy (the page paints that); the run follows
     right_after = root.evaluate("""root => {
-        const t = performance.now();
         root.querySelector('[data-action=run]').click();
-        return { took: performance.now() - t, busy: root.getAttribute('aria-busy'),
+        return { busy: root.getAttribute('aria-busy'),
                  button: root.querySelector('[data-action=run]').textContent,
                  note: root.querySelector('[data-part=note]').textContent,
                  updates: Number(root.dataset.updates) };
     }""")
     assert right_after["busy"] == "true" and right_after["button"] == "运行中…"
+    # the click returned before the run's result came (a click that ran the code would return
+    # with the result shown)
     assert "正在运行" in right_after["note"] and right_after["updates"] == before
-    # a run takes over a second here: a click that waited for it would take that long
-    assert right_after["took"] < 300, f"the click blocked the page for {right_after['took']:.0f} ms"
     finish(root, before)
     assert updates(root) == before + 1
     assert root.locator("[data-action=run]").inner_text() == "▶ 运行"
@@ -140,15 +139,19 @@ def test_a_long_run_leaves_the_page_responsive(book_pages):
     root.locator("[data-control=code]").fill(slow)
     before = updates(root)
     root.evaluate("root => root.querySelector('[data-action=run]').click()")  # no waiting
-    frames = page.evaluate("""() => new Promise((resolve) => {
-        const start = performance.now();
+    # frames the page painted while the run went on (until the widget is no longer busy)
+    frames = root.evaluate("""root => new Promise((resolve) => {
         let n = 0;
-        const tick = () => { n++; if (performance.now() - start < 500) requestAnimationFrame(tick); else resolve(n); };
+        const tick = () => {
+            if (root.getAttribute('aria-busy') !== 'true') { resolve(n); return; }
+            n++;
+            requestAnimationFrame(tick);
+        };
         requestAnimationFrame(tick);
     })""")
-    assert root.get_attribute("aria-busy") == "true", "the run ended within 0.5 s: not a long run"
-    # a page running Python on its main thread would paint none (a loaded machine paints fewer)
-    assert frames >= 5, f"the page painted {frames} frames in 0.5 s while the code ran"
+    # a page running Python on its main thread paints no frame until the code is done; in the
+    # worker, the two seconds of the loop leave room for many (a loaded machine paints fewer)
+    assert frames >= 5, f"the page painted {frames} frames while the code ran"
     finish(root, before)
     assert updates(root) == before + 1
     assert root.locator('[data-part="note"]').inner_text() == "运行的是修改过的代码"

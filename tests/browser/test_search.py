@@ -177,36 +177,21 @@ def test_search_stays_on_origin_without_errors(search_page):
     assert search_page.errors == []
 
 
-def test_a_pasted_paragraph_is_searched_within_a_frame(search_page):
+def test_a_pasted_paragraph_is_searched_by_its_first_characters_only(search_page):
     """A query of 1,000 characters (a paragraph pasted into the box) is read up to its first
-    MAX_QUERY characters: once its shards are there, ranking and showing its hits (the DOM of
-    8 options included) takes a few milliseconds, well under the 50 ms allowed here for a
-    loaded machine."""
+    MAX_QUERY (64) characters, which bounds the work of one keystroke whatever is pasted: its
+    hits are those of those 64 characters, and the status says so. (How long a keystroke takes
+    is a benchmark's figure, not a test's: benchmarks/search.py.)"""
     page = search_page.page
-    search(page, "softmax")  # the index is loaded
-    expect(page.locator("#tbook-search-results")).to_be_visible()
-    times = page.evaluate("""async (box) => {
-        const input = document.querySelector(box), list = document.querySelector(box + '-results');
-        const text = '注意力机制让每个位置按相关程度加权汇总其他位置的信息，'.repeat(40).slice(0, 1000);
-        const once = (n) => new Promise((resolve) => {  // from the keystroke to its hits shown
-            const q = text.slice(0, n), t = performance.now();
-            const seen = new MutationObserver(() => {
-                if (list.dataset.query === q.trim()) { seen.disconnect(); resolve(performance.now() - t); }
-            });
-            seen.observe(list, { attributes: true, childList: true });
-            input.value = q;
-            input.dispatchEvent(new Event('input'));
-        });
-        const median = async (n) => {
-            const ms = [];
-            for (let i = 0; i < 7; i++) ms.push(await once(n));
-            return ms.sort((a, b) => a - b)[3];
-        };
-        return [await median(8), await median(200), await median(1000)];
-    }""", BOX)
-    assert max(times) < 50, f"one input took {max(times):.1f} ms (8, 200, 1000 characters: {times})"
-    assert "只按前" in page.locator(".search-status").inner_text()
-    expect(page.locator("#tbook-search-results > li").first).to_be_visible()
+    text = ("注意力机制让每个位置按相关程度加权汇总其他位置的信息，" * 40)[:1000]
+    hits = "() => [...document.querySelectorAll('#tbook-search-results > li')].map(li => li.dataset.href)"
+    status = page.locator(".search-status")
+    search(page, text[:64])
+    first_64, said = page.evaluate(hits), status.inner_text()
+    assert first_64 and "只按前" not in said, said
+    search(page, text)
+    assert status.inner_text() == said + "（只按前 64 个字符搜索）"
+    assert page.evaluate(hits) == first_64
 
 
 def test_formulas_read_as_text_in_titles_and_snippets(search_page):
