@@ -144,7 +144,9 @@ def test_chapter_13_label_smoothing_spreads_epsilon_over_the_whole_vocabulary():
     """The smoothed target mixes the one-hot with the uniform distribution over all V tokens,
     the right one included (V = 37000, the original paper's shared English-German vocabulary)."""
     eps, v, right = 0.1, 37000, 0
-    target = (1 - eps) * np.eye(v)[right] + eps * np.full(v, 1 / v)
+    one_hot = np.zeros(v)
+    one_hot[right] = 1  # (np.eye(v)[right] would first make a V x V matrix: 11 GB)
+    target = (1 - eps) * one_hot + eps * np.full(v, 1 / v)
     assert np.isclose(target.sum(), 1)
     chapter_says("13-training.md", "正确答案的目标概率是 $1-\\epsilon+\\epsilon/\\lvert\\mathcal{V}\\rvert$，"
                                    "其余每个 token 是 $\\epsilon/\\lvert\\mathcal{V}\\rvert$")
