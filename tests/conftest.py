@@ -16,15 +16,17 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 def pytest_sessionstart(session):
     """The tests run in worker processes (pytest-xdist, pyproject's addopts), and each builds
-    books. The first build of a machine fetches the runtime into the shared cache: fetch it here,
-    in the process that starts the workers, so that first builds do not race to put it there
-    (each would replace the other's folder)."""
+    the book. Build it once here first, in the process that starts the workers: that fetches the
+    runtime into the shared cache (first builds racing to put it there would replace each
+    other's folder) and fills the chapter cache, so the workers' builds reuse every chapter
+    instead of each rendering the whole book at the same time (~14 CPU-s a build)."""
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
-        return  # a worker, or one process: the first build fetches it as usual
-    from bookbuild.runtime import vendor
-    with tempfile.TemporaryDirectory(prefix="tbook-runtime-") as folder:
-        vendor.vendor_runtime(folder, log=lambda *a: None)
+        return  # a worker, or one process: its first build does this as usual
+    from bookbuild.pipeline import build
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory(prefix="tbook-warm-") as folder:
+        build(os.path.join(root, "book"), os.path.join(folder, "site"), log=lambda *a: None)
 
 
 # Test files that must run in the same process: both state the trained model's figures that

@@ -90,7 +90,7 @@ def corpus_claims():
         f"Training has {len(train):,} distinct sentences over {len(corpus.pairs('train'))} pairs, "
         f"the held-out set {len(held):,}.",
         f"is true where more than one is left: {len(decide):,} held-out sentences, every one with "
-        f"an animal for answer and {sum(s in obstacle for s in decide):,} of the "
+        f"an animal for answer and {sum(s['answer'] in corpus.INANIMATE for s in decide):,} of the "
         f"{len(obstacle):,} with an obstacle",
     ]
 
