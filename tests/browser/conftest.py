@@ -1,6 +1,7 @@
 """Shared browser fixtures: one build, one HTTP server, one Chromium for the whole session,
 and one page per chapter, all in one browser context (Pyodide boots once, in the runtime's
 SharedWorker that serves every chapter; tests reset the widgets they move)."""
+import functools
 import os
 import shutil
 import subprocess
@@ -85,6 +86,13 @@ def browser():
         except Exception as e:
             pytest.fail(f"cannot start Chromium ({e}); install it: apt-get install -y "
                         "chromium-headless-shell fonts-noto-cjk", pytrace=False)
+        # Every context the tests open prefers reduced motion unless it asks otherwise: the
+        # figures' 160 ms easing (figures.css) would paint ~10 frames of every changed mark after
+        # each input, frames no test reads (attributes change at once; a box measured mid-easing
+        # is not the picture's). Measured on five widget test files, alternated: 66-67 against
+        # 73-79 CPU-s. test_motion.py and test_play.py ask for the easing where they check it.
+        b.new_context = functools.partial(b.new_context, reduced_motion="reduce")
+        b.new_page = functools.partial(b.new_page, reduced_motion="reduce")
         yield b
         b.close()
 

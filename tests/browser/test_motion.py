@@ -10,6 +10,14 @@ EASING = """(root) => getComputedStyle(root.querySelector('.fig .cell, .fig .mar
 
 def test_quick_inputs_are_followed_without_easing_and_a_pause_brings_it_back(book_pages):
     page = book_pages("attention")
+    page.page.emulate_media(reduced_motion="no-preference")  # the tests' contexts prefer less
+    try:
+        quick_inputs_and_a_pause(page)
+    finally:
+        page.page.emulate_media(reduced_motion="reduce")
+
+
+def quick_inputs_and_a_pause(page):
     root = page.widget("attention")
     slider = root.locator("[data-control=scale]")
     page.page.wait_for_function(STILL, arg=root.element_handle(), timeout=5_000)  # earlier tests

@@ -146,13 +146,19 @@ def test_the_whole_book_is_kept_on_request_and_freed(browser, recording_server, 
     assert flagged == []
 
     context.set_offline(True)
+    # every chapter in a second tab, the landing page staying open in the first: its runtime
+    # worker serves the chapters, as a reader's tabs share it (a tab alone would take the worker
+    # with it at each navigation and boot the runtime again for the next chapter; a boot from
+    # the offline cache is test_a_runtime_worker_started_offline_boots_from_the_service_worker's)
+    reader = context.new_page()
     for chapter in chapters(site):
-        page.goto(recording_server + chapter)
-        assert page.locator("h1").first.inner_text() != OFFLINE_TITLE, chapter
-    page.goto(recording_server + "05-multi-head.html")
-    settle(page)
-    root = page.locator('[data-widget]').first
+        reader.goto(recording_server + chapter)
+        assert reader.locator("h1").first.inner_text() != OFFLINE_TITLE, chapter
+    reader.goto(recording_server + "05-multi-head.html")
+    settle(reader)
+    root = reader.locator('[data-widget]').first
     assert root.get_attribute("data-state") == "live"
+    reader.close()
 
     context.set_offline(False)
     page.goto(recording_server + "index.html")
