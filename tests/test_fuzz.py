@@ -58,7 +58,7 @@ def _default_time(name):
 
 
 # a slow view (e.g. code-lab runs a whole small model) gets fewer examples; train-live is fast
-# at its defaults (0 steps) but trains up to live.LIVE["steps"] steps for a drawn `steps` (its
+# at its defaults (0 steps) but trains up to live.LIVE["steps"] (1,000) steps for a drawn `steps` (its
 # ten examples took ~30 s, more than any other file's widget), and its corners train once to
 # the end already
 EXAMPLES = {name: 3 if _default_time(name) > 0.05 else 10 for name in WIDGETS} | {"train-live": 2}
