@@ -42,8 +42,8 @@ def test_boxes_are_links_to_widgets_of_the_book(book_pages, site):
     assert root.page.evaluate("document.activeElement.getAttribute('href')") == hrefs[1]
 
 
-def test_following_a_box_opens_its_widget(browser, server):
-    page = browser.new_page()
+def test_following_a_box_opens_its_widget(reader_pages, server):
+    page = reader_pages.new_page()  # the session's runtime: no boot of its own
     page.goto(server + "14-recap.html")
     box = page.locator("svg.model-map a.map-box", has_text="交叉注意力")
     box.focus()
@@ -54,9 +54,11 @@ def test_following_a_box_opens_its_widget(browser, server):
     page.close()
 
 
-def test_no_text_under_11px_on_a_phone(browser, server):
+def test_no_text_under_11px_on_a_phone(reader_pages, server):
     for scheme in ("light", "dark"):
-        page = browser.new_page(viewport={"width": 360, "height": 800}, color_scheme=scheme)
+        page = reader_pages.new_page()
+        page.set_viewport_size({"width": 360, "height": 800})
+        page.emulate_media(color_scheme=scheme)
         page.goto(server + "14-recap.html")
         svg = page.locator("svg.model-map")
         assert svg.evaluate(SMALLEST_TEXT) >= 11

@@ -45,8 +45,8 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def search_page(browser, server):
-    page = BookPage(browser, server, "index.html")
+def search_page(reader_context, server):
+    page = BookPage(reader_context, server, "index.html")  # the session's runtime: no boot
     yield page
     page.page.close()
 

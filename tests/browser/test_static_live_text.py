@@ -80,7 +80,7 @@ def test_every_widget_shows_its_built_text_when_live(book_pages, site):
         f"  {where} {key}: {a!r} vs {b!r}" for where, key, a, b in found[:60])
 
 
-def test_a_tie_reads_live_as_the_build_writes_it(browser, server, site):
+def test_a_tie_reads_live_as_the_build_writes_it(reader_pages, server, site):
     """0.125 is a tie at 2 decimals: the live page shows it as pycore/fmt.py writes it, "0.12"
     (JavaScript's toFixed would write "0.13"). No widget's defaults hold a tie, so a link
     sets the softmax widget's temperature, which its slider shows with 2 decimals."""
@@ -88,7 +88,7 @@ def test_a_tie_reads_live_as_the_build_writes_it(browser, server, site):
                 and p.name != "print.html" and 'data-widget="softmax"' in p.read_text("utf-8"))
     wid = re.search(r'id="([^"]+)" data-widget="softmax"', path.read_text("utf-8"))[1]
     link = f"{path.name}?{wid}={quote(json.dumps({'temperature': 0.125}))}"
-    page = BookPage(browser, server, link)
+    page = BookPage(reader_pages, server, link)
     try:
         root = page.page.locator(f"#{wid}")
         assert root.get_attribute("data-state") == "live"
