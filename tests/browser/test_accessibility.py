@@ -44,25 +44,23 @@ def test_every_page_has_no_serious_accessibility_violation_in_the_dark(opened, a
     assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
 
 
-def test_a_widget_after_its_state_changes_has_no_serious_violation(browser, server, axe_source):
+def test_a_widget_after_its_state_changes_has_no_serious_violation(reader_pages, server, axe_source):
     """What a reader's moves bring on screen is checked too: in chapter 5, one head left out
     (its pictures dimmed: its title must keep its contrast) and the 数值 fold opened (its wide
     tables scroll: the region must be reachable from the keyboard), in both themes, on a wide
-    screen and on a phone's (the same page resized: one runtime boot for both)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        page = BookPage(context, server, "05-multi-head.html")
-        root = page.widget("multi-head")
-        root.locator("""[data-control=heads] [data-value='"B"']""").click()
-        root.locator(".mh[data-heads=B]").wait_for()
-        root.locator("details.numbers > summary").click()
-        for width in (1280, 390):
-            page.page.set_viewport_size({"width": width, "height": 900})
-            for scheme in ("light", "dark"):
-                page.page.emulate_media(color_scheme=scheme)
-                rules = None if scheme == "light" else COLOUR_RULES  # dark changes colours only
-                bad = [v for v in run_axe(page.page, axe_source, rules)
-                       if v["impact"] in ("serious", "critical")]
-                assert not bad, (width, scheme, json.dumps(bad, ensure_ascii=False, indent=1))
-    finally:
-        context.close()
+    screen and on a phone's (the same page resized; a tab of the session's reader context,
+    whose runtime is booted, and whose storage the chosen head does not outlive)."""
+    page = BookPage(reader_pages, server, "05-multi-head.html")
+    page.page.set_viewport_size({"width": 1280, "height": 900})
+    root = page.widget("multi-head")
+    root.locator("""[data-control=heads] [data-value='"B"']""").click()
+    root.locator(".mh[data-heads=B]").wait_for()
+    root.locator("details.numbers > summary").click()
+    for width in (1280, 390):
+        page.page.set_viewport_size({"width": width, "height": 900})
+        for scheme in ("light", "dark"):
+            page.page.emulate_media(color_scheme=scheme)
+            rules = None if scheme == "light" else COLOUR_RULES  # dark changes colours only
+            bad = [v for v in run_axe(page.page, axe_source, rules)
+                   if v["impact"] in ("serious", "critical")]
+            assert not bad, (width, scheme, json.dumps(bad, ensure_ascii=False, indent=1))
