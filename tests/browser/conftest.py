@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bookbuild.pipeline import build
 from bookbuild.dev.serve import SiteHandler, make_server
@@ -117,12 +118,20 @@ class BookPage:
         self.page.on("request", lambda r: self.page_requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.failed = []  # requests without an answer, for the message below
+        self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
         self.page.goto(server + href)
         if self.page.locator("[data-widget]").count():
             # until no widget is still static or loading (each ends live or error)
-            self.page.wait_for_selector("[data-widget][data-state=static], "
-                                        "[data-widget][data-state=loading]",
-                                        state="detached", timeout=60_000)
+            try:
+                self.page.wait_for_selector("[data-widget][data-state=static], "
+                                            "[data-widget][data-state=loading]",
+                                            state="detached", timeout=60_000)
+            except PlaywrightTimeout:
+                states = self.page.eval_on_selector_all(
+                    "[data-widget]", "els => els.map(e => e.dataset.widget + ':' + e.dataset.state)")
+                pytest.fail(f"{href}: widgets not live after 60 s ({states}); console errors "
+                            f"{self.errors}; failed requests {self.failed}", pytrace=False)
 
     @property
     def requests(self):
