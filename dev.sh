@@ -45,7 +45,7 @@ system_packages() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing </dev/null
   elif command -v apt-get >/dev/null; then
     echo "dev.sh: missing$missing. Install them, then run this again:" >&2
-    echo "    sudo apt-get install -y$missing" >&2
+    echo "    sudo apt-get install -y --no-install-recommends$missing" >&2
     exit 1
   else
     echo "dev.sh: missing$missing (Debian's package names). Install their programs with" \
