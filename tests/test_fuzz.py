@@ -59,10 +59,6 @@ KNOWN_BUGS = {}
 EXAMPLES = {"code-lab": 3, "beam-search": 3, "bpe": 3, "char-embedding-map": 3, "train-live": 2}
 
 
-def examples(name):
-    return EXAMPLES.get(name, 10)
-
-
 # ---------------------------------------------------------------- TOML text from Python values
 
 def toml_value(v):
@@ -189,7 +185,7 @@ def block_computes_and_renders(name, params, jinja, tolerate=()):
 def test_valid_parameters_pass_and_compute_a_view(name, jinja):
     tolerate = [CROSS_RULES.get(name), KNOWN_BUGS.get(name, [None])[0]]
 
-    @fuzz(examples(name))
+    @fuzz(EXAMPLES.get(name, 10))
     @given(params=valid_params(name))
     def check(params):
         block_computes_and_renders(name, params, jinja, [t for t in tolerate if t])

@@ -180,8 +180,8 @@ def test_search_stays_on_origin_without_errors(search_page):
 def test_a_pasted_paragraph_is_searched_by_its_first_characters_only(search_page):
     """A query of 1,000 characters (a paragraph pasted into the box) is read up to its first
     MAX_QUERY (64) characters, which bounds the work of one keystroke whatever is pasted: its
-    hits are those of those 64 characters, and the status says so. (How long a keystroke takes
-    is a benchmark's figure, not a test's: benchmarks/search.py.)"""
+    hits are those of those 64 characters, and the status says so. (How long a search takes is
+    a benchmark's figure, benchmarks/search.py's, not a test's.)"""
     page = search_page.page
     text = ("注意力机制让每个位置按相关程度加权汇总其他位置的信息，" * 40)[:1000]
     hits = "() => [...document.querySelectorAll('#tbook-search-results > li')].map(li => li.dataset.href)"
