@@ -6,8 +6,9 @@
 Runs itself twice: in this CPython (a child process) and inside Pyodide under Node.js
 (bookbuild/runtime/bytecode.mjs; needs `python3 build.py` once for the runtime). Each prints
 RESULT {json}: median and p95 (ms) of one forward pass over 64 characters (model.forward + the
-last position's logits), and of poem_run.next_char, which the widget calls (reading the text,
-the pass the next character needs, the sampling stages). With --baseline, REV's pycore is
+last position's logits), of poem_run.next_char, which the widget calls (reading the text,
+the pass the next character needs, the sampling stages), and of a 续写 (24 characters drawn
+after a text whose keys and values are kept, as the widget's continuation does). With --baseline, REV's pycore is
 imported beside this one (as the package pycore_baseline) and every round times each version
 once, so a shared machine's load falls on both alike; the run also checks that both give the
 same numbers. Wall-clock figures move with the machine's load; no test asserts them.
@@ -60,6 +61,13 @@ def timings():
 
         tasks[f"forward_64_ms {name}"] = forward
         tasks[f"next_char_64_ms {name}"] = lambda p=poem_run, t=text: p.next_char(t)["probs"]
+        # the widget's 续写: 24 characters after a 20-character text whose keys and values
+        # are kept (pycore/widgets/char_gpt's `continued`), a new seed each call
+        start_text = text[:20]
+        kept = poem_run.extend(poem_run.read(start_text)["ids"], 0, None, params, cfg)
+        seeds = iter(range(1, 10**6))
+        tasks[f"continue_24_ms {name}"] = lambda p=poem_run, t=start_text, k=kept, s=seeds: \
+            p.generate(t, 24, 1.0, None, 1.0, next(s), start=k)
         results[name] = {"forward": forward(), "next_char": tasks[f"next_char_64_ms {name}"]()}
     out = summary(tasks)
     if len(results) == 2:  # the two versions' numbers
