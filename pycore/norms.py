@@ -15,11 +15,13 @@ def layer_norm(x, gamma=None, beta=None, eps=1e-5):
     gamma defaults to ones and beta to zeros (the values at initialisation).
     """
     x = np.asarray(x, dtype=float)
-    mean = x.mean(axis=-1, keepdims=True)  # (..., 1)
+    d = x.shape[-1]
+    # np.mean's and np.var's own steps (the sum over the row, divided by d), without their
+    # Python layer, which costs as much as the arithmetic at one position in Pyodide (the
+    # poem model's continuation pays it seven times per character); the centred rows are kept
+    mean = np.add.reduce(x, axis=-1, keepdims=True) / d  # (..., 1)
     centred = x - mean  # (..., d)
-    # (..., 1), divides by d: np.var's own steps, with the centred rows kept for y (np.var
-    # would centre them again, and its Python layer costs a model's step in Pyodide)
-    var = (centred * centred).mean(axis=-1, keepdims=True)
+    var = np.add.reduce(centred * centred, axis=-1, keepdims=True) / d  # (..., 1)
     y = centred / np.sqrt(var + eps)
     if gamma is not None:
         y = y * gamma

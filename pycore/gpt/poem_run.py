@@ -26,7 +26,7 @@ from ..attention import attention
 from ..linear import linear
 from ..softmax import softmax
 from . import ablation, model, poems
-from .layers import merge_heads, split_heads, sub
+from .layers import merge_heads, split_heads
 from .train_poems import DATA_FILES, RECORD, WEIGHTS, widen
 
 __all__ = ["DATA_FILES", "poem_model", "read", "next_char", "last_logits", "distribution",
@@ -99,30 +99,47 @@ def distribution(z, temperature=1.0, top_k=None, top_p=None, top=10, vocab=None)
                     for j in order]}
 
 
-def extend(ids, start, kept, params, cfg):
+def layers_of(params, cfg):
+    """Each layer's weights as extend() multiplies them: W_q, W_k and W_v side by side (D, 3D),
+    so a position's queries, keys and values are one product instead of three (a continuation
+    makes these products once per character, and in Pyodide each NumPy call costs about as
+    much as its arithmetic at one position)."""
+    out = []
+    for i in range(cfg["n_layers"]):
+        p = model.layer(params, i)
+        w = np.concatenate([p["attn.w_q"], p["attn.w_k"], p["attn.w_v"]], axis=1)  # (D, 3D)
+        out.append({**p, "attn.w_qkv": w})
+    return out
+
+
+def extend(ids, start, kept, params, cfg, layers=None):
     """The logits after the last of `ids`, the characters at positions start, start + 1, ...,
     given `kept`: the keys and values of every layer at the positions before `start` (None
     when start = 0). Returns (logits (V,), the keys and values up to the last of ids).
+    `layers`: layers_of(params, cfg), made once by a caller that extends many times.
 
     A character's keys and values depend only on the characters up to it (the model looks
     back only), so a continuation keeps them and pays for one position per new character
     instead of a pass over the whole text. The numbers are model.forward's, up to rounding
     (tests/test_pycore_gpt_poems.py)."""
-    T, H = len(ids), cfg["n_heads"]
+    T, H, D = len(ids), cfg["n_heads"], cfg["d_model"]
     x = params["tok_emb"][np.array([ids])] + params["pos_emb"][start:start + T]  # (1, T, D)
-    seen = np.arange(start + T)[None, :] <= start + np.arange(T)[:, None]  # (T, start + T)
     out = []
-    for i in range(cfg["n_layers"]):
-        p = model.layer(params, i)
-        a = sub(p, "attn.")
+    for p in layers or layers_of(params, cfg):
         h1 = norms.layer_norm(x, p["ln1.gamma"], p["ln1.beta"])  # (1, T, D)
-        q, k, v = (split_heads(linear(h1, a[w]), H) for w in ("w_q", "w_k", "w_v"))
+        qkv = linear(h1, p["attn.w_qkv"])  # (1, T, 3D)
+        q, k, v = (split_heads(qkv[..., j * D:(j + 1) * D], H) for j in range(3))
         if kept is not None:  # (1, H, start + T, Dh): the earlier positions' first
-            k, v = (np.concatenate([old, new], axis=2) for old, new in zip(kept[i], (k, v)))
+            old = kept[len(out)]
+            k, v = np.concatenate([old[0], k], axis=2), np.concatenate([old[1], v], axis=2)
         out.append((k, v))
-        _, _, scores = attention(q, k, v)  # (1, H, T, start + T), before any mask
-        heads = softmax(np.where(seen, scores, -np.inf), axis=-1) @ v  # (1, H, T, Dh)
-        x = x + linear(merge_heads(heads), a["w_o"])
+        if T == 1:  # the one new position sees every position up to it: no mask
+            heads = attention(q, k, v)[1]  # (1, H, 1, Dh)
+        else:  # position start + t sees the positions up to start + t
+            seen = np.arange(start + T)[None, :] <= start + np.arange(T)[:, None]  # (T, start + T)
+            scores = attention(q, k, v)[2]  # (1, H, T, start + T), before any mask
+            heads = softmax(np.where(seen, scores, -np.inf), axis=-1) @ v  # (1, H, T, Dh)
+        x = x + linear(merge_heads(heads), p["attn.w_o"])
         x = x + ablation.feed_forward(x, p, cfg["activation"])
     h = norms.layer_norm(x[0, -1], params["ln_f.gamma"], params["ln_f.beta"])  # (D,)
     return model.logits(params, h), out
@@ -142,11 +159,12 @@ def generate(text, n=40, temperature=1.0, top_k=None, top_p=None, seed=0, params
         raise ValueError(f"n = {n}: write between 0 and {MAX_NEW} characters")
     ids = read(text, vocab, cfg["n_positions"])["ids"]
     context = cfg["n_positions"]
-    z, kept = extend(ids, 0, None, params, cfg) if start is None else start
+    layers = layers_of(params, cfg)
+    z, kept = extend(ids, 0, None, params, cfg, layers) if start is None else start
     new = []
     for s in np.random.default_rng(seed).integers(0, 2**31, size=n):
         if new and len(ids) <= context:  # one more position: the others' keys are kept
-            z, kept = extend(ids[-1:], len(ids) - 1, kept, params, cfg)
+            z, kept = extend(ids[-1:], len(ids) - 1, kept, params, cfg, layers)
         elif new:  # past the context the window slides: every position moves, a whole pass
             z = last_logits(ids[-context:], params, cfg)
         z = z.copy()  # the kept text's logits stay as they are
