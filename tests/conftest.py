@@ -1,6 +1,7 @@
 """Session set-up shared by every test module."""
 import os
 import tempfile
+from collections import Counter
 
 import pytest
 
@@ -33,6 +34,28 @@ def pytest_sessionstart(session):
 # take seconds to compute (tests/trained_model_figures.py keeps them for the process), so on
 # two processes they were computed twice (~10 CPU-s of the suite's).
 SAME_PROCESS = {"tests/test_docs_model.py": "tests/test_chapter_trained_model.py"}
+
+
+# The files that take longest (wall seconds, clean-clone CI run of 12-07 at load 3-22: engines
+# 180, the example editor 125, axe 120, the exercises 94, offline 90, ...), handed to the test
+# processes first. pytest-xdist hands out whole files in the order collected (pyproject's
+# --no-loadscope-reorder; its own order is by number of tests), so a long file with few tests
+# (axe on every page: 3 tests, 2 minutes) came last and ran on while the other processes had
+# nothing left. The rest follow by number of tests, as pytest-xdist orders them.
+FIRST = ("tests/browser/test_engines.py", "tests/browser/test_example_editor.py",
+         "tests/browser/test_accessibility.py", "tests/browser/test_exercises.py",
+         "tests/browser/test_offline.py", "tests/browser/test_play.py",
+         "tests/browser/test_deploy.py", "tests/browser/test_reader_code.py",
+         "tests/browser/test_apparatus.py", "tests/test_chapter_trained_model.py",
+         "tests/test_notebooks.py", "tests/browser/test_code_lab.py", "tests/test_downloads.py",
+         "tests/test_fuzz.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    file_of = lambda item: item.nodeid.split("::")[0]  # noqa: E731
+    count = Counter(map(file_of, items))
+    rank = {f: i for i, f in enumerate(FIRST)}
+    items.sort(key=lambda item: (rank.get(file_of(item), len(FIRST)), -count[file_of(item)]))
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: no error where it is not loaded
