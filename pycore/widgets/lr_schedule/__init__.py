@@ -5,8 +5,6 @@ peak's power of ten, so the axis reads 0 to 3.0 "x 10^-4"), with the end of warm
 chosen step marked on the curve. The page maps a pointer on the plot to a step with the
 plot's geometry (view["chart"]["plot"], the total and the grid of sample steps).
 """
-import functools
-
 from ... import figure
 from ...notation import sci
 from ...schedule import DECAYS, learning_rate, lr_curve
@@ -43,50 +41,54 @@ def sci_text(x, digits=2):
     return f"{s['m']:.{digits}f} × {power_of_ten(s['e'])}"
 
 
-@functools.lru_cache(maxsize=64)
-def curve_chart(warmup, peak, total, decay, min_lr, unit):
-    """The curve, worked out once per schedule: picking another step (a key, a pointer on the
-    plot) only moves the marker. Shared between views: never changed."""
-    steps, rates = lr_curve(warmup, peak, total, decay, min_lr, n=SAMPLES)
-    return figure.line_chart([{"name": "学习率", "x": steps, "y": rates / unit}],
-                             width=380, height=210, margin=(22, 16, 32, 30),
-                             x_domain=(0, total), y_domain=(0, peak / unit))
-
-
-def view(warmup, peak, total, decay, min_ratio, step):
-    warmup, step = min(warmup, total), min(step, total)
+def schedule(warmup, peak, total, decay, min_ratio):
+    """The schedule and its curve: picking another step (a key, a pointer on the plot) leaves
+    this part as it is and only moves the marker (`reading`)."""
+    warmup = min(warmup, total)
     min_lr = peak * min_ratio if decay == "cosine" else 0.0  # the other two ignore it
-
-    def rate(t):
-        return learning_rate(t, warmup, peak, total, decay, min_lr)
-
     e = sci(peak)["e"]
     unit = 10.0 ** e  # the y axis counts in units of the peak's power of ten
+    steps, rates = lr_curve(warmup, peak, total, decay, min_lr, n=SAMPLES)
+    chart = figure.line_chart([{"name": "学习率", "x": steps, "y": rates / unit}],
+                              width=380, height=210, margin=(22, 16, 32, 30),
+                              x_domain=(0, total), y_domain=(0, peak / unit))
+    rate = lambda t: learning_rate(t, warmup, peak, total, decay, min_lr)  # noqa: E731
     mid = warmup + (total - warmup) // 2  # halfway through the decay
-    lr = rate(step)
-    chart = curve_chart(warmup, peak, total, decay, min_lr, unit)
-    plot = chart["plot"]
-
-    def to_x(t):
-        return figure.r(figure.scale(t, 0, total, plot["x"], plot["x"] + plot["w"]))
-
-    def to_y(r):
-        return figure.r(figure.scale(r / unit, 0, peak / unit, plot["y"] + plot["h"], plot["y"]))
-
-    lr_sci = sci(lr)
     return {
         "warmup": warmup, "total": total, "decay": decay, "decay_label": LABELS[decay],
         "decay_labels": LABELS,
         "min_ratio": min_ratio, "min_lr": sci(min_lr),
         "peak": sci(peak), "peak_value": peak, "peak_text": sci_text(peak),
-        "step": step, "lr": lr_sci, "lr_value": lr,
         "mid_step": mid, "mid": sci(rate(mid)),
         "final": sci(rate(total)),
         "grid": max(1, total // CELLS),  # how far one arrow key (or pointer cell) moves
         "chart": chart,
         "y_unit": f"学习率（× {power_of_ten(e)}）",
-        "marker": {"x": to_x(step), "y": to_y(lr)},  # the chosen step, on the curve
-        "warm": {"x": to_x(warmup), "tx": to_x(warmup) + 4},  # the end of warmup and its label
-        "labels_y": {"unit": 12, "warm": plot["y"] + plot["h"] - 6},
+        "warm": {"x": _x(chart, total, warmup), "tx": _x(chart, total, warmup) + 4},  # its label
+        "labels_y": {"unit": 12, "warm": chart["plot"]["y"] + chart["plot"]["h"] - 6},
+        "_rate": rate, "_unit": unit,
+    }
+
+
+def _x(chart, total, t):
+    plot = chart["plot"]
+    return figure.r(figure.scale(t, 0, total, plot["x"], plot["x"] + plot["w"]))
+
+
+def reading(step, schedule):
+    """The chosen step's rate, marked on the curve."""
+    total, unit, plot = schedule["total"], schedule["_unit"], schedule["chart"]["plot"]
+    step = min(step, total)
+    lr = schedule["_rate"](step)
+    y = figure.r(figure.scale(lr / unit, 0, schedule["peak_value"] / unit,
+                              plot["y"] + plot["h"], plot["y"]))
+    lr_sci = sci(lr)
+    return {
+        "step": step, "lr": lr_sci, "lr_value": lr,
+        "marker": {"x": _x(schedule["chart"], total, step), "y": y},  # on the curve
         "slider_text": f"第 {step} 步：{lr_sci['m']:.3f} × 10^{lr_sci['e']}",
     }
+
+
+# A move of the step (the plot is its slider) recomputes and sends the reading only.
+PARTS = (schedule, reading)

@@ -81,7 +81,6 @@ def _grid(w, r, group_size):
             "max_error": float(np.max(np.abs(x_hat - x)))}
 
 
-@functools.lru_cache(maxsize=64)  # 54 settings in all; a view is never changed once returned
 def view(bits, symmetric, granularity, group_size):
     w = _w_q()
     group = group_size if granularity == "group" else None
