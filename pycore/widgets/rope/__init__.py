@@ -35,11 +35,10 @@ def _scores(q, k, offsets, theta):
     return qs @ positional.rope(k, 0, theta)  # (len(offsets),)
 
 
-@lru_cache(maxsize=64)
-def score_chart(q, k, theta):
+def curve(q, k, theta):
     """The score against m - n over every offset the sliders reach: a function of q, k and
-    theta only (moving m and n leaves it as it is, so it is kept). Sampled in steps of 1, 1/2
-    or 1/4 so that a period has CURVE_SAMPLES samples; the crosshair stops every 5 offsets."""
+    theta only (moving m and n leaves this part as it is). Sampled in steps of 1, 1/2 or 1/4
+    so that a period has CURVE_SAMPLES samples; the crosshair stops every 5 offsets."""
     step = next((s for s in (1.0, 0.5) if s <= 2 * math.pi / (CURVE_SAMPLES * theta)), 0.25)
     xs = np.arange(-MAX_OFFSET, MAX_OFFSET + 1e-9, step)  # (2 MAX_OFFSET / step + 1,)
     amp = max(float(np.linalg.norm(q) * np.linalg.norm(k)), 1e-9)  # |q||k|: the swing
@@ -49,7 +48,7 @@ def score_chart(q, k, theta):
         y_domain=(-amp, amp), x_ticks=list(range(-30, 31, 10)), x_label="i − j",
         y_label="q_i·k_j", probes=2 * MAX_OFFSET // 5 + 1,
         say=lambda x, y: f"i − j = {x:.0f}：分数 {figure.fmt(y, 4)}")
-    return chart, amp
+    return {"chart": chart, "_amp": amp}
 
 
 def _shifted_and_offsets(q, k, m, n, theta):
@@ -92,13 +91,14 @@ def picture(q, k, q_rot, k_rot, m, n, theta):
             "arc_k": figure.turn_arc(c, c, ARC_K * c, angle(k), n * theta)}
 
 
-def view(q, k, m, n, theta):
+def rotated(q, k, m, n, theta, curve):
+    """Everything that moves with the positions: the rotations, the scores, the picture and
+    the current offset on the curve."""
     demo = positional.rope_demo(q, k, m, n, theta)
     shifted, by_offset = _shifted_and_offsets(q, k, m, n, theta)
     shift_spread = float(np.max(shifted) - np.min(shifted))
     between = (demo["angle_q"] - demo["angle_k"] + 180.0) % 360.0 - 180.0
-    chart, amp = score_chart(tuple(q), tuple(k), theta)
-    plot = chart["plot"]
+    amp, plot = curve["_amp"], curve["chart"]["plot"]
     now = {"x": figure.r(figure.scale(m - n, -MAX_OFFSET, MAX_OFFSET, plot["x"],
                                       plot["x"] + plot["w"])),
            "y": figure.r(figure.scale(demo["score"], -amp, amp, plot["y"] + plot["h"], plot["y"]))}
@@ -118,8 +118,13 @@ def view(q, k, m, n, theta):
         "offset_class": ["cur" if o == m - n else "" for o in OFFSETS],
         "norm_product": float(np.linalg.norm(q) * np.linalg.norm(k)),  # |q||k|: the curve's amplitude
         "fig": picture(q, k, demo["q_rot"], demo["k_rot"], m, n, theta),
-        "chart": chart, "now": now,
+        "now": now,
         # the shift buttons: m and n move together while both stay in their sliders' range
         "shift_down_off": str(not (m > PARAMS["m"]["min"] and n > PARAMS["n"]["min"])).lower(),
         "shift_up_off": str(not (m < PARAMS["m"]["max"] and n < PARAMS["n"]["max"])).lower(),
     }
+
+
+# Moving the positions m and n (sliders, the shift buttons) leaves the score curve as it is:
+# it is computed and sent again only when q, k or theta change.
+PARTS = (curve, rotated)
