@@ -13,10 +13,11 @@ out the picture, one column per key:
 Then the memory of one head's scores: the full n × n matrix against one B × B tile, drawn to
 scale, for n, B, d and the number format.
 
-A query's row is computed once per (query, tile) (cached); stepping only picks a tile.
+The view comes in parts (pycore/view_parts.py): a query's row is computed once per (query,
+tile) (`tiles`); stepping only picks a tile (`reading`); the memory figure has its own controls
+(`memory`); the random check reads the tile size only (`check`).
 """
 import math
-from functools import lru_cache
 
 import numpy as np
 
@@ -67,7 +68,6 @@ def _qkv():
     return x @ w_q, x @ w_k, x @ w_v
 
 
-@lru_cache(maxsize=None)
 def full_row(query):
     """The query's row of the full softmax, its output and its scores (all at once)."""
     q, k, v = _qkv()
@@ -76,13 +76,13 @@ def full_row(query):
     return weights[i], out[i], scores[i]
 
 
-@lru_cache(maxsize=None)
-def random_check(tile):
+def check(tile):
     """max |online - full| over random Q, K, V (CHECK_N x CHECK_D, seed 0), tiles of `tile`
     keys: what rounding leaves of the difference (the running example's is exactly 0)."""
     rng = np.random.default_rng(0)
     q, k, v = (rng.normal(size=(CHECK_N, CHECK_D)) for _ in range(3))
-    return float(np.max(np.abs(flash.online_attention(q, k, v, tile) - attention(q, k, v)[1])))
+    diff = float(np.max(np.abs(flash.online_attention(q, k, v, tile) - attention(q, k, v)[1])))
+    return {"random_diff": diff, "check_n": CHECK_N}
 
 
 def _row_bars(values, unread=None):
@@ -95,16 +95,14 @@ def _row_bars(values, unread=None):
     return bars
 
 
-@lru_cache(maxsize=None)
 def tiles(query, tile):
     """Everything about one (query, tile) the steps pick from: per tile its state (m, l,
-    rescale, acc, weights so far) and the picture's columns. Computed once; callers must not
-    modify it."""
+    rescale, acc, weights so far) and the picture's columns, and what does not move with the
+    step: the scores, the full softmax, the ledger, the accumulator's scale."""
     steps = flash.example_steps(query, tile)
     weights, out, scores = full_row(query)
     acc_max = max(float(np.max(s["acc"])) for s in steps)
-    final = _row_bars(weights)["bars"]
-    out_rows = []
+    rows = []
     for t, s in enumerate(steps):
         start, stop = s["keys"]
         so_far = np.zeros(N_KEYS)
@@ -113,11 +111,23 @@ def tiles(query, tile):
         l_prev = steps[t - 1]["l"] if t else 0.0
         tile_max = float(np.max(s["scores"]))
         tile_sum = s["l"] - l_prev * s["rescale"]  # sum of exp(s_j - m) over this tile
-        out_rows.append({**s, "start": start, "stop": stop, "so_far": so_far,
-                         "m_prev": m_prev, "l_prev": l_prev, "tile_max": tile_max,
-                         "tile_sum": tile_sum, "output": s["acc"] / s["l"]})
-    return {"steps": out_rows, "acc_max": acc_max, "final_bars": final,
-            "weights": weights, "out": out, "scores": scores}
+        rows.append({**s, "start": start, "stop": stop, "so_far": so_far,
+                     "m_prev": m_prev, "l_prev": l_prev, "tile_max": tile_max,
+                     "tile_sum": tile_sum, "output": s["acc"] / s["l"]})
+    last = rows[-1]
+    online_final = np.zeros(N_KEYS)
+    online_final[:last["stop"]] = last["weights_so_far"]
+    diff = float(max(np.max(np.abs(online_final - weights)),
+                     np.max(np.abs(last["output"] - out))))
+    return {
+        "query": query, "index": TOKENS.index(query), "tile": tile, "n_tiles": len(rows),
+        "tokens": TOKENS, "features": example.FEATURES,
+        "scores": scores, "scores_text": [figure.fmt(x, 3) for x in scores],
+        "full": weights, "full_output": out, "max_diff": diff,
+        "legend": {**figure.legend(0, acc_max, digits=2), "note": "acc 的大小，全图统一刻度"},
+        "ledger": ledger(rows),
+        "_rows": rows, "_acc_max": acc_max, "_final_bars": _row_bars(weights)["bars"],
+    }
 
 
 def frame_slots(rows, step):
@@ -196,65 +206,47 @@ def ledger(rows):
     return out
 
 
-@lru_cache(maxsize=128)
-def memory_part(n, block, d, dtype):
-    """The memory figure (cached: the reader steps through tiles with it unchanged; callers
-    must not modify it)."""
+def memory(n, block, d, dtype):
+    """The memory figure: one head's full score matrix against one tile, to scale."""
     mem = flash.memory(n, d=d, tile=block, dtype=dtype)
     side = max(1.5, SQUARE * block / n)  # the tile, to scale (at least a visible dot)
-    return {**mem, "full_text": binary_bytes(mem["full_scores"]),
-            "tile_text": binary_bytes(mem["tile_scores"]),
-            "tile_total_text": binary_bytes(mem["tile_total"]),
-            "ratio_text": f"{round(mem['ratio']):,}",
-            "square": {"size": SQUARE, "tile": figure.r(side), "mid": SQUARE / 2,
-                       "label_x": figure.r(min(side, SQUARE - 40) + 4),
-                       "viewbox": f"-2 -2 {SQUARE + 4} {SQUARE + 4}"}}
+    return {"n": n, "n_say": f"n = {n:,}", "block": block, "d": d, "dtype": dtype,
+            "memory": {**mem, "full_text": binary_bytes(mem["full_scores"]),
+                       "tile_text": binary_bytes(mem["tile_scores"]),
+                       "tile_total_text": binary_bytes(mem["tile_total"]),
+                       "ratio_text": f"{round(mem['ratio']):,}",
+                       "square": {"size": SQUARE, "tile": figure.r(side), "mid": SQUARE / 2,
+                                  "label_x": figure.r(min(side, SQUARE - 40) + 4),
+                                  "viewbox": f"-2 -2 {SQUARE + 4} {SQUARE + 4}"}}}
 
 
-@lru_cache(maxsize=64)
-def reading(query, tile, step):
-    """What the tiles read so far show, for a step within the tiles (cached: the memory
-    figure's controls leave it as it is, and the reader steps back and forth; callers must not
-    modify it)."""
-    part = tiles(query, tile)
-    rows = part["steps"]
+def reading(step, tiles):
+    """What the tiles read so far show (a step past the last tile reads the last)."""
+    rows = tiles["_rows"]
+    step = min(step, len(rows))
     s = rows[step - 1]
     unread = [j >= s["stop"] for j in range(N_KEYS)]
     bars = _row_bars(s["so_far"], unread)
-    for b, f in zip(bars["bars"], part["final_bars"]):
+    for b, f in zip(bars["bars"], tiles["_final_bars"]):
         b["ref"] = f["y"]  # the full softmax's weight: a tick across the bar, a little wider
         b["rx1"], b["rx2"] = figure.r(b["x"] - 3), figure.r(b["x"] + b["w"] + 3)
-    last = rows[-1]
-    online_final = np.zeros(N_KEYS)
-    online_final[:last["stop"]] = last["weights_so_far"]
-    diff = float(max(np.max(np.abs(online_final - part["weights"])),
-                     np.max(np.abs(last["output"] - part["out"]))))
-    i = TOKENS.index(query)
     return {
-        "query": query, "index": i, "tile": tile, "step": step, "n_tiles": len(rows),
-        "keys_read": s["stop"], "tokens": TOKENS, "features": example.FEATURES,
-        "scores": part["scores"], "scores_text": [figure.fmt(x, 3) for x in part["scores"]],
+        "step": step, "keys_read": s["stop"],
         "m": s["m"], "l": s["l"], "rescale": s["rescale"], "acc": s["acc"],
         "output": s["output"], "so_far": s["so_far"],
-        "full": part["weights"], "full_output": part["out"],
-        "max_diff": diff, "random_diff": random_check(tile), "check_n": CHECK_N,
         "done": step == len(rows),
         "progress": f"已读 {s['stop']} / {N_KEYS} 个键（第 {step} 块，共 {len(rows)} 块）",
         "eq": equations(s, step - 1),
         "bars": bars, "frames": frame_slots(rows, step),
-        "state": state_cells(rows, step, part["acc_max"]),
-        "legend": {**figure.legend(0, part["acc_max"], digits=2), "note": "acc 的大小，全图统一刻度"},
-        "ledger": ledger(rows),
+        "state": state_cells(rows, step, tiles["_acc_max"]),
     }
 
 
-def view(query, tile, step, n, block, d, dtype):
-    step = min(step, len(tiles(query, tile)["steps"]))
-    return {
-        **reading(query, tile, step),
-        "n": n, "n_say": f"n = {n:,}", "block": block, "d": d, "dtype": dtype,
-        "memory": memory_part(n, block, d, dtype),
-        "width": WIDTH, "height": ROW_Y + len(STATE_ROWS) * ROW_H + ACC_GAP + 4,
-        "acc_y": ROW_Y + 2 * ROW_H + ACC_GAP - 4,
-        "score_y": SCORE_Y, "frame_y": FRAME_Y, "frame_h": FRAME_H, "label_w": LABEL_W,
-    }
+def geometry():
+    """The picture's fixed frame."""
+    return {"width": WIDTH, "height": ROW_Y + len(STATE_ROWS) * ROW_H + ACC_GAP + 4,
+            "acc_y": ROW_Y + 2 * ROW_H + ACC_GAP - 4,
+            "score_y": SCORE_Y, "frame_y": FRAME_Y, "frame_h": FRAME_H, "label_w": LABEL_W}
+
+
+PARTS = (geometry, tiles, check, reading, memory)
