@@ -8,8 +8,6 @@ followed by the question 「， 它 =」. The reader swaps the adjective: in the
 宽 is a state word like 累 (one row of EMBEDDINGS serves both, as the features know nothing
 else about a word), so the hand-made head cannot move; the learned head moves to 马路.
 """
-import functools
-
 import numpy as np
 
 from ... import example, figure
@@ -32,7 +30,6 @@ PARAMS = {
 CURVES = {"width": 400, "height": 120}
 
 
-@functools.lru_cache(maxsize=1)
 def handmade_row():
     """The semantic head's row of 它 (index 5) on the running example: the same for every
     adjective, since the features give 宽 the row of 累."""
@@ -48,8 +45,8 @@ def sentences(adjective):
     return short, short + corpus.QUESTION
 
 
-@functools.lru_cache(maxsize=16)
 def side(adjective, head):
+    """Both heads' rows of the chosen sentence and their pictures."""
     short, long = sentences(adjective)
     grammar = corpus.answer_of(long)
     hand = handmade_row()
@@ -80,8 +77,8 @@ def side(adjective, head):
     }
 
 
-@functools.lru_cache(maxsize=1)
 def fixed():
+    """The two pictures' frames and the heads' names: the same for every sentence."""
     short, long = sentences("累")
     geometry = {}
     for key, words in (("hand", short), ("learned", long)):
@@ -90,5 +87,4 @@ def fixed():
     return {"geometry": geometry, "head_labels": {x: f"L{x[0]} 头 {x[2]}" for x in HEADS}}
 
 
-def view(adjective, head):
-    return {**fixed(), **side(adjective, head)}
+PARTS = (fixed, side)
