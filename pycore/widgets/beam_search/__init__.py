@@ -200,13 +200,7 @@ def _chips(tokens, marks):
 
 # Kept here, not in a part: the samples' part reads the seed too, and the button draws the next
 # seeds at the same temperature (64: the temperature slider there and back, 17 values of each).
-@functools.lru_cache(maxsize=64)
-def _dists(temperature):
-    return B.step_distributions(temperature)
-
-
-def _samples(seed, temperature, max_new):
-    dists = _dists(temperature)
+def _samples(seed, dists, max_new):
     out = []
     for s in range(seed, seed + SAMPLES):
         run = B.sample_sentence(s, max_new=max_new, dists=dists)
@@ -221,12 +215,6 @@ def _samples(seed, temperature, max_new):
 
 # Kept here: half a second, and the build draws many widgets between two beam-search blocks (the
 # parts' cache may have let it go).
-@functools.lru_cache(maxsize=1)
-def _summary():
-    """Sampling at T = 1 over seeds 0 .. 999 (the chapter's figures)."""
-    return B.repeat_share(1000, max_new=MAX_NEW)
-
-
 def beam(width, max_new, alpha, live=False):
     """The beam: its best sentence, lattice and ranking (a live view: without the places)."""
     alpha = round(alpha, ROUNDED["alpha"])  # the value shown is the value used
@@ -258,15 +246,22 @@ def settings(width, alpha, max_new, temperature, seed):
             "prompt": _sentence(B.PROMPT)}
 
 
-def samples(seed, temperature, max_new):
+def distributions(temperature):
+    """The next-word distributions at this temperature (working values: a new seed samples
+    them again without working them out)."""
+    return {"_dists": B.step_distributions(round(temperature, ROUNDED["temperature"]))}
+
+
+def samples(seed, max_new, distributions):
     """The sampled sentences of seeds seed .. seed + SAMPLES - 1."""
-    made = _samples(seed, round(temperature, ROUNDED["temperature"]), max_new)
+    made = _samples(seed, distributions["_dists"], max_new)
     return {"samples": made, "sample_repeats": sum(s["repeats"] > 0 for s in made),
             "sample_per_token": float(np.mean([s["per_token"] for s in made]))}
 
 
 def summary(live=False):
-    return {} if live else {"summary": _summary()}
+    """Sampling at T = 1 over seeds 0 .. 999 (the chapter's figures; the page has them built)."""
+    return {} if live else {"summary": B.repeat_share(1000, max_new=MAX_NEW)}
 
 
-PARTS = (settings, beam, samples, summary)
+PARTS = (settings, beam, distributions, samples, summary)
