@@ -107,6 +107,6 @@ def continued(temperature, top_k, top_p, seed, reading):
 # A text change runs the model once (reading); temperature, top-k and top-p only sample its
 # logits again (distribution) and redraw the continuation; a new seed only redraws it.
 PARTS = (reading, distribution, continued)
-# Drawing 24 characters one at a time takes some 60 ms in Pyodide, four frames: a slider's
+# Drawing 24 characters one at a time takes some 35 ms in Pyodide, two frames: a slider's
 # move shows the new distribution at once and the continuation once the reader pauses.
 LATE = (continued,)
