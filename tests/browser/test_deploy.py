@@ -94,7 +94,7 @@ def test_a_deploy_on_a_static_host_never_pairs_a_new_page_with_old_files(
     deploy(book, stage, site)
     age(site, 2 * DAY)
 
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     errors = []
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
@@ -156,7 +156,7 @@ def test_an_update_fetches_the_whole_book_again_only_if_the_reader_chose_it(
     stage = tmp_path / "stage"
     stage.mkdir()
     deploy(book, stage, site)
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(url + "index.html")
     page.wait_for_selector(SETTLED, state="detached", timeout=60_000)

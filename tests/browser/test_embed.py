@@ -95,7 +95,7 @@ def wait_height(page, iframe, expected):
 
 
 def test_the_blog_embeds_a_live_widget_and_a_live_chapter(browser, server, blog):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = browser.new_context(service_workers="allow", viewport={"width": 1100, "height": 900})
     recorder = Recorder(context)
     page = context.new_page()
     recorder.watch(page)
@@ -235,7 +235,7 @@ def test_the_chapter_embed_dialog_copies_and_closes_with_the_keyboard(book_pages
 
 
 def test_an_embed_page_keeps_url_state_and_works_offline(browser, server):
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

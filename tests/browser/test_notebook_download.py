@@ -200,7 +200,7 @@ def test_offline_the_button_says_the_download_needs_a_connection(browser, server
     """Notebooks are not kept for offline reading: offline, the book's pages still work (the
     service worker holds them), and the button says why nothing is downloaded, then offers the
     download again; back online it works."""
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     try:
         page = context.new_page()
         downloads = []

@@ -63,7 +63,7 @@ def chapters(site):
 
 def test_a_first_visit_keeps_the_runtime_and_that_chapter_only(browser, recording_server, site):
     RecordingHandler.hits.clear()
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(recording_server + "04-attention.html")
     settle(page)
@@ -95,7 +95,7 @@ def test_a_first_visit_keeps_the_runtime_and_that_chapter_only(browser, recordin
 
 
 def test_second_chapter_downloads_no_runtime_and_is_kept_as_visited(browser, recording_server):
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(recording_server + "01-dot-product.html")
     settle(page)
@@ -128,7 +128,7 @@ def whole_book_bytes(site):
 
 def test_the_whole_book_is_kept_on_request_and_freed(browser, recording_server, site, axe_source):
     RecordingHandler.hits.clear()
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(recording_server + "index.html")
     settle(page)
@@ -183,7 +183,7 @@ def test_save_data_fetches_nothing_in_the_background(browser, recording_server):
     pages the reader opens, but fetches nothing of its own: no offline page, no runtime copy,
     no other chapter."""
     RecordingHandler.hits.clear()
-    context = browser.new_context(extra_http_headers={"Save-Data": "on"})
+    context = browser.new_context(service_workers="allow", extra_http_headers={"Save-Data": "on"})
     context.add_init_script(SAVE_DATA)
     page = context.new_page()
     page.goto(recording_server + "04-attention.html")
@@ -233,7 +233,7 @@ FRESH_WORKER = """async () => {
 def test_a_runtime_worker_started_offline_boots_from_the_service_worker(browser, server):
     """After a first visit, even a new runtime worker (the browser restarted, offline) gets its
     script, Pyodide, NumPy and pycore from the service worker's cache."""
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(server + "01-dot-product.html")
     settle(page)
@@ -262,7 +262,7 @@ CACHED_COPIES = """async (path) => {
 def test_a_page_is_cached_once_whatever_its_query(browser, server):
     """A link's query (widget state, ?example=) names no other file: the service worker keeps
     one copy of a page, not one per query, and offline it serves that copy for any query."""
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(server + "index.html")  # the service worker registers once the runtime booted
     page.evaluate("""() => navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller
@@ -284,7 +284,7 @@ def test_what_a_visited_page_fetched_is_kept_even_when_saving_data(
     widget's data files, fetched there, are kept as their page is opened; with Save-Data on
     (navigator.connection overridden by an init script) that is all it keeps: the runtime,
     fetched before the worker ran, is not fetched again in the background."""
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     if save_data:
         context.add_init_script(SAVE_DATA)
     page = context.new_page()

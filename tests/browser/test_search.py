@@ -46,7 +46,10 @@ QUERIES = [
 
 @pytest.fixture(scope="module")
 def search_page(reader_context, server):
-    page = BookPage(reader_context, server, "index.html")  # the session's runtime: no boot
+    # the session's runtime (no boot), with nothing an earlier module kept in its storage: an
+    # edited running example would follow every page a hit opens into its address (?example=)
+    reader_context.pages[0].evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    page = BookPage(reader_context, server, "index.html")
     yield page
     page.page.close()
 
@@ -245,7 +248,7 @@ def test_search_works_offline_from_the_service_workers_cache(browser, server):
     """Once the reader keeps the whole book (the contents page's button), the service worker
     holds every part of the index: offline, a query no page has asked for yet still finds its
     sections, snippets and more results."""
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(server + "index.html")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
