@@ -198,8 +198,6 @@ def _chips(tokens, marks):
              "rep": i < len(tokens) and marks[i]} for i in range(MAX_NEW)]
 
 
-# Kept here, not in a part: the samples' part reads the seed too, and the button draws the next
-# seeds at the same temperature (64: the temperature slider there and back, 17 values of each).
 def _samples(seed, dists, max_new):
     out = []
     for s in range(seed, seed + SAMPLES):
@@ -213,8 +211,15 @@ def _samples(seed, dists, max_new):
     return out
 
 
-# Kept here: half a second, and the build draws many widgets between two beam-search blocks (the
-# parts' cache may have let it go).
+# Fixed data, worked out once (half a second): the build draws many widgets between the pages
+# that hold beam-search (the chapter, its embed page, print), and the parts' cache may have let
+# the summary part go by then.
+@functools.lru_cache(maxsize=1)
+def _summary():
+    """Sampling at T = 1 over seeds 0 .. 999 (the chapter's figures)."""
+    return B.repeat_share(1000, max_new=MAX_NEW)
+
+
 def beam(width, max_new, alpha, live=False):
     """The beam: its best sentence, lattice and ranking (a live view: without the places)."""
     alpha = round(alpha, ROUNDED["alpha"])  # the value shown is the value used
@@ -260,8 +265,8 @@ def samples(seed, max_new, distributions):
 
 
 def summary(live=False):
-    """Sampling at T = 1 over seeds 0 .. 999 (the chapter's figures; the page has them built)."""
-    return {} if live else {"summary": B.repeat_share(1000, max_new=MAX_NEW)}
+    """The chapter's figures of sampling (the live page has them built)."""
+    return {} if live else {"summary": _summary()}
 
 
 PARTS = (settings, beam, distributions, samples, summary)

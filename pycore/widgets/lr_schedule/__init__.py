@@ -54,6 +54,7 @@ def schedule(warmup, peak, total, decay, min_ratio):
                               x_domain=(0, total), y_domain=(0, peak / unit))
     rate = lambda t: learning_rate(t, warmup, peak, total, decay, min_lr)  # noqa: E731
     mid = warmup + (total - warmup) // 2  # halfway through the decay
+    warm_x = _x(chart, total, warmup)
     return {
         "warmup": warmup, "total": total, "decay": decay, "decay_label": LABELS[decay],
         "decay_labels": LABELS,
@@ -64,7 +65,7 @@ def schedule(warmup, peak, total, decay, min_ratio):
         "grid": max(1, total // CELLS),  # how far one arrow key (or pointer cell) moves
         "chart": chart,
         "y_unit": f"学习率（× {power_of_ten(e)}）",
-        "warm": {"x": _x(chart, total, warmup), "tx": _x(chart, total, warmup) + 4},  # its label
+        "warm": {"x": warm_x, "tx": warm_x + 4},  # the end of warmup and its label
         "labels_y": {"unit": 12, "warm": chart["plot"]["y"] + chart["plot"]["h"] - 6},
         "_rate": rate, "_unit": unit,
     }
