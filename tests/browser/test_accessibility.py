@@ -3,44 +3,38 @@ still enforced: zero serious or critical violations, widgets live, in the light 
 the dark one (the system's setting, emulated)."""
 import json
 
-import pytest
-
 from tests.browser.conftest import BookPage
 from tests.browser.harness import COLOUR_RULES, page_names, run_axe
 
 
-@pytest.fixture(scope="module")
-def opened(browser, server, site):
-    """Every page as a reader opens it, in a context of the module's own (book_pages' pages
-    keep what other tests did to them: an open fold, a chosen head); one runtime serves them."""
+def serious(page, axe_source, rules=None):
+    return [v for v in run_axe(page, axe_source, rules) if v["impact"] in ("serious", "critical")]
+
+
+def test_every_page_has_no_serious_accessibility_violation_in_either_theme(browser, server, site,
+                                                                           axe_source):
+    """Every page as a reader opens it (a context of the test's own: book_pages' pages keep what
+    other tests did to them, an open fold, a chosen head; one runtime serves them all), in the
+    light theme with every rule, then in the dark one with the rules that read colours: the
+    dark theme changes colours only (book.css), so every other rule's answer is the light
+    theme's. One page at a time, closed once checked: the pages of a context share a renderer
+    process (tests/browser/conftest.py), and twenty-two pages held open at once made each of
+    axe's runs slower (its garbage collections went over all of their heaps). A page is closed
+    once the next is open, so that the runtime's worker always has a page to live for."""
     context = browser.new_context()
-    pages = {href: BookPage(context, server, href).page for href in page_names(site)}
-    yield pages
-    context.close()
-
-
-def test_every_page_has_no_serious_accessibility_violation(opened, axe_source):
-    problems = {}
-    for href, page in opened.items():
-        bad = [v for v in run_axe(page, axe_source) if v["impact"] in ("serious", "critical")]
-        if bad:
-            problems[href] = bad
-    assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
-
-
-def test_every_page_has_no_serious_accessibility_violation_in_the_dark(opened, axe_source):
-    """The dark theme changes colours only (book.css): the rules that read colours are run
-    again in it; every other rule's answer is the light theme's (the test above)."""
-    problems = {}
-    for href, page in opened.items():
-        page.emulate_media(color_scheme="dark")
-        try:
-            bad = [v for v in run_axe(page, axe_source, COLOUR_RULES)
-                   if v["impact"] in ("serious", "critical")]
-        finally:
-            page.emulate_media(color_scheme="light")
-        if bad:
-            problems[href] = bad
+    problems, checked = {}, None
+    try:
+        for href in page_names(site):
+            page = BookPage(context, server, href).page
+            if checked:
+                checked.close()
+            bad = {"light": serious(page, axe_source)}
+            page.emulate_media(color_scheme="dark")
+            bad["dark"] = serious(page, axe_source, COLOUR_RULES)
+            problems.update({f"{href} ({theme})": v for theme, v in bad.items() if v})
+            checked = page
+    finally:
+        context.close()
     assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
 
 
@@ -61,6 +55,5 @@ def test_a_widget_after_its_state_changes_has_no_serious_violation(reader_pages,
         for scheme in ("light", "dark"):
             page.page.emulate_media(color_scheme=scheme)
             rules = None if scheme == "light" else COLOUR_RULES  # dark changes colours only
-            bad = [v for v in run_axe(page.page, axe_source, rules)
-                   if v["impact"] in ("serious", "critical")]
+            bad = serious(page.page, axe_source, rules)
             assert not bad, (width, scheme, json.dumps(bad, ensure_ascii=False, indent=1))
