@@ -84,7 +84,9 @@ def browser():
     # benchmarks keep Chromium's default: they time the reader's browser). What it saves is
     # where a test opens a new page that boots a Python of its own (an exercise's, the code
     # lab's): alternated on five files, the exercises' among them, 94-110 CPU-s against 126-131;
-    # on files whose tests share their pages, nothing.
+    # on files whose tests share their pages, nothing. What it costs: pages held open together
+    # share one heap, so a test that holds many (axe over twenty-two pages) gets slower:
+    # test_accessibility.py checks one page at a time.
     args = CHROMIUM_FLAGS + ["--process-per-site"] + (["--no-sandbox"] if os.geteuid() == 0 else [])
     with sync_playwright() as p:
         try:
