@@ -40,7 +40,7 @@ SAME_PROCESS = {"tests/test_docs_model.py": "tests/test_chapter_trained_model.py
 # 180, the example editor 125, axe 120, the exercises 94, offline 90, ...), handed to the test
 # processes first. pytest-xdist hands out whole files in the order collected (pyproject's
 # --no-loadscope-reorder; its own order is by number of tests), so a long file with few tests
-# (axe on every page: 3 tests, 2 minutes) came last and ran on while the other processes had
+# (axe on every page: two tests, over a minute) came last and ran on while the other processes had
 # nothing left. The rest follow by number of tests, as pytest-xdist orders them.
 FIRST = ("tests/browser/test_engines.py", "tests/browser/test_example_editor.py",
          "tests/browser/test_accessibility.py", "tests/browser/test_exercises.py",

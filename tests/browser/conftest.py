@@ -204,13 +204,18 @@ def reader_context(browser, server):
     context.close()
 
 
+def empty_storage(reader_context):
+    """Empty the reader context's storage (through its first page, which stays open): nothing a
+    test edited (the running example, a widget's state) reaches the next one."""
+    reader_context.pages[0].evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+
+
 @pytest.fixture
 def reader_pages(reader_context):
-    """The session's reader context, its storage emptied before the test (nothing a test edited
-    reaches the next one) and the test's pages closed after it (a page left open would follow
-    the next test's edits)."""
+    """The session's reader context, its storage emptied before the test (empty_storage) and
+    the test's pages closed after it (a page left open would follow the next test's edits)."""
     keeper = reader_context.pages[0]
-    keeper.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    empty_storage(reader_context)
     yield reader_context
     for page in reader_context.pages:
         if page is not keeper:

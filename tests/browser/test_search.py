@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import BookPage
+from tests.browser.conftest import BookPage, empty_storage
 from tests.browser.harness import run_axe
 
 BOX = "#tbook-search"
@@ -48,7 +48,7 @@ QUERIES = [
 def search_page(reader_context, server):
     # the session's runtime (no boot), with nothing an earlier module kept in its storage: an
     # edited running example would follow every page a hit opens into its address (?example=)
-    reader_context.pages[0].evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    empty_storage(reader_context)
     page = BookPage(reader_context, server, "index.html")
     yield page
     page.page.close()
