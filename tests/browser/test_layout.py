@@ -37,6 +37,8 @@ NARROW = {
     "code-lab": "figures the reader's code draws, at the size the code gives",
     "char-gpt": "ten bars beside a text box and the characters read: wider, the continuation "
                 "leaves the screen",
+    "model-map": "a map taller than wide, as tall as the screen holds, beside its structure's "
+                 "choice and name",
 }
 
 # Per widget on the page: its box, its pictures' (the book's figures, and canvases; no legend,
