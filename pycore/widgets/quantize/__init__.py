@@ -15,7 +15,9 @@ from ... import example, figure, quantize as Q
 
 SHOWN = 32  # entries of the first column drawn on the grid
 GROUPS = {"tensor": "整个矩阵一个", "channel": "每列一个", "group": "每组一个"}
-PLOT = {"width": 340, "height": 170, "left": 40, "top": 8, "bottom": 8, "right": 8}
+# the grid is the widget's picture: drawn for 480 px (beside the controls on a wide screen it
+# shows at up to 680; text-size.js keeps its labels readable on a phone)
+PLOT = {"width": 480, "height": 220, "left": 40, "top": 8, "bottom": 8, "right": 8}
 STACK_W = 340
 
 PARAMS = {
