@@ -27,11 +27,14 @@ DESKTOP = {"width": 1280, "height": 900}
 TALL = {}
 # Widgets whose pictures stay narrower than the text column, and why.
 NARROW = {
-    "panorama": "a diagram of the model's blocks beside the table of their parameters",
+    "panorama": "the forward pass, taller than wide, as tall as a screen holds, beside the "
+                "selected block's panel",
     "dot-product": "a square plane to drag two arrows on, beside its readout",
     "encoder-layer": "one sublayer's diagram beside the step's explanation",
-    "vit-patches": "a square photo cut into patches, beside the patch strip",
-    "chinchilla": "a log-log chart beside the compute readout, in one screen",
+    "vit-patches": "a square photo cut into patches, beside its controls and the patch's words, "
+                   "above the patch strip, in one screen",
+    "chinchilla": "a log-log chart, drawn for 480 px, beside its presets, knobs and figures, in "
+                  "one screen",
     "online-softmax": "the blocks beside the reading's equations and the memory's controls, "
                       "in one screen",
     "code-lab": "figures the reader's code draws, at the size the code gives",
@@ -59,7 +62,10 @@ MEASURE = """() => {
              area: pictures.reduce((a, p) => a + p.width * p.height, 0) / (box.width * box.height),
              tools, mark: { w: mark.width, h: mark.height },
              status: w.querySelector('.widget-status').textContent.trim(),
-             note: w.querySelector('.widget-status').hasAttribute('data-note') };
+             note: w.querySelector('.widget-status').hasAttribute('data-note'),
+             side: w.querySelector('.widget-body[data-columns=side]') && {
+               picture: w.querySelector('.widget-body > [data-column="1"]').getBoundingClientRect().toJSON(),
+               words: w.querySelector('.widget-body > .side').getBoundingClientRect().toJSON() } };
   }); }"""
 FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
@@ -100,3 +106,7 @@ def test_every_widget_fits_one_screen_and_draws_wider_than_the_text(book_pages, 
             f"{where}: a tool's words wrap: {w['tools']}"
         assert w["status"] and not w["note"], f"{where}: the state says {w['status']!r}"
         assert w["mark"]["w"] <= 20 and w["mark"]["h"] <= 20, f"{where}: the state's mark {w['mark']}"
+        if w["side"]:  # a picture beside what moves it: the controls' column on its right, level with it
+            pic, words = w["side"]["picture"], w["side"]["words"]
+            assert words["left"] >= pic["right"] - 1 and words["top"] < pic["bottom"] \
+                and pic["top"] < words["bottom"], f"{where}: controls {words}, picture {pic}"
