@@ -1,6 +1,7 @@
-"""axe-core (from npm, tests/package.json) on every page of the book, with the page's strict CSP
-still enforced: zero serious or critical violations, widgets live, in the light theme and in
-the dark one (the system's setting, emulated)."""
+"""Every page of the book, visited in Chromium as a reader opens it: nothing leaves the origin,
+nothing errs, every widget ends live, and axe-core (from npm, tests/package.json), with the
+page's strict CSP still enforced, finds no serious or critical violation in the light theme
+or in the dark one (the system's setting, emulated)."""
 import json
 
 from tests.browser.conftest import BookPage
@@ -11,27 +12,36 @@ def serious(page, axe_source, rules=None):
     return [v for v in run_axe(page, axe_source, rules) if v["impact"] in ("serious", "critical")]
 
 
-def test_every_page_has_no_serious_accessibility_violation_in_either_theme(browser, server, site,
-                                                                           axe_source):
+def test_every_page_stays_on_its_origin_goes_live_and_has_no_serious_violation(
+        browser, server, site, axe_source):
     """Every page as a reader opens it (a context of the test's own: book_pages' pages keep what
-    other tests did to them, an open fold, a chosen head; one runtime serves them all), in the
-    light theme with every rule, then in the dark one with the rules that read colours: the
-    dark theme changes colours only (book.css), so every other rule's answer is the light
-    theme's. One page at a time, closed once checked: the pages of a context share a renderer
-    process (tests/browser/conftest.py), and twenty-two pages held open at once made each of
-    axe's runs slower (its garbage collections went over all of their heaps). A page is closed
-    once the next is open, so that the runtime's worker always has a page to live for."""
+    other tests did to them, an open fold, a chosen head; one runtime serves them all): what it
+    fetched, its errors and its widgets' states, then axe in the light theme with every rule,
+    then in the dark one with the rules that read colours: the dark theme changes colours
+    only (book.css), so every other rule's answer is the light theme's. One visit checks
+    both, as one page load is most of what either costs. One page at a time, closed once
+    checked: the pages of a context share a renderer process (tests/browser/conftest.py), and
+    twenty-two pages held open at once made each of axe's runs slower (its garbage collections
+    went over all of their heaps). A page is closed once the next is open, so that the
+    runtime's worker always has a page to live for."""
+    pages = page_names(site)
+    assert "index.html" in pages and len(pages) >= 4
     context = browser.new_context()
     problems, checked = {}, None
     try:
-        for href in page_names(site):
-            page = BookPage(context, server, href).page
+        for href in pages:
+            book_page = BookPage(context, server, href)
+            page = book_page.page
             if checked:
                 checked.close()
-            bad = {"light": serious(page, axe_source)}
+            states = page.eval_on_selector_all("[data-widget]",
+                                               "els => els.map(e => e.dataset.state)")
+            bad = {"other origins": book_page.off_origin_requests(), "errors": book_page.errors,
+                   "widgets not live": [s for s in states if s != "live"],
+                   "light": serious(page, axe_source)}
             page.emulate_media(color_scheme="dark")
             bad["dark"] = serious(page, axe_source, COLOUR_RULES)
-            problems.update({f"{href} ({theme})": v for theme, v in bad.items() if v})
+            problems.update({f"{href} ({what})": v for what, v in bad.items() if v})
             checked = page
     finally:
         context.close()

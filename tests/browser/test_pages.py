@@ -1,23 +1,12 @@
-"""Every page of the book, visited in Chromium: nothing leaves the origin, nothing errs,
-and every widget ends live."""
+"""Where the runtime comes from: the site itself, and a page's data files only where its widgets
+read them. (Every page's own visit, that nothing leaves the origin or errs and every widget
+ends live, is test_accessibility.py's: one visit for those and axe.)"""
 import hashlib
 from pathlib import Path
 
 from tests.browser.conftest import BookPage
-from tests.browser.harness import page_names
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def test_every_page_stays_on_its_origin_and_goes_live(book_pages, site):
-    pages = page_names(site)
-    assert "index.html" in pages and len(pages) >= 4
-    for href in pages:
-        page = book_pages.open(href)
-        assert page.off_origin_requests() == [], f"{href} requested other origins"
-        assert page.errors == [], f"{href}: {page.errors}"
-        states = page.page.eval_on_selector_all("[data-widget]", "els => els.map(e => e.dataset.state)")
-        assert all(s == "live" for s in states), f"{href}: widget states {states}"
 
 
 def test_runtime_comes_from_the_site(browser, server):
