@@ -61,16 +61,24 @@ let unmark = () => {};
 // keys; one that fits is no stop at all. Watched for its size: a fold that opens, a window
 // that turns. (The regions with overflow-x: auto of book.css and figures.css.)
 const SCROLLERS = ".display-formula, .formula, .chapter > table, .scroll, .ex-main";
-const scrollStops = new ResizeObserver((entries) => entries.forEach(({ target: el }) => {
-  const scrolls = el.scrollWidth > el.clientWidth + 1;
-  if (scrolls && !el.hasAttribute("tabindex")) {
-    el.tabIndex = 0;
-    el.dataset.scrollStop = "";
-  } else if (!scrolls && "scrollStop" in el.dataset) {
-    el.removeAttribute("tabindex");
-    delete el.dataset.scrollStop;
+// Every region is measured before any is marked: a mark changes an attribute, and a
+// measurement after it would lay the page out again (once per region, as the chapter's first
+// report holds dozens of them). A region not drawn (in a closed 数值 fold: its box is empty) is
+// not measured: that would lay out the fold's tables, a third of a chapter's elements, for
+// nothing; it is reported again when the fold opens.
+const scrollStops = new ResizeObserver((entries) => {
+  const measured = entries.map(({ target: el, contentRect: box }) =>
+    [el, box.width > 0 && el.scrollWidth > el.clientWidth + 1]);
+  for (const [el, scrolls] of measured) {
+    if (scrolls && !el.hasAttribute("tabindex")) {
+      el.tabIndex = 0;
+      el.dataset.scrollStop = "";
+    } else if (!scrolls && "scrollStop" in el.dataset) {
+      el.removeAttribute("tabindex");
+      delete el.dataset.scrollStop;
+    }
   }
-}));
+});
 
 function watchScrollers() {
   scrollStops.disconnect();
