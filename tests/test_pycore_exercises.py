@@ -87,6 +87,16 @@ def test_a_seed_that_is_no_seed_is_the_page_s_error(seed):
                      "seed": seed})
 
 
+def test_each_way_the_page_ends_a_check_has_its_own_words():
+    """The page's reasons (reader.js) each get their message, none the fallback's: a Python
+    that never booted is not reported as one that crashed."""
+    said = {why: page.answer({"action": "interrupted", "id": "softmax", "why": why, "seed": 0,
+                              "time_limit": 5})["message"]
+            for why in ("stopped", "timeout", "exit:1", "crashed", "boot")}
+    assert len(set(said.values())) == 5, said
+    assert "没有启动好" in said["boot"] and "5 秒" in said["timeout"] and "os._exit(1)" in said["exit:1"]
+
+
 # --- the cases agree with values worked out by hand ------------------------------------
 
 @functools.lru_cache(maxsize=None)

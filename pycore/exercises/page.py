@@ -19,6 +19,8 @@ INTERRUPTED = {
     "timeout": "检查超过了 {time_limit} 秒，已自动停止：可能是死循环，或者算得太慢。",
     "exit": "你的代码结束了 Python 本身（os._exit({status}) 或 sys.exit），检查没有结果。",
     "crashed": "运行检查的 Python 意外退出了（也许是内存耗尽），检查没有结果。",
+    "boot": "运行检查的 Python 迟迟没有启动好，换了一个新的也没有，这次没有检查（浏览器可能太忙）。"
+            "再按一次「检查」会重新启动一个 Python。",
 }
 ADVICE = {
     "timeout": ["看看有没有永远不会结束的 while 循环；能用 NumPy 的整块运算代替 Python 的逐元素循环吗？"],

@@ -1,7 +1,8 @@
 """The reader's code (the code lab) runs in a Python of its own, apart from the widgets': an
 endless loop can be stopped and is stopped by the time limit, while every other widget of the
 book keeps computing; nothing it does to pycore reaches a widget or the next run; a run that
-ends Python itself is reported; the worker that ran the code goes when the run ends."""
+ends Python itself is reported, and one whose Python never boots ends too; the worker that ran
+the code goes when the run ends."""
 import json
 import time
 from pathlib import Path
@@ -91,6 +92,27 @@ def test_the_time_limit_stops_a_run(context, server):
     # the run is ended by the page's limit (its words name it), not by the test's patience
     error, _ = run_to_end(lab, "import time\nwhile True:\n    time.sleep(0.01)\n")
     assert "运行超过 2 秒，已自动停止" in error
+
+
+def test_a_python_that_does_not_boot_in_time_is_replaced_then_given_up(context, server):
+    """A reader's Python that has not booted within the page's bound is ended and a new one
+    started; when that one is late too, the run ends with words that say so, and the next run
+    boots afresh (reader.js). The bound is shortened here to 1 ms, which no boot meets."""
+    page = open_live(context, server + LAB)
+    lab = lab_of(page)
+    page.evaluate("() => { window.tbookReaderBootMs = 1; }")
+    # the code put in as a paste would, without the focus that boots a Python ahead (and that
+    # the tests' actions then wait for: settle.py), so that the run's Python is still booting
+    lab.locator("textarea").evaluate("""(box) => {
+        box.value = 'print(6 * 7)\\n'; box.dispatchEvent(new Event('input', { bubbles: true })); }""")
+    before = int(lab.get_attribute("data-updates") or 0)
+    lab.evaluate("root => root.querySelector('[data-action=run]').click()")
+    wait_for_view(lab, before)
+    error, stdout = lab.locator(".lab-error").text_content(), lab.locator(".lab-stdout").text_content()
+    assert "迟迟没有启动好" in error and stdout == "", (error, stdout)
+    page.evaluate("() => { delete window.tbookReaderBootMs; }")
+    error, stdout = run_to_end(lab, "print(6 * 7)\n")
+    assert error == "" and stdout.strip() == "42"
 
 
 def test_patching_pycore_in_the_lab_reaches_no_widget_and_no_later_run(context, server):

@@ -54,6 +54,8 @@ INTERRUPTIONS = {
             "下一次运行会在一个新的 Python 里进行。",
     "crashed": "运行代码的 Python 意外退出了（也许是内存耗尽）。下一次运行会在一个新的 Python "
                "里进行。",
+    "boot": "运行代码的 Python 迟迟没有启动好，换了一个新的也没有，这次没有运行（浏览器可能太忙）。"
+            "再按一次「运行」会重新启动一个 Python。",
 }
 
 PARAMS = {
@@ -200,7 +202,8 @@ def execute(code, seed, causal):
 
 
 def interruption(interrupted, time_limit):
-    """'timeout' / 'stopped' / 'crashed' / 'exit:<status>' -> the message the widget shows."""
+    """'timeout' / 'stopped' / 'crashed' / 'boot' / 'exit:<status>' -> the message the widget
+    shows."""
     kind, _, status = str(interrupted).partition(":")
     if kind not in INTERRUPTIONS or (kind == "exit") != bool(status.lstrip("-").isdigit()):
         raise ValueError(f"interrupted must be one of {', '.join(INTERRUPTIONS)} (exit:<status>), "
