@@ -30,7 +30,6 @@ NARROW = {
     "panorama": "the forward pass, taller than wide, as tall as a screen holds, beside the "
                 "selected block's panel",
     "dot-product": "a square plane to drag two arrows on, beside its readout",
-    "encoder-layer": "one sublayer's diagram beside the step's explanation",
     "vit-patches": "a square photo cut into patches, beside its controls and the patch's words, "
                    "above the patch strip, in one screen",
     "chinchilla": "a log-log chart, drawn for 480 px, beside its presets, knobs and figures, in "
