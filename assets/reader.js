@@ -2,9 +2,10 @@
 // runtime (runtime.js readerRuntime): a Python of its own, apart from the widgets'. run(ask)
 // resolves to {result} when the code finished (ask(runtime) is what to ask that Python), else to
 // {interrupted}: "stopped" (stop()), "timeout" (timeLimit() seconds), "exit:<status>" (the code
-// ended Python), "crashed" or "boot" (no Python booted: below); the worker is gone then. With fresh: true every run gets a new
-// Python (the code lab: nothing a run leaves behind reaches the next); otherwise the Python is
-// kept for the next run while it behaves (an exercise's checker puts pycore back itself).
+// ended Python), "crashed" or "boot" (no Python booted: below); the worker is gone then. With
+// fresh: true every run gets a new Python (the code lab: nothing a run leaves behind reaches the
+// next); otherwise the Python is kept for the next run while it behaves (an exercise's checker
+// puts pycore back itself).
 // The next run's Python starts booting on prepare(), or once the page has shown how a run
 // ended: the caller says so with shown(), and the worker starts after the frame that shows
 // it. Starting a worker holds the main thread for milliseconds, and the answer that explains
