@@ -109,3 +109,23 @@ def test_every_widget_fits_one_screen_and_draws_wider_than_the_text(book_pages, 
             pic, words = w["side"]["picture"], w["side"]["words"]
             assert words["left"] >= pic["right"] - 1 and words["top"] < pic["bottom"] \
                 and pic["top"] < words["bottom"], f"{where}: controls {words}, picture {pic}"
+
+
+def test_a_widget_narrower_than_a_chapters_keeps_its_picture_whole(browser, server):
+    """The columns follow the widget's own width, not the window's (figures.css, a container
+    query): the whole book on one page (print.html), read on a 1280 px screen, shows its
+    widgets in its 736 px column, and there no picture gets the controls' column beside it,
+    which would squeeze the picture into half of that."""
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        page.goto(server + "print.html")
+        sides = page.evaluate("""() => [...document.querySelectorAll(
+            '.widget-body[data-columns=side] > .side')].map((side) => ({
+              widget: side.closest('[data-widget]').dataset.widget,
+              width: side.closest('.widget').getBoundingClientRect().width,
+              display: getComputedStyle(side).display }))""")
+    finally:
+        page.close()
+    assert len(sides) >= 20
+    assert all(s["width"] < 800 and s["display"] == "contents" for s in sides), \
+        [s for s in sides if s["display"] != "contents"]
