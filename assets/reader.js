@@ -43,15 +43,14 @@ export function readerSession({ timeLimit, fresh = true }) {
     let timer = 0;
     let ended = fresh;
     try {
-      for (let tries = 1; !(await bootedWithin(session.ready, bootLimit())); tries++) {
-        runtime.terminate("boot");  // stuck: this Python goes
-        if (tries === 2) {
-          ended = true;
+      if (!(await bootedWithin(session.ready, bootLimit()))) {
+        runtime.terminate("boot");  // stuck: this Python goes, a new one takes its place
+        session = readerRuntime();
+        runtime = current = session.runtime;
+        if (!(await bootedWithin(session.ready, bootLimit()))) {
+          ended = true;  // the finally ends this one too
           return { interrupted: "boot" };
         }
-        session = readerRuntime();
-        ({ runtime } = session);
-        current = runtime;
       }
       timer = setTimeout(() => runtime.terminate("timeout"), timeLimit() * 1000);
       return { result: await ask(runtime) };

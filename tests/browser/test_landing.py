@@ -1,7 +1,7 @@
 """The landing page (templates/index.html, bookbuild/renderers/pages.py front_widget): it opens on the
 running example's attention, live, says who the book is for, and has one way in."""
 from tests.browser.harness import assert_drawn, assert_shows, params_of, pycore_view
-from tests.browser.test_layout import DESKTOP, FRAMES, MEASURE
+from tests.browser.test_layout import measured
 
 
 def test_the_landing_page_opens_on_a_live_figure(book_pages):
@@ -28,17 +28,9 @@ def test_the_front_figure_has_a_chapter_figures_room(book_pages):
     """At 1280 x 900 the front door's figure leaves the text column as the same figure does in
     its chapter, so its picture has the room the side form gives it there (its curves span the
     text column; the controls' column stands beside them)."""
-    sizes = {}
-    for href in ("index.html", "04-attention.html"):
-        page = book_pages.open(href).page
-        size = page.viewport_size
-        page.set_viewport_size(DESKTOP)
-        try:
-            page.evaluate(FRAMES)
-            sizes[href] = next(w for w in page.evaluate(MEASURE) if w["name"] == "attention")
-        finally:
-            page.set_viewport_size(size)
-    front, chapter = sizes["index.html"], sizes["04-attention.html"]
+    front, chapter = (next(w for w in measured(book_pages.open(href).page)
+                           if w["name"] == "attention")
+                      for href in ("index.html", "04-attention.html"))
     assert front["width"] >= chapter["width"] - 1 and front["width"] > front["column"], front
     assert front["span"] >= front["column"] - 1, front
     picture, words = front["side"]["picture"], front["side"]["words"]

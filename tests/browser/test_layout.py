@@ -69,6 +69,18 @@ MEASURE = """() => {
 FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
+def measured(page):
+    """MEASURE of every widget of page at 1280 x 900 (a page of the session's, given back at
+    its own size)."""
+    size = page.viewport_size
+    page.set_viewport_size(DESKTOP)
+    try:
+        page.evaluate(FRAMES)
+        return page.evaluate(MEASURE)
+    finally:
+        page.set_viewport_size(size)
+
+
 def widget_chapters():
     from tests.browser.conftest import ROOT
     from pathlib import Path
@@ -82,14 +94,7 @@ def test_every_widget_fits_one_screen_and_draws_wider_than_the_text(book_pages, 
     wider than the text, its pictures span at least the text column (but those of NARROW),
     and its chrome is quiet: the live state one
     small mark (its words still read out), the tools one row whose buttons never wrap."""
-    page = book_pages.open(chapter).page
-    size = page.viewport_size
-    page.set_viewport_size(DESKTOP)
-    try:
-        page.evaluate(FRAMES)
-        widgets = page.evaluate(MEASURE)
-    finally:
-        page.set_viewport_size(size)
+    widgets = measured(book_pages.open(chapter).page)
     assert widgets
     for w in widgets:
         where = f"{chapter} {w['id']}"
